@@ -1,0 +1,104 @@
+/**
+ * Who may do what (spec §6, decided where the spec is silent). Every service calls these; the GraphQL
+ * scopes call the same functions, so both adapters enforce one policy.
+ *
+ * | permission          | viewer | editor | owner | admin | partner token |
+ * |---------------------|--------|--------|-------|-------|---------------|
+ * | viewDashboard       |   ✓    |   ✓    |   ✓   |   ✓   |               |
+ * | readMemberships     |   ✓    |   ✓    |   ✓   |   ✓   | own business  |
+ * | editContent (page,  |        |   ✓    |   ✓   |   ✓   |               |
+ * |  catalog, next box) |        |        |       |       |               |
+ * | manageUsers         |        |        |   ✓   |   ✓   |               |
+ * | manageApiTokens     |        |        |   ✓   |   ✓   |               |
+ * | cancelMemberships   |        |        |   ✓   |   ✓   |               |
+ *
+ * Platform-wide actions (businesses create/delete, owner attachment, coupons, users, home page) are admin only.
+ */
+import type { ServiceContext, UserActor } from "../context.ts";
+import type { BusinessRole, Prisma } from "../generated/prisma/client.ts";
+import { ForbiddenError, UnauthenticatedError } from "../shared/errors.ts";
+
+export type BusinessPermission =
+  | "viewDashboard"
+  | "readMemberships"
+  | "editContent"
+  | "manageUsers"
+  | "manageApiTokens"
+  | "cancelMemberships";
+
+const RANK: Record<BusinessRole, number> = { VIEWER: 1, EDITOR: 2, OWNER: 3 };
+
+const MIN_ROLE: Record<BusinessPermission, BusinessRole> = {
+  viewDashboard: "VIEWER",
+  readMemberships: "VIEWER",
+  editContent: "EDITOR",
+  manageUsers: "OWNER",
+  manageApiTokens: "OWNER",
+  cancelMemberships: "OWNER",
+};
+
+export function isAdmin(ctx: Pick<ServiceContext, "actor">): boolean {
+  return ctx.actor.kind === "user" && ctx.actor.user.isAdmin;
+}
+
+export function requireUser(ctx: Pick<ServiceContext, "actor">): UserActor {
+  if (ctx.actor.kind === "user") return ctx.actor;
+  if (ctx.actor.kind === "partner") throw new ForbiddenError("Partner API tokens are read-only.");
+  throw new UnauthenticatedError();
+}
+
+export function requireAdmin(ctx: Pick<ServiceContext, "actor">): UserActor {
+  const actor = requireUser(ctx);
+  if (!actor.user.isAdmin) throw new ForbiddenError();
+  return actor;
+}
+
+/**
+ * A member acting on their own data at a business. A session created for tenant A is refused on tenant B
+ * (spec §7: the client only sends the token to its own tenant; the server checks it too).
+ */
+export function requireMember(ctx: Pick<ServiceContext, "actor" | "tenant">, businessSlug?: string): UserActor {
+  const actor = requireUser(ctx);
+  const bound = actor.session.tenantSlug;
+  if (bound && ctx.tenant && bound !== ctx.tenant) {
+    throw new ForbiddenError("This session belongs to another business. Please log in again.", "tenant_mismatch");
+  }
+  if (bound && businessSlug && bound !== businessSlug) {
+    throw new ForbiddenError("This session belongs to another business. Please log in again.", "tenant_mismatch");
+  }
+  return actor;
+}
+
+export async function businessRoleOf(ctx: ServiceContext, businessId: number): Promise<BusinessRole | null> {
+  if (ctx.actor.kind !== "user") return null;
+  if (ctx.roleCache.has(businessId)) return ctx.roleCache.get(businessId) ?? null;
+  const link = await ctx.db.businessUser.findUnique({
+    where: { businessId_userId: { businessId, userId: ctx.actor.user.id } },
+    select: { role: true },
+  });
+  ctx.roleCache.set(businessId, link?.role ?? null);
+  return link?.role ?? null;
+}
+
+export async function can(ctx: ServiceContext, businessId: number, permission: BusinessPermission): Promise<boolean> {
+  if (ctx.actor.kind === "partner") return permission === "readMemberships" && ctx.actor.token.businessId === businessId;
+  if (ctx.actor.kind !== "user") return false;
+  if (ctx.actor.user.isAdmin) return true;
+  const role = await businessRoleOf(ctx, businessId);
+  return role !== null && RANK[role] >= RANK[MIN_ROLE[permission]];
+}
+
+export async function assertCan(ctx: ServiceContext, businessId: number, permission: BusinessPermission): Promise<void> {
+  if (ctx.actor.kind === "anonymous") throw new UnauthenticatedError();
+  if (!(await can(ctx, businessId, permission))) throw new ForbiddenError();
+}
+
+/** Prisma filter on Business for the businesses whose `permission` the actor holds (lists and searches). */
+export function businessesWhere(ctx: ServiceContext, permission: BusinessPermission): Prisma.BusinessWhereInput {
+  const a = ctx.actor;
+  if (a.kind === "partner") return permission === "readMemberships" ? { id: a.token.businessId } : { id: -1 };
+  if (a.kind !== "user") return { id: -1 };
+  if (a.user.isAdmin) return {};
+  const roles = (Object.keys(RANK) as BusinessRole[]).filter((r) => RANK[r] >= RANK[MIN_ROLE[permission]]);
+  return { users: { some: { userId: a.user.id, role: { in: roles } } } };
+}

@@ -1,0 +1,83 @@
+import path from "node:path";
+import { z } from "zod";
+
+const bool = z
+  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+/** Every setting the server reads, parsed once from the environment (documented in .env.example). */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  HOST: z.string().default("0.0.0.0"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** PostgreSQL connection string; unset = embedded PGlite database under DATA_DIR. */
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default("./.data"),
+  UPLOADS_DIR: z.string().optional(),
+  /** Main host (with port when not 80/443), e.g. "example.com"; tenants live at {slug}.{PUBLIC_HOST}. */
+  PUBLIC_HOST: z.string().default("localhost:3000"),
+  PAYMENT_PROVIDER: z.enum(["sandbox", "stripe"]).default("sandbox"),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Seed demo data on start when the database is empty (default: on outside production). */
+  SEED_DEMO: bool.optional(),
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Serve the built web app from this folder. */
+  WEB_DIST_DIR: z.string().default("./dist/web"),
+  /** Behind a reverse proxy: trust X-Forwarded-* for client IPs (rate limits). */
+  TRUST_PROXY: bool.default(false),
+});
+
+export type Config = {
+  env: "development" | "production" | "test";
+  host: string;
+  port: number;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  uploadsDir: string;
+  publicHost: string;
+  paymentProvider: "sandbox" | "stripe";
+  stripe: { secretKey?: string; publishableKey?: string; webhookSecret?: string };
+  seedDemo: boolean;
+  sessionTtlMs: number;
+  logLevel: string;
+  webDistDir: string;
+  trustProxy: boolean;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL || undefined,
+    dataDir,
+    uploadsDir: path.resolve(e.UPLOADS_DIR ?? path.join(dataDir, "uploads")),
+    publicHost: e.PUBLIC_HOST.toLowerCase(),
+    paymentProvider: e.PAYMENT_PROVIDER,
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY,
+      publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    },
+    seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== "production",
+    sessionTtlMs: e.SESSION_TTL_DAYS * 24 * 60 * 60 * 1000,
+    logLevel: e.LOG_LEVEL,
+    webDistDir: path.resolve(e.WEB_DIST_DIR),
+    trustProxy: e.TRUST_PROXY,
+  };
+}
+
+/** Configuration for tests: in-memory everything, no demo data. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", SEED_DEMO: "0" }), ...overrides };
+}

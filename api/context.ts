@@ -1,0 +1,33 @@
+import type { Config } from "./config.ts";
+import type { PrismaClient } from "./db.ts";
+import type { Clock } from "./shared/clock.ts";
+import type { BusinessRole } from "./generated/prisma/client.ts";
+
+/** Who is making the request, resolved from the bearer token on the server (never from client claims). */
+export type Actor =
+  | { kind: "anonymous" }
+  | {
+      kind: "user";
+      user: { id: number; publicId: string; username: string; isAdmin: boolean };
+      session: { id: number; tenantSlug: string | null };
+    }
+  | { kind: "partner"; token: { id: number; businessId: number } };
+
+/** The part of pino the services use (Fastify's request logger satisfies it). */
+export type Log = Pick<import("pino").BaseLogger, "info" | "warn" | "error" | "debug">;
+
+/** What every domain service receives: data access, time, the actor and the request's tenant. */
+export interface ServiceContext {
+  db: PrismaClient;
+  clock: Clock;
+  config: Config;
+  log: Log;
+  actor: Actor;
+  /** Tenant slug named by the request (X-Tenant header or tenant subdomain), lower-case; null on the main host. */
+  tenant: string | null;
+  ip: string;
+  /** Per-request memo of the actor's role in each business (policy checks). */
+  roleCache: Map<number, BusinessRole | null>;
+}
+
+export type UserActor = Extract<Actor, { kind: "user" }>;

@@ -1,0 +1,80 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { PrismaClient } from "./generated/prisma/client.ts";
+import { migrate as applyMigrations, pgliteFactory } from "../scripts/prisma-wasm.mjs";
+
+export type { PrismaClient };
+export type DatabaseKind = "postgres" | "pglite";
+
+export interface Database {
+  prisma: PrismaClient;
+  kind: DatabaseKind;
+  /** Apply pending migrations from prisma/migrations; returns the names applied. */
+  migrate(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** postgresql://… for PostgreSQL; otherwise ignored. */
+  url?: string;
+  /** Embedded database folder, or "memory" for an in-memory database (tests). */
+  pgliteDir?: string;
+  /** Emit Prisma query events (statement counting in tests and benchmarks). */
+  logQueries?: boolean;
+  /** Connection pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
+
+// Arbitrary constant: serialises migrations when several server processes start against one database.
+const MIGRATION_LOCK_ID = 7_283_120_411;
+
+/**
+ * Opens PostgreSQL when a URL is given, otherwise the embedded PGlite database (same schema, same migrations).
+ */
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  const log = opts.logQueries ? [{ emit: "event" as const, level: "query" as const }] : [];
+  if (isPostgresUrl(opts.url)) {
+    const url = opts.url;
+    const { PrismaPg } = await import("@prisma/adapter-pg");
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: opts.poolSize ?? 10 }), log });
+    return {
+      prisma,
+      kind: "postgres",
+      async migrate() {
+        const pg = (await import("pg")).default;
+        const lock = new pg.Client({ connectionString: url });
+        await lock.connect();
+        try {
+          await lock.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
+          const { appliedMigrationNames } = await applyMigrations(new PrismaPg({ connectionString: url, max: 2 }));
+          return appliedMigrationNames;
+        } finally {
+          await lock.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => {});
+          await lock.end();
+        }
+      },
+      close: () => prisma.$disconnect(),
+    };
+  }
+
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  const dir = opts.pgliteDir ?? "memory";
+  if (dir !== "memory") await fs.mkdir(path.dirname(path.resolve(dir)), { recursive: true });
+  const pglite = new PGlite(dir === "memory" ? "memory://" : dir);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log });
+  return {
+    prisma,
+    kind: "pglite",
+    async migrate() {
+      const { appliedMigrationNames } = await applyMigrations(await pgliteFactory(pglite));
+      return appliedMigrationNames;
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}

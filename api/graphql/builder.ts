@@ -1,0 +1,71 @@
+import SchemaBuilder from "@pothos/core";
+import ErrorsPlugin from "@pothos/plugin-errors";
+import PrismaPlugin from "@pothos/plugin-prisma";
+import RelayPlugin from "@pothos/plugin-relay";
+import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
+import { DateTimeResolver, JSONResolver } from "graphql-scalars";
+import type { ServiceContext } from "../context.ts";
+import type PrismaTypes from "../generated/pothos-types.ts";
+import { getDatamodel } from "../generated/pothos-types.ts";
+import { can, isAdmin, type BusinessPermission } from "../auth/policy.ts";
+import { ForbiddenError, UnauthenticatedError } from "../shared/errors.ts";
+
+export type GraphQLContext = ServiceContext;
+
+const capitalize = (s: string) => s[0].toUpperCase() + s.slice(1);
+
+/** The single schema builder. Each domain under api/ adds its types with `builder` from its schema.ts. */
+export const builder = new SchemaBuilder<{
+  Context: GraphQLContext;
+  PrismaTypes: PrismaTypes;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    JSON: { Input: unknown; Output: unknown };
+    ID: { Input: string; Output: string | number };
+  };
+  AuthScopes: {
+    /** Any logged-in user (not a partner token). */
+    loggedIn: boolean;
+    admin: boolean;
+    /** The actor holds this permission in the business (see api/auth/policy.ts). */
+    business: { id: number; permission: BusinessPermission };
+  };
+  DefaultFieldNullability: false;
+}>({
+  // scope-auth first so no resolver runs before its check; errors before relay/prisma so typed errors wrap them
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authScopes: (ctx) => ({
+      loggedIn: ctx.actor.kind === "user",
+      admin: isAdmin(ctx),
+      business: ({ id, permission }) => can(ctx, id, permission),
+    }),
+    // Same errors the services throw, so clients see one vocabulary whichever layer refused.
+    unauthorizedError: (_parent, ctx) =>
+      ctx.actor.kind === "anonymous" ? new UnauthenticatedError() : new ForbiddenError(),
+    treatErrorsAsUnauthorized: false,
+  },
+  errors: {
+    defaultTypes: [],
+    defaultResultOptions: { name: ({ fieldName }) => `${capitalize(fieldName)}Success` },
+    defaultUnionOptions: { name: ({ fieldName }) => `${capitalize(fieldName)}Result` },
+  },
+  prisma: {
+    client: (ctx) => ctx.db,
+    dmmf: getDatamodel(),
+    filterConnectionTotalCount: true,
+    // Lists that are not connections still load in one query through the plugin's relation selection.
+    onUnusedQuery: process.env.NODE_ENV === "production" ? null : "warn",
+  },
+  relay: {
+    clientMutationId: "omit",
+    cursorType: "String",
+  },
+});
+
+builder.addScalarType("DateTime", DateTimeResolver);
+builder.addScalarType("JSON", JSONResolver);
+
+builder.queryType({});
+builder.mutationType({});

@@ -1,0 +1,15 @@
+import { lexicographicSortSchema } from "graphql";
+import { builder } from "./builder.ts";
+import "./errors.ts";
+// Each domain registers its types, queries and mutations on the shared builder.
+import "../users/schema.ts";
+import "../businesses/schema.ts";
+import "../pages/schema.ts";
+import "../catalog/schema.ts";
+import "../subscriptions/schema.ts";
+import "../billing/schema.ts";
+import "../coupons/schema.ts";
+import "../metrics/schema.ts";
+
+export const schema = builder.toSchema({ sortSchema: false });
+export const sortedSchema = () => lexicographicSortSchema(schema);

@@ -1,0 +1,31 @@
+import closeWithGrace from "close-with-grace";
+import pino from "pino";
+import { loadConfig } from "./config.ts";
+import { openDatabase } from "./db.ts";
+import { buildApp } from "./server.ts";
+import { systemClock } from "./shared/clock.ts";
+import path from "node:path";
+
+const config = loadConfig();
+const log = pino({ level: config.logLevel, ...(config.env === "development" && process.stdout.isTTY ? { transport: { target: "pino-pretty" } } : {}) });
+
+const db = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, "pglite") });
+const applied = await db.migrate();
+if (applied.length) log.info({ applied }, "migrations applied");
+
+if (config.seedDemo) {
+  const { seedDemoData } = await import("../prisma/seed-data.ts");
+  const seeded = await seedDemoData(db.prisma, systemClock);
+  if (seeded) log.info("demo data created");
+}
+
+const app = await buildApp({ config, db, clock: systemClock, logger: log });
+await app.listen({ host: config.host, port: config.port });
+const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
+log.info(`Membership platform ready at http://${shown}:${config.port}/ (${db.kind} database)`);
+
+closeWithGrace({ delay: 10_000, logger: log }, async ({ err }) => {
+  if (err) log.error({ err }, "shutting down after error");
+  await app.close();
+  await db.close();
+});

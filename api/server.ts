@@ -1,0 +1,121 @@
+import fs from "node:fs";
+import path from "node:path";
+import Fastify, { type FastifyRequest } from "fastify";
+import cors from "@fastify/cors";
+import helmet from "@fastify/helmet";
+import fastifyStatic from "@fastify/static";
+import pino, { type Logger } from "pino";
+import type { Config } from "./config.ts";
+import type { ServiceContext } from "./context.ts";
+import type { Database } from "./db.ts";
+import type { Clock } from "./shared/clock.ts";
+import { resolveActor, type CredentialState } from "./auth/sessions.ts";
+import { requestTenant, tenantFromHost } from "./tenancy.ts";
+import { createGraphQL } from "./graphql/yoga.ts";
+import { restCompat } from "../rest-compat/index.ts";
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  logger?: Logger;
+}
+
+export type RequestContext = ServiceContext & { credentials: CredentialState };
+
+/** One HTTP server: GraphQL at /graphql, the REST compatibility layer under /api, uploads and the web app. */
+export async function buildApp({ config, db, clock, logger }: AppDeps) {
+  const log = logger ?? pino({ level: config.logLevel });
+  const app = Fastify({ loggerInstance: log, trustProxy: config.trustProxy, bodyLimit: 2 * 1024 * 1024 });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // Chakra/emotion inject styles at run time; Stripe.js and its frames when a Stripe key is configured.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'", "https://js.stripe.com"],
+        frameSrc: ["'self'", "https://js.stripe.com", "https://hooks.stripe.com"],
+        connectSrc: ["'self'", "https://api.stripe.com"],
+        imgSrc: ["'self'", "data:", "blob:", "https:", "http:"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  // Spec §7: one API host, credentials sent. Allowed origins: the main host and its tenant subdomains.
+  await app.register(cors, {
+    credentials: true,
+    origin: (origin, cb) => {
+      if (!origin) return cb(null, true);
+      try {
+        const host = new URL(origin).host.toLowerCase();
+        cb(null, host === config.publicHost || tenantFromHost(host, config.publicHost) !== null || config.env !== "production");
+      } catch {
+        cb(null, false);
+      }
+    },
+  });
+
+  /** The service context of a request (built once): actor from the bearer token, tenant from X-Tenant or host. */
+  const contexts = new WeakMap<FastifyRequest, Promise<RequestContext>>();
+  const serviceContext = (req: FastifyRequest): Promise<RequestContext> => {
+    let ctx = contexts.get(req);
+    if (!ctx) {
+      ctx = resolveActor(db.prisma, clock, req.headers.authorization).then(({ actor, credentials }) => ({
+        db: db.prisma,
+        clock,
+        config,
+        log: req.log,
+        actor,
+        credentials,
+        tenant: requestTenant(req.headers, config.publicHost),
+        ip: req.ip,
+        roleCache: new Map(),
+      }));
+      contexts.set(req, ctx);
+    }
+    return ctx;
+  };
+
+  app.get("/healthz", async (_req, reply) => {
+    await db.prisma.$queryRaw`SELECT 1`;
+    return reply.send({ ok: true, database: db.kind });
+  });
+
+  const yoga = createGraphQL({ production: config.env === "production" });
+  app.route({
+    url: "/graphql",
+    method: ["GET", "POST", "OPTIONS"],
+    handler: async (req, reply) => {
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { serviceContext: await serviceContext(req) });
+      response.headers.forEach((value, key) => void reply.header(key, value));
+      reply.status(response.status);
+      reply.send(response.body);
+      return reply;
+    },
+  });
+
+  await app.register(restCompat, { prefix: "/api", serviceContext });
+
+  if (fs.existsSync(config.uploadsDir) || config.env !== "test") {
+    fs.mkdirSync(config.uploadsDir, { recursive: true });
+    await app.register(fastifyStatic, { root: config.uploadsDir, prefix: "/uploads/", decorateReply: false, index: false });
+  }
+
+  const indexHtml = path.join(config.webDistDir, "index.html");
+  if (fs.existsSync(indexHtml)) {
+    await app.register(fastifyStatic, { root: config.webDistDir, prefix: "/", wildcard: false, index: false });
+    // The web app routes on the client: any other GET that wants HTML gets index.html.
+    app.setNotFoundHandler((req, reply) => {
+      if (req.method === "GET" && !req.url.startsWith("/api/") && !req.url.startsWith("/graphql")) {
+        return reply.type("text/html").sendFile("index.html");
+      }
+      return reply.status(404).send({ error: "Not found" });
+    });
+  } else {
+    app.setNotFoundHandler((_req, reply) => reply.status(404).send({ error: "Not found" }));
+  }
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,26 @@
+/**
+ * The one source of "now" for every business rule (billing days, windows, cutoffs, session expiry), so
+ * tests can run any rule on any date.
+ */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** A clock that stands still until told otherwise (tests, CLI runs "as of" a date). */
+export class FixedClock implements Clock {
+  #t: number;
+  constructor(at: Date | string) {
+    this.#t = new Date(at).getTime();
+  }
+  now(): Date {
+    return new Date(this.#t);
+  }
+  set(at: Date | string): void {
+    this.#t = new Date(at).getTime();
+  }
+  advance(ms: number): void {
+    this.#t += ms;
+  }
+}

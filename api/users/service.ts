@@ -1,0 +1,173 @@
+import { z } from "zod";
+import type { ServiceContext } from "../context.ts";
+import { hashPassword, verifyPassword, burnPasswordCheck } from "../auth/passwords.ts";
+import { openSession, revokeSession, revokeUserSessions } from "../auth/sessions.ts";
+import { assertNotThrottled, consume, throttlesFor } from "../auth/throttle.ts";
+import { requireAdmin, requireUser } from "../auth/policy.ts";
+import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
+import { parseInput } from "../shared/validation.ts";
+
+// Spec §5: username at least 3 characters. We also bound it and keep it URL- and log-safe.
+export const USERNAME_MIN = 3;
+export const usernameSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(USERNAME_MIN, "Username must be at least 3 characters long")
+  .max(40, "Username must be at most 40 characters long")
+  .regex(/^[a-z0-9._-]+$/, "Username may only contain letters, digits, dots, dashes and underscores");
+
+export const PASSWORD_MIN = 8;
+export const passwordSchema = z
+  .string()
+  .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters long`)
+  .max(200, "Password must be at most 200 characters long");
+
+export const addressSchema = z.object({
+  fullName: z.string().trim().max(200).default(""),
+  phone: z.string().trim().max(50).default(""),
+  street: z.string().trim().max(200).default(""),
+  apt: z.string().trim().max(100).default(""),
+  city: z.string().trim().max(100).default(""),
+  state: z.string().trim().max(50).default(""),
+  zip: z.string().trim().max(20).default(""),
+  country: z.string().trim().max(100).default(""),
+});
+export type Address = z.infer<typeof addressSchema>;
+
+const emailSchema = z.union([z.literal(""), z.string().trim().toLowerCase().email("Please enter a valid email address").max(254)]);
+
+/** Public fields of a logged-in user, as login and registration return them. */
+export const publicUserSelect = { id: true, publicId: true, username: true, isAdmin: true, name: true, email: true } as const;
+
+export async function isUsernameAvailable(ctx: ServiceContext, username: string): Promise<boolean> {
+  const name = parseInput(usernameSchema, username);
+  return (await ctx.db.user.count({ where: { username: name } })) === 0;
+}
+
+const RegisterInput = z.object({
+  username: usernameSchema,
+  password: passwordSchema,
+  email: emailSchema.optional(),
+  name: z.string().trim().max(200).optional(),
+});
+
+/** Registration (checkout step 0 or the portal): creates a member and opens a session bound to the tenant. */
+export async function register(ctx: ServiceContext, input: z.input<typeof RegisterInput>, meta: { userAgent?: string } = {}) {
+  if (!input.username || !input.password) throw new ValidationError("Please provide username and password");
+  const data = parseInput(RegisterInput, input);
+  const t = throttlesFor(ctx.db);
+  await consume(t.registerByIp, ctx.ip);
+  if (!(await isUsernameAvailable(ctx, data.username))) {
+    throw new ConflictError("Username is already taken. Please choose a different one.", "username_taken");
+  }
+  const user = await ctx.db.user
+    .create({
+      data: { username: data.username, passwordHash: await hashPassword(data.password), email: data.email || null, name: data.name || null },
+      select: publicUserSelect,
+    })
+    .catch((e: { code?: string }) => {
+      // Two registrations raced for the name: the unique index decides.
+      if (e.code === "P2002") throw new ConflictError("Username is already taken. Please choose a different one.", "username_taken");
+      throw e;
+    });
+  const session = await openSession(ctx, user.id, { tenantSlug: ctx.tenant, ip: ctx.ip, userAgent: meta.userAgent });
+  return { user, token: session.token, expiresAt: session.expiresAt, tenant: ctx.tenant };
+}
+
+const LoginInput = z.object({ username: z.string().trim().toLowerCase().min(1), password: z.string().min(1) });
+
+const INVALID_LOGIN = "Invalid username or password";
+
+/** Password login. Throttled per username+IP and per IP, counters shared by every server process. */
+export async function login(ctx: ServiceContext, input: { username: string; password: string }, meta: { userAgent?: string } = {}) {
+  if (!input.username || !input.password) throw new ValidationError("Please enter your username and password");
+  const data = parseInput(LoginInput, input);
+  const t = throttlesFor(ctx.db);
+  const userKey = `${data.username}|${ctx.ip}`;
+  await assertNotThrottled(t.loginByUserIp, userKey);
+  await consume(t.loginByIp, ctx.ip);
+
+  const user = await ctx.db.user.findUnique({ where: { username: data.username }, select: { ...publicUserSelect, passwordHash: true } });
+  const ok = user ? await verifyPassword(user.passwordHash, data.password) : (await burnPasswordCheck(data.password), false);
+  if (!user || !ok) {
+    await consume(t.loginByUserIp, userKey);
+    throw new UnauthenticatedError(INVALID_LOGIN, "invalid_credentials");
+  }
+  await t.loginByUserIp.delete(userKey);
+  const { passwordHash: _, ...publicUser } = user;
+  const session = await openSession(ctx, user.id, { tenantSlug: ctx.tenant, ip: ctx.ip, userAgent: meta.userAgent });
+  return { user: publicUser, token: session.token, expiresAt: session.expiresAt, tenant: ctx.tenant };
+}
+
+export async function logout(ctx: ServiceContext): Promise<void> {
+  if (ctx.actor.kind === "user") await revokeSession(ctx.db, ctx.clock, ctx.actor.session.id);
+}
+
+const ChangePasswordInput = z.object({ currentPassword: z.string().min(1, "Please fill all password fields"), newPassword: passwordSchema });
+
+/** Changes the password and revokes every session of the user, this one included (spec §4: back to login). */
+export async function changePassword(ctx: ServiceContext, input: { currentPassword: string; newPassword: string }) {
+  const actor = requireUser(ctx);
+  const data = parseInput(ChangePasswordInput, input);
+  const user = await ctx.db.user.findUniqueOrThrow({ where: { id: actor.user.id }, select: { passwordHash: true } });
+  if (!(await verifyPassword(user.passwordHash, data.currentPassword))) {
+    throw new ValidationError("Current password is incorrect", [{ path: "currentPassword", message: "Current password is incorrect" }]);
+  }
+  if (data.currentPassword === data.newPassword) {
+    throw new ValidationError("New password must differ from the current one", [{ path: "newPassword", message: "New password must differ from the current one" }]);
+  }
+  await ctx.db.user.update({ where: { id: actor.user.id }, data: { passwordHash: await hashPassword(data.newPassword) } });
+  await revokeUserSessions(ctx.db, ctx.clock, actor.user.id);
+}
+
+const ProfileInput = z.object({
+  email: emailSchema.optional(),
+  name: z.string().trim().max(200).optional(),
+  phone: z.string().trim().max(50).optional(),
+  address: addressSchema.partial().optional(),
+});
+
+/** Updates the member's own profile; absent fields are left as they are. */
+export async function updateProfile(ctx: ServiceContext, input: z.input<typeof ProfileInput>) {
+  const actor = requireUser(ctx);
+  const data = parseInput(ProfileInput, input);
+  const current = await ctx.db.user.findUniqueOrThrow({ where: { id: actor.user.id }, select: { address: true } });
+  const address = data.address ? addressSchema.parse({ ...((current.address as object | null) ?? {}), ...data.address }) : undefined;
+  return ctx.db.user.update({
+    where: { id: actor.user.id },
+    data: {
+      ...(data.email !== undefined ? { email: data.email || null } : {}),
+      ...(data.name !== undefined ? { name: data.name || null } : {}),
+      ...(data.phone !== undefined ? { phone: data.phone || null } : {}),
+      ...(address ? { address } : {}),
+    },
+  });
+}
+
+const CreateUserInput = z.object({ username: usernameSchema, password: passwordSchema, isAdmin: z.boolean().default(false) });
+
+/** Admin: creates a user (spec §5: username and password required; is_admin defaults to false). */
+export async function createUser(ctx: ServiceContext, input: z.input<typeof CreateUserInput>) {
+  requireAdmin(ctx);
+  if (!input.username || !input.password) throw new ValidationError("Username and password are required");
+  const data = parseInput(CreateUserInput, input);
+  try {
+    return await ctx.db.user.create({ data: { username: data.username, passwordHash: await hashPassword(data.password), isAdmin: data.isAdmin } });
+  } catch (e) {
+    if ((e as { code?: string }).code === "P2002") throw new ConflictError("Username is already taken. Please choose a different one.", "username_taken");
+    throw e;
+  }
+}
+
+/** Case-insensitive username search for admins and business owners attaching users (spec: results {id, username}). */
+export function userSearchWhere(q: string) {
+  const term = q.trim().toLowerCase();
+  return term ? { username: { contains: term } } : {};
+}
+
+export async function userById(ctx: ServiceContext, id: number) {
+  const user = await ctx.db.user.findUnique({ where: { id } });
+  if (!user) throw new NotFoundError("User");
+  return user;
+}
