@@ -1,3 +1,8 @@
 import { builder } from "../graphql/builder.ts";
 
-void builder;
+// Skeleton; the pages work adds every content field of spec §3.
+export const PageObject = builder.prismaObject("Page", {
+  fields: (t) => ({
+    brandName: t.exposeString("brandName"),
+  }),
+});

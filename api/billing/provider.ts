@@ -1,0 +1,81 @@
+/**
+ * The payment provider boundary. Two implementations: `sandbox` (default; all state in our database, accepts
+ * Stripe's documented test cards) and `stripe` (Stripe API). Shapes mirror Stripe's objects so the checkout
+ * client runs the same steps against either.
+ */
+
+export type ProviderName = "sandbox" | "stripe";
+
+export type IntentStatus =
+  | "requires_payment_method"
+  | "requires_confirmation"
+  | "requires_action"
+  | "processing"
+  | "succeeded"
+  | "canceled";
+
+export interface ProviderError {
+  /** Stripe-style decline or error code, e.g. "card_declined", "insufficient_funds". */
+  code: string;
+  message: string;
+}
+
+export interface PaymentIntentInfo {
+  id: string;
+  clientSecret: string;
+  status: IntentStatus;
+  amountCents: number;
+  currency: string;
+  customerId: string | null;
+  paymentMethodId: string | null;
+  lastError: ProviderError | null;
+  metadata: Record<string, string>;
+}
+
+export interface SetupIntentInfo {
+  id: string;
+  clientSecret: string;
+  status: IntentStatus;
+  customerId: string | null;
+  paymentMethodId: string | null;
+  lastError: ProviderError | null;
+}
+
+export interface CardSummary {
+  id: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+export interface PaymentProvider {
+  readonly name: ProviderName;
+  /** Creates the provider customer for a user (or returns `existingId`). */
+  ensureCustomer(args: { userId: number; email?: string | null; name?: string | null; existingId?: string | null }): Promise<string>;
+  /** An on-session payment the client confirms with its card form (checkout, restart without a saved card). */
+  createPaymentIntent(args: {
+    customerId: string;
+    amountCents: number;
+    currency: string;
+    idempotencyKey: string;
+    metadata: Record<string, string>;
+    /** Save the card for later off-session renewals. */
+    saveForFuture: boolean;
+  }): Promise<PaymentIntentInfo>;
+  retrievePaymentIntent(id: string): Promise<PaymentIntentInfo>;
+  /** Off-session charge of a saved card (renewals, restart). Declines come back as status + lastError. */
+  chargeSavedCard(args: {
+    customerId: string;
+    paymentMethodId: string;
+    amountCents: number;
+    currency: string;
+    idempotencyKey: string;
+    metadata: Record<string, string>;
+  }): Promise<PaymentIntentInfo>;
+  /** Card update: the client confirms a setup intent with the new card. */
+  createSetupIntent(args: { customerId: string; idempotencyKey: string }): Promise<SetupIntentInfo>;
+  retrieveSetupIntent(id: string): Promise<SetupIntentInfo>;
+  describeCard(paymentMethodId: string): Promise<CardSummary>;
+  refund(args: { paymentIntentId: string; amountCents: number; idempotencyKey: string }): Promise<{ id: string; status: string }>;
+}
