@@ -1,0 +1,157 @@
+/**
+ * Pure calendar rules of a membership (spec §4, §5, §8): cutoff, skip/change windows, next box date, skip
+ * target and resume date. "today" is always the local date in the business's time zone (see
+ * api/shared/calendar.ts); nothing here reads a clock or a database.
+ */
+import { addMonths, daysInMonth, isoDate, parseYearMonth, yearMonthOf, type LocalDate, type YearMonth } from "../shared/calendar.ts";
+
+type Month = { year: number; month: number };
+
+/** Spec §9 defaults. */
+export const DEFAULT_BOX_READY_DAY = 1;
+export const DEFAULT_BILLING_DAY = 1;
+export const DEFAULT_WINDOW = { startDay: 1, endDay: 14 } as const;
+
+/** 1 → "1st", 2 → "2nd", 11 → "11th", 22 → "22nd". */
+export function ordinal(n: number): string {
+  const mod100 = n % 100;
+  if (mod100 >= 11 && mod100 <= 13) return `${n}th`;
+  switch (n % 10) {
+    case 1:
+      return `${n}st`;
+    case 2:
+      return `${n}nd`;
+    case 3:
+      return `${n}rd`;
+    default:
+      return `${n}th`;
+  }
+}
+
+/** A cutoff day only counts when it is a positive number (spec §5: "when it is a non-zero number"). */
+function effectiveCutoff(cutoffDay: number | null | undefined): number | null {
+  return typeof cutoffDay === "number" && cutoffDay > 0 ? cutoffDay : null;
+}
+
+/** Spec §5: subscribing is refused when the day of the month is greater than the cutoff day. */
+export function isPastCutoff(today: LocalDate, cutoffDay: number | null | undefined): boolean {
+  const cutoff = effectiveCutoff(cutoffDay);
+  return cutoff !== null && today.day > cutoff;
+}
+
+/** Spec §8 "Past cutoff". */
+export function cutoffMessage(cutoffDay: number): string {
+  return `The last day to subscribe for this month has passed. The cutoff day is the ${ordinal(cutoffDay)} of each month. Please try again next month.`;
+}
+
+/** A day of a month, clamped to the month's length (a day 31 setting in February is the 28th/29th). */
+export function dayInMonth(m: Month, day: number): LocalDate {
+  return { year: m.year, month: m.month, day: Math.min(Math.max(1, day), daysInMonth(m.year, m.month)) };
+}
+
+export interface DayWindow {
+  startDay: number;
+  endDay: number;
+}
+
+export interface WindowState {
+  /** today lies between opensOn and closesOn (inclusive). */
+  open: boolean;
+  /** First day of the current window, or of the next one once this month's has closed. */
+  opensOn: LocalDate;
+  /** Last day of this month's window while today ≤ end day, else of next month's (spec §4). */
+  closesOn: LocalDate;
+}
+
+/** Skip and change windows: start day to end day of each month; past the end day the next window is next month's. */
+export function windowState(today: LocalDate, window: DayWindow): WindowState {
+  const month: Month = today.day <= window.endDay ? today : addMonths(today, 1);
+  const opensOn = dayInMonth(month, window.startDay);
+  const closesOn = dayInMonth(month, window.endDay);
+  const open = compareDates(today, opensOn) >= 0 && compareDates(today, closesOn) <= 0;
+  return { open, opensOn, closesOn };
+}
+
+export function compareDates(a: LocalDate, b: LocalDate): number {
+  return a.year - b.year || a.month - b.month || a.day - b.day;
+}
+
+export interface BoxTiming {
+  /** Day of the month the box is ready (default 1). */
+  boxReadyDay?: number | null;
+  /** Past this day, the next box is next month's (default: the box-ready day). */
+  cutoffDay?: number | null;
+}
+
+/** Month of the next box before any skip: this month, or next month once today is past the cutoff. */
+export function nextBoxMonth(today: LocalDate, timing: BoxTiming): Month {
+  const boxReadyDay = timing.boxReadyDay || DEFAULT_BOX_READY_DAY;
+  const cutoff = effectiveCutoff(timing.cutoffDay) ?? boxReadyDay;
+  return today.day > cutoff ? addMonths(today, 1) : { year: today.year, month: today.month };
+}
+
+export interface NextBoxInput extends BoxTiming {
+  today: LocalDate;
+  /** The subscription is active (ACTIVE or PAST_DUE: still a member). */
+  active: boolean;
+  skippedMonths: ReadonlySet<YearMonth>;
+  /** Local date the subscription started. */
+  startedAt: LocalDate;
+}
+
+/**
+ * Spec §4 "Next Box date": with an active subscription, the box-ready day of this month, or of next month
+ * if today is past the cutoff; if that month is skipped, one month later (repeated while the later month is
+ * skipped too, so a date shown is never a skipped box). Without an active subscription: one month after
+ * the start.
+ */
+export function nextBoxDate(input: NextBoxInput): LocalDate {
+  if (!input.active) return dayInMonth(addMonths(input.startedAt, 1), input.startedAt.day);
+  let month = nextBoxMonth(input.today, input);
+  for (let guard = 0; input.skippedMonths.has(yearMonthOf(month)) && guard < 120; guard++) month = addMonths(month, 1);
+  return dayInMonth(month, input.boxReadyDay || DEFAULT_BOX_READY_DAY);
+}
+
+export interface SkipTargetInput extends BoxTiming {
+  today: LocalDate;
+  /** Last period already paid for ("YYYY-MM"), if any. */
+  paidThroughPeriod?: YearMonth | null;
+}
+
+/**
+ * The month a skip pauses: the month of the next box (skips ignored, so skipping twice names the same
+ * month and is refused as a duplicate). A month already paid for is never skipped: then the first unpaid
+ * month is.
+ */
+export function skipTargetMonth(input: SkipTargetInput): YearMonth {
+  const box = yearMonthOf(nextBoxMonth(input.today, input));
+  const paid = input.paidThroughPeriod;
+  if (paid && paid >= box) {
+    return yearMonthOf(addMonths(parseYearMonth(paid), 1));
+  }
+  return box;
+}
+
+/** Payments resume on the billing day of the month after the skipped one (spec §4 skip success message). */
+export function resumeDate(skippedMonth: YearMonth, billingDay: number | null | undefined): LocalDate {
+  return dayInMonth(addMonths(parseYearMonth(skippedMonth), 1), billingDay || DEFAULT_BILLING_DAY);
+}
+
+/** The billing period (YYYY-MM) that contains today. */
+export function currentPeriod(today: LocalDate): YearMonth {
+  return yearMonthOf(today);
+}
+
+/**
+ * The next period that will be billed: the one after the last paid period, but never one already begun
+ * without payment being due again (a long-unpaid subscription bills from the current period). Without a
+ * paid period, next month's. A scheduled change takes effect then (spec: "next billing cycle").
+ */
+export function nextBillingPeriod(today: LocalDate, paidThroughPeriod?: YearMonth | null): YearMonth {
+  if (!paidThroughPeriod) return yearMonthOf(addMonths(today, 1));
+  const afterPaid = yearMonthOf(addMonths(parseYearMonth(paidThroughPeriod), 1));
+  const current = currentPeriod(today);
+  return afterPaid > current ? afterPaid : current;
+}
+
+export { isoDate };
