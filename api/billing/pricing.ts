@@ -1,0 +1,42 @@
+/**
+ * What a selection costs per period. The server recomputes every amount from the catalogue, the coupon and
+ * the tax settings; client-sent amounts are only compared against this, never trusted.
+ */
+export interface PriceInput {
+  planAmountCents: number;
+  addonAmountsCents: number[];
+  /** Coupon discount for a given subtotal (0 when no coupon). */
+  discountFor?: (subtotalCents: number) => number;
+  /** Tax rate in basis points (575 = 5.75 %), or null when tax is disabled. */
+  taxRateBps: number | null;
+}
+
+export interface PriceBreakdown {
+  planAmountCents: number;
+  addonsAmountCents: number;
+  subtotalCents: number;
+  discountCents: number;
+  taxCents: number;
+  totalCents: number;
+  taxRateBps: number;
+}
+
+export function priceSelection(input: PriceInput): PriceBreakdown {
+  const addonsAmountCents = input.addonAmountsCents.reduce((a, b) => a + b, 0);
+  const subtotalCents = input.planAmountCents + addonsAmountCents;
+  // A discount never takes the price below zero.
+  const discountCents = Math.min(subtotalCents, Math.max(0, Math.round(input.discountFor?.(subtotalCents) ?? 0)));
+  const taxable = subtotalCents - discountCents;
+  const taxRateBps = input.taxRateBps ?? 0;
+  // Spec §9: tax = price in cents × rate / 100, rounded to the cent (rate in bps keeps this integer math).
+  const taxCents = Math.round((taxable * taxRateBps) / 10_000);
+  return {
+    planAmountCents: input.planAmountCents,
+    addonsAmountCents,
+    subtotalCents,
+    discountCents,
+    taxCents,
+    totalCents: taxable + taxCents,
+    taxRateBps,
+  };
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { priceSelection } from "../../api/billing/pricing.ts";
+import { dollarsToCents, formatCents } from "../../api/shared/money.ts";
+
+describe("priceSelection", () => {
+  it("adds add-ons to the plan and applies tax in basis points, rounded to the cent", () => {
+    // $24.00 plan + $5.00 + $3.50 add-ons = $32.50; 5.75 % tax = 186.875 cents → 187
+    const p = priceSelection({ planAmountCents: 2400, addonAmountsCents: [500, 350], taxRateBps: 575 });
+    expect(p).toMatchObject({ subtotalCents: 3250, addonsAmountCents: 850, discountCents: 0, taxCents: 187, totalCents: 3437 });
+  });
+
+  it("taxes the discounted price and never lets a discount go below zero", () => {
+    const percent = priceSelection({ planAmountCents: 2000, addonAmountsCents: [], discountFor: (s) => s * 0.1, taxRateBps: 1000 });
+    expect(percent).toMatchObject({ discountCents: 200, taxCents: 180, totalCents: 1980 });
+    const huge = priceSelection({ planAmountCents: 1000, addonAmountsCents: [200], discountFor: () => 5000, taxRateBps: 575 });
+    expect(huge).toMatchObject({ discountCents: 1200, taxCents: 0, totalCents: 0 });
+  });
+
+  it("has no tax when disabled", () => {
+    expect(priceSelection({ planAmountCents: 1299, addonAmountsCents: [1], taxRateBps: null }).totalCents).toBe(1300);
+  });
+});
+
+describe("money", () => {
+  it("formats cents as US dollars and parses typed dollars to cents", () => {
+    expect(formatCents(123456)).toBe("$1,234.56");
+    expect(formatCents(5)).toBe("$0.05");
+    expect(dollarsToCents("12.345")).toBe(1235);
+    expect(dollarsToCents("0.1")).toBe(10);
+    expect(dollarsToCents(19.99)).toBe(1999);
+    expect(dollarsToCents("abc")).toBeNull();
+  });
+});
