@@ -1,8 +1,441 @@
 import type { PrismaClient } from "../api/db.ts";
 import type { Clock } from "../api/shared/clock.ts";
+import type { FulfillmentMode, OrderKind, Prisma } from "../api/generated/prisma/client.ts";
+import { hashPassword } from "../api/auth/passwords.ts";
+import { addMonths, localDate, yearMonthOf } from "../api/shared/calendar.ts";
 
-/** Demo data (filled in by the seed work). Returns true when it created data, false when already seeded. */
-export async function seedDemoData(db: PrismaClient, _clock: Clock): Promise<boolean> {
-  if (await db.user.findUnique({ where: { username: "admin" } })) return false;
-  return false;
+/**
+ * Demo data for a fresh install (`npm start`, `npm run db:seed`): three partner businesses with their pages,
+ * plans, add-ons and next boxes; members with active, skipped and canceled memberships and their paid order
+ * history; coupons; the home page. Everything is written with Prisma directly (no services), dated relative
+ * to the clock. Images are local SVGs under web/public/demo/ (the app must work offline).
+ */
+
+const TIME_ZONE = "America/New_York";
+
+type Mode = "pickup" | "shipping" | "delivery";
+const MODE_ENUM: Record<Mode, FulfillmentMode> = { pickup: "PICKUP", shipping: "SHIPPING", delivery: "DELIVERY" };
+const MODE_LABEL: Record<Mode, string> = { pickup: "Pickup", shipping: "Shipping", delivery: "Delivery" };
+
+interface DemoPlan {
+  ref: string;
+  name: string;
+  description: string;
+  prices: Partial<Record<Mode, number>>;
+}
+
+interface DemoAddon {
+  ref: string;
+  name: string;
+  description: string;
+  amountCents: number;
+}
+
+interface DemoBusiness {
+  slug: string;
+  name: string;
+  page: Omit<Prisma.PageCreateWithoutBusinessInput, "isHome">;
+  plans: DemoPlan[];
+  addons: DemoAddon[];
+  nextBoxHtml: string;
+}
+
+const faq = (q: string, a: string) => ({ q, a: `<p>${a}</p>` });
+const gallery = (slug: string) => [1, 2, 3].map((n) => ({ url: `/demo/${slug}-${n}.svg` }));
+
+const BUSINESSES: DemoBusiness[] = [
+  {
+    slug: "green-acres-farm",
+    name: "Green Acres Farm",
+    page: {
+      brandName: "Green Acres Farm",
+      logoUrl: "/demo/green-acres-farm-logo.svg",
+      descriptionHtml:
+        "<p>A family farm in the Cuyahoga Valley growing forty varieties of vegetables without synthetic sprays.</p>" +
+        "<p>Every month our <strong>CSA box</strong> brings you what was picked that week: greens, roots, herbs and fruit in season.</p>",
+      gallery: gallery("green-acres-farm"),
+      theme: { primary: "#2f855a", selection: "#276749", primaryText: "#ffffff", buttonBorder: "transparent", pageBg: "#f7faf5", footerButtonBg: "", footerButtonText: "", footerButtonBorder: "" },
+      social: { facebook: "https://facebook.com/greenacresfarm", instagram: "https://instagram.com/greenacresfarm", twitter: "", youtube: "", tiktok: "" },
+      faqs: [
+        faq("What is in a box?", "Eight to twelve kinds of seasonal produce, harvested within two days of pickup or delivery."),
+        faq("Can I skip a month?", "Yes: skip any month from your membership page while the skip window is open (1st to 14th)."),
+        faq("Where do I pick up?", "At the farm stand, Saturdays 9am to 1pm. Bring a bag; we keep the boxes."),
+      ],
+      pickupEnabled: true,
+      shippingEnabled: false,
+      deliveryEnabled: true,
+      pickupAddress: "4120 Riverview Rd, Peninsula, OH 44264",
+      deliveryArea: "Within 15 miles of Peninsula, OH (Akron, Hudson, Cuyahoga Falls)",
+      taxEnabled: true,
+      taxRateBps: 575,
+      billingDay: 1,
+      cutoffDay: 25,
+      boxReadyDay: 6,
+      skipWindowStart: 1,
+      skipWindowEnd: 14,
+      changeWindowStart: 1,
+      changeWindowEnd: 20,
+      addonLimit: 3,
+      addonSectionTitle: "Add to your harvest",
+    },
+    plans: [
+      { ref: "item_1767225600101", name: "Small Harvest Box", description: "Produce for one or two: about 8 lb of seasonal vegetables.", prices: { pickup: 3200, delivery: 3800 } },
+      { ref: "item_1767225600102", name: "Family Harvest Box", description: "For a household of four: about 15 lb of vegetables and fruit.", prices: { pickup: 5200, delivery: 5900 } },
+      { ref: "item_1767225600103", name: "Salad Lover's Box", description: "Lettuces, microgreens, herbs and crunchy extras.", prices: { pickup: 2600, delivery: 3200 } },
+    ],
+    addons: [
+      { ref: "addon_1767225600201", name: "Pasture-raised eggs (dozen)", description: "From our free-ranging flock.", amountCents: 650 },
+      { ref: "addon_1767225600202", name: "Wildflower honey (12 oz)", description: "Raw and unfiltered, from the farm's hives.", amountCents: 1100 },
+      { ref: "addon_1767225600203", name: "Fresh-cut flowers", description: "A hand-tied bouquet of whatever is blooming.", amountCents: 1500 },
+      { ref: "addon_1767225600204", name: "Herb bundle", description: "Basil, parsley, dill and thyme.", amountCents: 450 },
+    ],
+    nextBoxHtml:
+      "<h2>Coming up: early summer</h2><ul><li>Sugar snap peas</li><li>Butterhead lettuce</li><li>Garlic scapes</li><li>First strawberries</li></ul><p>Recipe card: snap pea and mint salad.</p>",
+  },
+  {
+    slug: "ember-oak-coffee",
+    name: "Ember & Oak Coffee Roasters",
+    page: {
+      brandName: "Ember & Oak Coffee",
+      logoUrl: "/demo/ember-oak-coffee-logo.svg",
+      descriptionHtml:
+        "<p>Small-batch coffee roasted on a 1960s drum roaster in Portland, shipped within 48 hours of roasting.</p>" +
+        "<p>Each month we pick a single origin and a house blend, with tasting notes and brew guides.</p>",
+      gallery: gallery("ember-oak-coffee"),
+      theme: { primary: "#9c4221", selection: "#7b341e", primaryText: "#ffffff", buttonBorder: "transparent", pageBg: "#fffaf0", footerButtonBg: "#2d1b12", footerButtonText: "#ffffff", footerButtonBorder: "" },
+      social: { facebook: "", instagram: "https://instagram.com/emberoakcoffee", twitter: "https://twitter.com/emberoakcoffee", youtube: "https://youtube.com/@emberoakcoffee", tiktok: "" },
+      faqs: [
+        faq("Whole bean or ground?", "Whole bean by default; tell us your grind in the order notes and we will grind it for your brewer."),
+        faq("When does my coffee ship?", "We roast on the 3rd of the month and ship the same week."),
+        faq("Do you ship everywhere?", "Anywhere in the continental US, shipping included in the price."),
+      ],
+      pickupEnabled: false,
+      shippingEnabled: true,
+      deliveryEnabled: false,
+      shippingText: "Free shipping in the continental US",
+      taxEnabled: false,
+      taxRateBps: 0,
+      billingDay: 1,
+      cutoffDay: 28,
+      boxReadyDay: 3,
+      skipWindowStart: 1,
+      skipWindowEnd: 14,
+      changeWindowStart: 1,
+      changeWindowEnd: 14,
+      addonLimit: 0,
+      addonSectionTitle: "Available Add-ons",
+    },
+    plans: [
+      { ref: "item_1767225600301", name: "Single Origin (12 oz)", description: "One bag of the month's featured single origin.", prices: { shipping: 1900 } },
+      { ref: "item_1767225600302", name: "Roaster's Pair (2 × 12 oz)", description: "The single origin and the house blend.", prices: { shipping: 3400 } },
+      { ref: "item_1767225600303", name: "Espresso Club (2 lb)", description: "Two pounds of our Ember espresso blend.", prices: { shipping: 4200 } },
+    ],
+    addons: [
+      { ref: "addon_1767225600401", name: "Decaf bag (12 oz)", description: "Swiss-water decaf, same roast day.", amountCents: 1600 },
+      { ref: "addon_1767225600402", name: "Ceramic pour-over dripper", description: "Hand-thrown by a local potter.", amountCents: 2800 },
+      { ref: "addon_1767225600403", name: "Chocolate-covered espresso beans", description: "A 4 oz tin.", amountCents: 750 },
+    ],
+    nextBoxHtml:
+      "<h2>Next month: Ethiopia Guji</h2><p>Washed process, notes of bergamot, peach and jasmine. Paired with our Fireside house blend.</p>",
+  },
+  {
+    slug: "rise-and-crumb-bakery",
+    name: "Rise & Crumb Bakery",
+    page: {
+      brandName: "Rise & Crumb",
+      logoUrl: "/demo/rise-and-crumb-bakery-logo.svg",
+      descriptionHtml:
+        "<p>Naturally leavened bread and French pastry, baked overnight in Columbus.</p>" +
+        "<p>Members get a monthly box of our best loaves and a seasonal pastry, picked up warm or shipped par-baked.</p>",
+      gallery: gallery("rise-and-crumb-bakery"),
+      theme: { primary: "#c05621", selection: "#9c4221", primaryText: "#ffffff", buttonBorder: "transparent", pageBg: "#fffdf7", footerButtonBg: "", footerButtonText: "", footerButtonBorder: "" },
+      social: { facebook: "https://facebook.com/riseandcrumb", instagram: "https://instagram.com/riseandcrumb", twitter: "", youtube: "", tiktok: "https://tiktok.com/@riseandcrumb" },
+      faqs: [
+        faq("How long does the bread keep?", "Three days on the counter, three months in the freezer. Shipped loaves are par-baked: finish them in 15 minutes."),
+        faq("Do you have gluten-free options?", "Not yet: our kitchen handles wheat flour all day."),
+        faq("When can I pick up?", "Saturday from 8am to noon at the bakery counter."),
+      ],
+      pickupEnabled: true,
+      shippingEnabled: true,
+      deliveryEnabled: false,
+      pickupAddress: "77 N High St, Columbus, OH 43215",
+      shippingText: "Ships par-baked, anywhere in Ohio and neighbouring states",
+      taxEnabled: true,
+      taxRateBps: 725,
+      billingDay: 5,
+      cutoffDay: 20,
+      boxReadyDay: 12,
+      skipWindowStart: 1,
+      skipWindowEnd: 10,
+      changeWindowStart: 1,
+      changeWindowEnd: 10,
+      addonLimit: 1,
+      addonSectionTitle: "Something sweet on the side",
+    },
+    plans: [
+      { ref: "item_1767225600501", name: "Bread Club", description: "Two sourdough loaves and a seeded rye.", prices: { pickup: 2400, shipping: 3100 } },
+      { ref: "item_1767225600502", name: "Pastry Lover", description: "Six croissants, four seasonal danishes and a loaf.", prices: { pickup: 3000, shipping: 3900 } },
+    ],
+    addons: [
+      { ref: "addon_1767225600601", name: "Strawberry jam", description: "Small-batch, 8 oz jar.", amountCents: 800 },
+      { ref: "addon_1767225600602", name: "Cookie tin", description: "A dozen brown-butter chocolate chip cookies.", amountCents: 1200 },
+    ],
+    nextBoxHtml:
+      "<h2>This month's bake</h2><p>Country sourdough, caraway rye and our <em>apricot-almond</em> danish.</p>",
+  },
+];
+
+const HOME_PAGE: Prisma.PageCreateInput = {
+  isHome: true,
+  brandName: "Harvest & Hearth Memberships",
+  descriptionHtml:
+    "<p>Monthly membership boxes from independent farms, roasters and bakers. Pick a box, choose pickup, shipping or delivery, and skip or change it whenever life happens.</p>",
+  gallery: [],
+  faqs: [
+    faq("How does billing work?", "Memberships renew monthly on the business's billing day. You are charged once per month, tax included where it applies."),
+    faq("Can I pause my membership?", "Yes: skip a month from your membership page while the skip window is open."),
+    faq("How do I cancel?", "Cancellation is by phone only: call the business and they will take care of it."),
+  ],
+};
+
+interface DemoMember {
+  username: string;
+  name: string;
+  email: string;
+  phone: string;
+  address: { fullName: string; phone: string; street: string; apt: string; city: string; state: string; zip: string; country: string };
+}
+
+const member = (username: string, name: string, street: string, city: string, zip: string, phone: string): DemoMember => ({
+  username,
+  name,
+  email: `${username}@example.com`,
+  phone,
+  address: { fullName: name, phone, street, apt: "", city, state: "OH", zip, country: "US" },
+});
+
+const MEMBERS: DemoMember[] = [
+  member("member", "Maya Patel", "215 Maple Ave", "Akron", "44303", "330-555-0142"),
+  member("jordan", "Jordan Lee", "88 Elm St", "Hudson", "44236", "330-555-0177"),
+  member("sofia", "Sofia Romero", "1430 Oak Park Dr", "Columbus", "43215", "614-555-0108"),
+  member("liam", "Liam O'Brien", "9 Lakeview Ct", "Cuyahoga Falls", "44221", "330-555-0190"),
+];
+
+interface DemoMembership {
+  username: string;
+  business: string;
+  plan: string;
+  mode: Mode;
+  addons: string[];
+  /** Months before the current one in which the membership started (its first order). */
+  startedMonthsAgo: number;
+  coupon?: string;
+  skipNextMonth?: boolean;
+  /** Canceled this many months ago (its last order is the month before). */
+  canceledMonthsAgo?: number;
+  isGift?: boolean;
+}
+
+const MEMBERSHIPS: DemoMembership[] = [
+  { username: "member", business: "green-acres-farm", plan: "item_1767225600102", mode: "pickup", addons: ["addon_1767225600201", "addon_1767225600202"], startedMonthsAgo: 4, coupon: "WELCOME10" },
+  { username: "member", business: "ember-oak-coffee", plan: "item_1767225600302", mode: "shipping", addons: ["addon_1767225600403"], startedMonthsAgo: 2, skipNextMonth: true },
+  { username: "member", business: "rise-and-crumb-bakery", plan: "item_1767225600501", mode: "pickup", addons: [], startedMonthsAgo: 5, canceledMonthsAgo: 2 },
+  { username: "jordan", business: "green-acres-farm", plan: "item_1767225600101", mode: "delivery", addons: ["addon_1767225600204"], startedMonthsAgo: 3 },
+  { username: "sofia", business: "rise-and-crumb-bakery", plan: "item_1767225600502", mode: "shipping", addons: ["addon_1767225600602"], startedMonthsAgo: 1, isGift: true },
+  { username: "liam", business: "ember-oak-coffee", plan: "item_1767225600303", mode: "shipping", addons: [], startedMonthsAgo: 6 },
+  { username: "sofia", business: "green-acres-farm", plan: "item_1767225600103", mode: "delivery", addons: [], startedMonthsAgo: 3, canceledMonthsAgo: 1 },
+];
+
+const COUPONS: Prisma.CouponCreateInput[] = [
+  { code: "WELCOME10", type: "PERCENT", value: 10, active: true },
+  { code: "FIVEOFF", type: "FIXED", value: 500, active: true },
+  { code: "OLD20", type: "PERCENT", value: 20, active: false },
+];
+
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/** Noon UTC on `day` of the month `monthsFromNow` away from now's month in the demo time zone. */
+function dateInMonth(now: Date, monthsFromNow: number, day: number): Date {
+  const { year, month } = addMonths(localDate(now, TIME_ZONE), monthsFromNow);
+  return new Date(Date.UTC(year, month - 1, day, 16, 0, 0));
+}
+
+function periodOf(now: Date, monthsFromNow: number): string {
+  return yearMonthOf(addMonths(localDate(now, TIME_ZONE), monthsFromNow));
+}
+
+/**
+ * Creates the demo data in one transaction. Returns false, changing nothing, when the database already has
+ * users or businesses (demo data or real data): safe to run on every start.
+ */
+export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<boolean> {
+  if ((await db.user.count()) > 0 || (await db.business.count()) > 0) return false;
+
+  const now = clock.now();
+  // Hash outside the transaction: argon2 is deliberately slow.
+  const [adminHash, ownerHash, memberHash] = await Promise.all(["admin1234", "owner1234", "member1234"].map(hashPassword));
+
+  return db.$transaction(
+    async (tx) => {
+      if ((await tx.user.count()) > 0 || (await tx.business.count()) > 0) return false;
+
+      await tx.user.create({ data: { username: "admin", passwordHash: adminHash, name: "Platform Admin", email: "admin@example.com", isAdmin: true } });
+      const owner = await tx.user.create({ data: { username: "owner", passwordHash: ownerHash, name: "Hannah Greenfield", email: "owner@example.com", phone: "330-555-0101" } });
+      const users = new Map<string, { id: number; email: string; address: DemoMember["address"] }>();
+      for (const m of MEMBERS) {
+        const u = await tx.user.create({ data: { username: m.username, passwordHash: memberHash, name: m.name, email: m.email, phone: m.phone, address: m.address } });
+        users.set(m.username, { id: u.id, email: m.email, address: m.address });
+      }
+
+      const coupons = new Map<string, { id: number; type: "PERCENT" | "FIXED"; value: number }>();
+      for (const c of COUPONS) {
+        const row = await tx.coupon.create({ data: c });
+        coupons.set(row.code, row);
+      }
+
+      await tx.page.create({ data: HOME_PAGE });
+
+      type Catalog = { businessId: number; taxRateBps: number; billingDay: number; address: string; plans: Map<string, { id: number; name: string; prices: DemoPlan["prices"] }>; addons: Map<string, { id: number; name: string; amountCents: number }> };
+      const catalogs = new Map<string, Catalog>();
+      for (const b of BUSINESSES) {
+        const business = await tx.business.create({
+          data: {
+            slug: b.slug,
+            name: b.name,
+            timeZone: TIME_ZONE,
+            page: { create: b.page },
+            nextBox: { create: { contentHtml: b.nextBoxHtml, updatedById: owner.id } },
+          },
+        });
+        const catalog: Catalog = {
+          businessId: business.id,
+          taxRateBps: b.page.taxEnabled ? (b.page.taxRateBps ?? 0) : 0,
+          billingDay: b.page.billingDay ?? 1,
+          address: b.page.pickupAddress ?? "",
+          plans: new Map(),
+          addons: new Map(),
+        };
+        for (const [position, p] of b.plans.entries()) {
+          const plan = await tx.plan.create({
+            data: {
+              businessId: business.id,
+              ref: p.ref,
+              name: p.name,
+              description: p.description,
+              descriptionHtml: `<p>${p.description}</p>`,
+              position,
+              variations: { create: Object.entries(p.prices).map(([mode, amountCents]) => ({ mode: MODE_ENUM[mode as Mode], amountCents })) },
+            },
+          });
+          catalog.plans.set(p.ref, { id: plan.id, name: p.name, prices: p.prices });
+        }
+        for (const [position, a] of b.addons.entries()) {
+          const addon = await tx.addon.create({ data: { businessId: business.id, ref: a.ref, name: a.name, description: a.description, amountCents: a.amountCents, position } });
+          catalog.addons.set(a.ref, { id: addon.id, name: a.name, amountCents: a.amountCents });
+        }
+        catalogs.set(b.slug, catalog);
+      }
+      await tx.businessUser.create({ data: { businessId: catalogs.get("green-acres-farm")!.businessId, userId: owner.id, role: "OWNER" } });
+
+      let paymentNumber = 0;
+      for (const [index, m] of MEMBERSHIPS.entries()) {
+        const user = users.get(m.username)!;
+        const catalog = catalogs.get(m.business)!;
+        const plan = catalog.plans.get(m.plan)!;
+        const addons = m.addons.map((ref) => catalog.addons.get(ref)!);
+        const coupon = m.coupon ? coupons.get(m.coupon)! : undefined;
+
+        const planAmountCents = plan.prices[m.mode]!;
+        const addonsAmountCents = addons.reduce((sum, a) => sum + a.amountCents, 0);
+        const subtotalCents = planAmountCents + addonsAmountCents;
+        const discountCents = !coupon ? 0 : coupon.type === "PERCENT" ? Math.round((subtotalCents * coupon.value) / 100) : Math.min(coupon.value, subtotalCents);
+        const taxCents = Math.round(((subtotalCents - discountCents) * catalog.taxRateBps) / 10_000);
+        const totalCents = subtotalCents - discountCents + taxCents;
+
+        const canceled = m.canceledMonthsAgo !== undefined;
+        const lastPaidMonth = canceled ? -m.canceledMonthsAgo! - 1 : 0;
+        const withAddress = m.mode !== "pickup";
+        // One paid order per month from the start to the last paid month, skipping a renewal not yet due.
+        const billedMonths: { month: number; kind: OrderKind; createdAt: Date }[] = [];
+        for (let month = -m.startedMonthsAgo; month <= lastPaidMonth; month++) {
+          const kind: OrderKind = month === -m.startedMonthsAgo ? "INITIAL" : "RENEWAL";
+          const createdAt = dateInMonth(now, month, kind === "INITIAL" ? 3 : catalog.billingDay);
+          if (createdAt <= now) billedMonths.push({ month, kind, createdAt });
+        }
+        const subscription = await tx.subscription.create({
+          data: {
+            userId: user.id,
+            businessId: catalog.businessId,
+            status: canceled ? "CANCELED" : "ACTIVE",
+            planId: plan.id,
+            mode: MODE_ENUM[m.mode],
+            planAmountCents,
+            addonsAmountCents,
+            discountCents,
+            taxCents,
+            totalCents,
+            taxRateBps: catalog.taxRateBps,
+            couponId: coupon?.id,
+            billingDay: catalog.billingDay,
+            isGift: m.isGift ?? false,
+            address: user.address,
+            email: user.email,
+            paymentProvider: "sandbox",
+            providerSubscriptionId: `sub_seed_${index + 1}`,
+            paidThroughPeriod: periodOf(now, billedMonths.at(-1)!.month),
+            startedAt: dateInMonth(now, -m.startedMonthsAgo, 3),
+            canceledAt: canceled ? dateInMonth(now, -m.canceledMonthsAgo!, 2) : null,
+            addons: { create: addons.map((a) => ({ addonId: a.id, amountCents: a.amountCents })) },
+            skips: m.skipNextMonth ? { create: { yearMonth: periodOf(now, 1), createdAt: now } } : undefined,
+          },
+        });
+
+        const selection = {
+          mode: m.mode,
+          chosenItemId: m.plan,
+          chosenItemName: plan.name,
+          chosenVariationName: MODE_LABEL[m.mode],
+          chosenItemPrice: dollars(planAmountCents),
+          chosenAddons: m.addons.map((ref, i) => ({ id: ref, name: addons[i].name, price: dollars(addons[i].amountCents), amountCents: addons[i].amountCents })),
+          ...(m.mode === "pickup" ? { pickupAddress: catalog.address } : {}),
+        };
+        for (const { month, kind, createdAt } of billedMonths) {
+          paymentNumber++;
+          await tx.order.create({
+            data: {
+              subscriptionId: subscription.id,
+              userId: user.id,
+              businessId: catalog.businessId,
+              kind,
+              period: periodOf(now, month),
+              mode: MODE_ENUM[m.mode],
+              email: user.email,
+              address: withAddress ? user.address : undefined,
+              selection,
+              isGift: m.isGift ?? false,
+              couponId: coupon?.id,
+              subtotalCents,
+              discountCents,
+              taxCents,
+              totalCents,
+              createdAt,
+              payments: {
+                create: {
+                  userId: user.id,
+                  subscriptionId: subscription.id,
+                  provider: "sandbox",
+                  providerPaymentId: `pi_seed_${String(paymentNumber).padStart(4, "0")}`,
+                  amountCents: totalCents,
+                  status: "SUCCEEDED",
+                  createdAt,
+                },
+              },
+            },
+          });
+        }
+      }
+      return true;
+    },
+    { timeout: 60_000, maxWait: 30_000 },
+  );
 }
