@@ -1,6 +1,9 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // graphql 16 ships CJS (main) and ESM (module); Node loads the CJS one for Pothos and yoga, so tests must
+  // too, or schema objects come from two realms.
+  resolve: { alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }] },
   test: {
     include: ["tests/**/*.test.ts", "api/**/*.test.ts", "rest-compat/**/*.test.ts"],
     exclude: ["tests/e2e/**", "node_modules/**"],

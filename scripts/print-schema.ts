@@ -1,9 +1,8 @@
 import fs from "node:fs";
-import { printSchema } from "graphql";
-import { sortedSchema } from "../api/graphql/schema.ts";
+import { printedSchema } from "../api/graphql/schema.ts";
 
 /** Writes schema.graphql from the Pothos schema (relay-compiler reads it; CI checks it is current). */
-const printed = printSchema(sortedSchema()) + "\n";
+const printed = printedSchema();
 const target = new URL("../schema.graphql", import.meta.url);
 if (process.argv.includes("--check")) {
   const current = fs.existsSync(target) ? fs.readFileSync(target, "utf8") : "";

@@ -1,4 +1,4 @@
-import { lexicographicSortSchema } from "graphql";
+import { lexicographicSortSchema, printSchema } from "graphql";
 import { builder } from "./builder.ts";
 import "./errors.ts";
 // Each domain registers its types, queries and mutations on the shared builder.
@@ -13,3 +13,5 @@ import "../metrics/schema.ts";
 
 export const schema = builder.toSchema({ sortSchema: false });
 export const sortedSchema = () => lexicographicSortSchema(schema);
+/** The SDL committed as schema.graphql (relay-compiler reads it). */
+export const printedSchema = () => printSchema(sortedSchema()) + "\n";
