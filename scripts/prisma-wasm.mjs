@@ -86,7 +86,18 @@ export async function readMigrations(dir = MIGRATIONS) {
 
 export async function withEngine(factory, fn) {
   const SchemaEngine = await loadSchemaEngine();
-  const bound = bindMigrationAwareSqlAdapterFactory(await factory);
+  const raw = await factory;
+  // Track the connections the engine opens: they hold Prisma's migration advisory lock until disposed, and a
+  // later migration (another process, or this one again) would wait for it.
+  const opened = [];
+  const track = (connect) => async (...args) => {
+    const adapter = await connect(...args);
+    opened.push(adapter);
+    return adapter;
+  };
+  raw.connect = track(raw.connect.bind(raw));
+  if (raw.connectToShadowDb) raw.connectToShadowDb = track(raw.connectToShadowDb.bind(raw));
+  const bound = bindMigrationAwareSqlAdapterFactory(raw);
   const schema = await readSchemaFiles();
   const log = process.env.DEBUG_SCHEMA_ENGINE ? (m) => console.error(m) : () => {};
   const engine = await SchemaEngine.new({ datamodels: schema.files.map((f) => [f.path, f.content]) }, log, bound);
@@ -94,6 +105,8 @@ export async function withEngine(factory, fn) {
     return await fn(engine, schema);
   } finally {
     engine.free();
+    // PGlite adapters share the caller's database handle, which the caller closes.
+    for (const adapter of opened) if (adapter.adapterName === "@prisma/adapter-pg") await adapter.dispose?.().catch(() => {});
   }
 }
 

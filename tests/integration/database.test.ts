@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemoData } from "../../prisma/seed-data.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ now: "2026-03-05T15:00:00Z" });
+});
+afterAll(() => t.close());
+
+const LOGIN = `mutation($input: LoginInput!) { login(input: $input) { __typename ... on LoginSuccess { data { user { username isAdmin } } } } }`;
+
+async function counts() {
+  const p = t.db.prisma;
+  return {
+    users: await p.user.count(),
+    businesses: await p.business.count(),
+    plans: await p.plan.count(),
+    subscriptions: await p.subscription.count(),
+    orders: await p.order.count(),
+    skips: await p.skip.count(),
+    coupons: await p.coupon.count(),
+  };
+}
+
+describe("migrations", () => {
+  it("apply cleanly to an empty database and are not applied twice", async () => {
+    // createTestApp migrated a brand-new database; a second run finds nothing pending.
+    expect(await t.db.migrate()).toEqual([]);
+    const tables = await t.db.prisma.$queryRaw<{ tablename: string }[]>`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`;
+    expect(tables.map((r) => r.tablename)).toEqual(
+      expect.arrayContaining(["users", "sessions", "businesses", "business_users", "pages", "plans", "plan_variations", "addons", "coupons", "subscriptions", "skips", "orders", "payments", "next_boxes", "uploads", "_prisma_migrations"]),
+    );
+  });
+
+  it("enforce at most one owner per business in the database itself", async () => {
+    const b = await t.db.prisma.business.create({ data: { slug: "one-owner", name: "One Owner" } });
+    const [u1, u2] = await Promise.all(
+      ["owner-a", "owner-b"].map((username) => t.db.prisma.user.create({ data: { username, passwordHash: "x" } })),
+    );
+    await t.db.prisma.businessUser.create({ data: { businessId: b.id, userId: u1.id, role: "OWNER" } });
+    await expect(t.db.prisma.businessUser.create({ data: { businessId: b.id, userId: u2.id, role: "OWNER" } })).rejects.toThrow();
+    await t.db.prisma.business.delete({ where: { id: b.id } });
+    await t.db.prisma.user.deleteMany({ where: { username: { in: ["owner-a", "owner-b"] } } });
+  });
+});
+
+describe("demo seed", () => {
+  it("creates the demo data once; a second run changes nothing", async () => {
+    expect(await seedDemoData(t.db.prisma, t.clock)).toBe(true);
+    const first = await counts();
+    expect(first.businesses).toBe(3);
+    expect(first.subscriptions).toBeGreaterThanOrEqual(3);
+    expect(first.orders).toBeGreaterThan(0);
+    expect(first.skips).toBeGreaterThan(0);
+    expect(first.coupons).toBeGreaterThanOrEqual(2);
+    const statuses = await t.db.prisma.subscription.groupBy({ by: ["status"], _count: true });
+    expect(statuses.map((s) => s.status)).toEqual(expect.arrayContaining(["ACTIVE", "CANCELED"]));
+
+    expect(await seedDemoData(t.db.prisma, t.clock)).toBe(false);
+    expect(await counts()).toEqual(first);
+  });
+
+  it("creates the demo logins listed in the README", async () => {
+    for (const [username, password, isAdmin] of [["admin", "admin1234", true], ["owner", "owner1234", false], ["member", "member1234", false]] as const) {
+      const r = await t.gqlOk(LOGIN, { input: { username, password } });
+      expect(r.login).toEqual({ __typename: "LoginSuccess", data: { user: { username, isAdmin } } });
+    }
+    const owner = await t.db.prisma.user.findUniqueOrThrow({ where: { username: "owner" }, include: { businessRoles: true } });
+    expect(owner.businessRoles.map((r) => r.role)).toEqual(["OWNER"]);
+  });
+});
