@@ -1,5 +1,31 @@
 import { builder } from "../graphql/builder.ts";
-import { MEMBER_STATUSES, publicBusinessesWhere } from "./service.ts";
+import { COMMON_ERRORS, RULE_ERRORS } from "../graphql/errors.ts";
+import { BusinessRole } from "../generated/prisma/enums.ts";
+import { businessesWhere, can } from "../auth/policy.ts";
+import { publicCatalogWhere } from "../catalog/service.ts";
+import { richTextToPlain } from "../pages/richtext.ts";
+import { UserSummary } from "../users/schema.ts";
+import { NotFoundError, ValidationError } from "../shared/errors.ts";
+import type { ServiceContext } from "../context.ts";
+import * as businesses from "./service.ts";
+
+export const BusinessRoleEnum = builder.enumType(BusinessRole, {
+  name: "BusinessRole",
+  description: "A user's role in a business: owner, editor or viewer (see api/auth/policy.ts).",
+});
+
+const viewerId = (ctx: ServiceContext) => (ctx.actor.kind === "user" ? ctx.actor.user.id : -1);
+
+/**
+ * The viewer's own attachment is loaded with the business (one query for a whole list) and primes the
+ * policy's per-request role cache, so `can` answers without another round trip.
+ */
+const viewerLinkSelect = (_args: object, ctx: ServiceContext) => ({
+  users: { where: { userId: viewerId(ctx) }, select: { role: true } },
+});
+function primeRole(ctx: ServiceContext, b: { id: number; users: { role: BusinessRole }[] }) {
+  if (ctx.actor.kind === "user" && !ctx.roleCache.has(b.id)) ctx.roleCache.set(b.id, b.users[0]?.role ?? null);
+}
 
 export const BusinessNode = builder.prismaNode("Business", {
   id: { field: "id" },
@@ -8,8 +34,99 @@ export const BusinessNode = builder.prismaNode("Business", {
     slug: t.exposeString("slug"),
     name: t.exposeString("name"),
     timeZone: t.exposeString("timeZone"),
-    memberCount: t.relationCount("subscriptions", { where: { status: { in: [...MEMBER_STATUSES] } } }),
+    memberCount: t.relationCount("subscriptions", { where: { status: { in: [...businesses.MEMBER_STATUSES] } } }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
+    logoUrl: t.string({
+      nullable: true,
+      select: { page: { select: { logoUrl: true } } },
+      resolve: (b) => b.page?.logoUrl || null,
+    }),
+    description: t.string({
+      nullable: true,
+      description: "Plain-text description from the business page (cards); the page has the HTML.",
+      select: { page: { select: { descriptionHtml: true } } },
+      resolve: (b) => richTextToPlain(b.page?.descriptionHtml) || null,
+    }),
+    page: t.relation("page", { nullable: true }),
+    nextBox: t.relation("nextBox", { nullable: true }),
+    plans: t.relatedConnection("plans", {
+      cursor: "id",
+      description: "Plans on the business page in editor order. includeUnlisted (editors) adds the unlisted ones.",
+      args: { includeUnlisted: t.arg.boolean({ defaultValue: false }) },
+      authScopes: (b, args) => (args.includeUnlisted ? { business: { id: b.id, permission: "editContent" } } : true),
+      query: (args) => ({ where: publicCatalogWhere(args.includeUnlisted ?? false), orderBy: [{ position: "asc" }, { id: "asc" }] }),
+    }),
+    addons: t.relatedConnection("addons", {
+      cursor: "id",
+      description: "Add-ons on the business page in editor order. includeUnlisted (editors) adds the unlisted ones.",
+      args: { includeUnlisted: t.arg.boolean({ defaultValue: false }) },
+      authScopes: (b, args) => (args.includeUnlisted ? { business: { id: b.id, permission: "editContent" } } : true),
+      query: (args) => ({ where: publicCatalogWhere(args.includeUnlisted ?? false), orderBy: [{ position: "asc" }, { id: "asc" }] }),
+    }),
+    userCount: t.int({
+      nullable: true,
+      description: "Number of attached users (anyone attached, and administrators).",
+      authScopes: (b) => ({ business: { id: b.id, permission: "viewDashboard" } }),
+      select: { _count: { select: { users: true } } },
+      resolve: (b) => b._count.users,
+    }),
+    users: t.relatedConnection("users", {
+      cursor: "id",
+      totalCount: true,
+      nullable: true,
+      description: "Attached users (owners and admins).",
+      authScopes: (b) => ({ business: { id: b.id, permission: "manageUsers" } }),
+      query: { orderBy: { id: "asc" } },
+    }),
+    apiTokens: t.relatedConnection("apiTokens", {
+      cursor: "id",
+      nullable: true,
+      description: "Partner API tokens, newest first (owners and admins).",
+      authScopes: (b) => ({ business: { id: b.id, permission: "manageApiTokens" } }),
+      query: { orderBy: { id: "desc" } },
+    }),
+    viewerRole: t.field({
+      type: BusinessRoleEnum,
+      nullable: true,
+      description: "The viewer's own role here; null when not attached (administrators may still act: see viewerCan*).",
+      select: viewerLinkSelect,
+      resolve: (b, _a, ctx) => (ctx.actor.kind === "user" ? (b.users[0]?.role ?? null) : null),
+    }),
+    viewerCanEdit: t.boolean({
+      description: "The viewer may edit the page, catalogue and next box.",
+      select: viewerLinkSelect,
+      resolve: (b, _a, ctx) => (primeRole(ctx, b), can(ctx, b.id, "editContent")),
+    }),
+    viewerCanManageUsers: t.boolean({
+      select: viewerLinkSelect,
+      resolve: (b, _a, ctx) => (primeRole(ctx, b), can(ctx, b.id, "manageUsers")),
+    }),
+  }),
+});
+
+export const BusinessUserNode = builder.prismaNode("BusinessUser", {
+  id: { field: "id" },
+  description: "A user attached to a business with a role.",
+  authScopes: (link, ctx) => can(ctx, link.businessId, "manageUsers"),
+  fields: (t) => ({
+    databaseId: t.exposeInt("id"),
+    role: t.expose("role", { type: BusinessRoleEnum }),
+    user: t.relation("user", { type: UserSummary }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+  }),
+});
+
+export const ApiTokenNode = builder.prismaNode("ApiToken", {
+  id: { field: "id" },
+  description: "A read-only partner token of a business (memberships and orders). The secret is shown only when created.",
+  authScopes: (token, ctx) => can(ctx, token.businessId, "manageApiTokens"),
+  fields: (t) => ({
+    databaseId: t.exposeInt("id"),
+    name: t.exposeString("name"),
+    prefix: t.exposeString("prefix", { description: "First characters of the token, to tell tokens apart." }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    lastUsedAt: t.expose("lastUsedAt", { type: "DateTime", nullable: true }),
+    revokedAt: t.expose("revokedAt", { type: "DateTime", nullable: true }),
   }),
 });
 
@@ -21,13 +138,145 @@ builder.queryFields((t) => ({
     maxSize: 100,
     description: "Every partner business, for the public businesses grid.",
     resolve: (query, _parent, _args, ctx) =>
-      ctx.db.business.findMany({ ...query, where: publicBusinessesWhere(), orderBy: { name: "asc" } }),
+      ctx.db.business.findMany({ ...query, where: businesses.publicBusinessesWhere(), orderBy: { name: "asc" } }),
   }),
   business: t.prismaField({
     type: "Business",
     nullable: true,
     args: { slug: t.arg.string({ required: true }) },
-    resolve: (query, _parent, { slug }, ctx) =>
-      ctx.db.business.findUnique({ ...query, where: { slug: slug.toLowerCase() } }),
+    resolve: (query, _parent, { slug }, ctx) => ctx.db.business.findUnique({ ...query, where: { slug: slug.toLowerCase() } }),
+  }),
+  myBusinesses: t.prismaConnection({
+    type: "Business",
+    cursor: "id",
+    defaultSize: 50,
+    maxSize: 100,
+    authScopes: { loggedIn: true },
+    description: "Businesses the viewer is attached to with any role (administrators: all), by name.",
+    resolve: (query, _p, _a, ctx) =>
+      ctx.db.business.findMany({ ...query, where: businessesWhere(ctx, "viewDashboard"), orderBy: [{ name: "asc" }, { id: "asc" }] }),
+  }),
+  adminBusiness: t.prismaField({
+    type: "Business",
+    nullable: true,
+    description: "A business by numeric id for the admin pages (/admin/business/{id}): anyone attached, and administrators.",
+    args: { id: t.arg.int({ required: true }) },
+    authScopes: (_p, args) => ({ business: { id: args.id, permission: "viewDashboard" } }),
+    resolve: (query, _p, { id }, ctx) => ctx.db.business.findUnique({ ...query, where: { id } }),
+  }),
+}));
+
+// ── Mutations ────────────────────────────────────────────────────────────────────────────────────────
+
+const AttachmentInput = builder.inputType("BusinessAttachmentInput", {
+  fields: (t) => ({ userId: t.int({ required: true }), role: t.field({ type: BusinessRoleEnum, required: true }) }),
+});
+const CreateBusinessInput = builder.inputType("CreateBusinessInput", {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    slug: t.string({ description: "Subdomain; derived from the name when left out." }),
+    attachments: t.field({ type: [AttachmentInput] }),
+  }),
+});
+const DeleteBusinessInput = builder.inputType("DeleteBusinessInput", {
+  fields: (t) => ({ businessId: t.int({ required: true }) }),
+});
+const AttachBusinessUserInput = builder.inputType("AttachBusinessUserInput", {
+  fields: (t) => ({
+    businessId: t.int({ required: true }),
+    userId: t.int({ required: true }),
+    role: t.field({ type: BusinessRoleEnum, required: true }),
+  }),
+});
+const DetachBusinessUserInput = builder.inputType("DetachBusinessUserInput", {
+  fields: (t) => ({ businessId: t.int({ required: true }), userId: t.int({ required: true }) }),
+});
+const CreateApiTokenInput = builder.inputType("CreateApiTokenInput", {
+  fields: (t) => ({ businessId: t.int({ required: true }), name: t.string({ required: true }) }),
+});
+const RevokeApiTokenInput = builder.inputType("RevokeApiTokenInput", {
+  fields: (t) => ({ id: t.globalID({ required: true, description: "Global id of the ApiToken." }) }),
+});
+
+const DeleteBusinessPayload = builder.objectRef<{ id: number; slug: string; name: string }>("DeleteBusinessPayload").implement({
+  fields: (t) => ({
+    deletedBusinessId: t.globalID({ resolve: (b) => ({ type: "Business", id: b.id }) }),
+    databaseId: t.exposeInt("id"),
+    slug: t.exposeString("slug"),
+  }),
+});
+
+const DetachBusinessUserPayload = builder.objectRef<{ id: number; businessId: number }>("DetachBusinessUserPayload").implement({
+  fields: (t) => ({
+    detachedBusinessUserId: t.globalID({ resolve: (l) => ({ type: "BusinessUser", id: l.id }) }),
+    business: t.prismaField({
+      type: "Business",
+      resolve: (query, l, _a, ctx) => ctx.db.business.findUniqueOrThrow({ ...query, where: { id: l.businessId } }),
+    }),
+  }),
+});
+
+const CreateApiTokenPayload = builder.objectRef<{ token: string; apiToken: { id: number } }>("CreateApiTokenPayload").implement({
+  fields: (t) => ({
+    token: t.exposeString("token", { description: "The bearer token (mpt_…). Shown only now: store it safely." }),
+    apiToken: t.prismaField({
+      type: "ApiToken",
+      resolve: (query, p, _a, ctx) => ctx.db.apiToken.findUniqueOrThrow({ ...query, where: { id: p.apiToken.id } }),
+    }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createBusiness: t.prismaField({
+    type: "Business",
+    description: "Creates a business with its page and Next Box (administrators).",
+    errors: { types: RULE_ERRORS },
+    args: { input: t.arg({ type: CreateBusinessInput, required: true }) },
+    resolve: async (query, _p, { input }, ctx) => {
+      const business = await businesses.createBusiness(ctx, input);
+      return ctx.db.business.findUniqueOrThrow({ ...query, where: { id: business.id } });
+    },
+  }),
+  deleteBusiness: t.field({
+    type: DeleteBusinessPayload,
+    description: "Deletes a business with its page, catalogue and attachments; refused while members are active (administrators).",
+    errors: { types: RULE_ERRORS },
+    args: { input: t.arg({ type: DeleteBusinessInput, required: true }) },
+    resolve: (_p, { input }, ctx) => businesses.deleteBusiness(ctx, input.businessId),
+  }),
+  attachBusinessUser: t.prismaField({
+    type: "BusinessUser",
+    description: "Attaches a user with a role, or changes their role. Only administrators grant or change the owner.",
+    errors: { types: RULE_ERRORS },
+    args: { input: t.arg({ type: AttachBusinessUserInput, required: true }) },
+    resolve: async (query, _p, { input }, ctx) => {
+      const link = await businesses.attachBusinessUser(ctx, input);
+      return ctx.db.businessUser.findUniqueOrThrow({ ...query, where: { id: link.id } });
+    },
+  }),
+  detachBusinessUser: t.field({
+    type: DetachBusinessUserPayload,
+    errors: { types: RULE_ERRORS },
+    args: { input: t.arg({ type: DetachBusinessUserInput, required: true }) },
+    resolve: (_p, { input }, ctx) => businesses.detachBusinessUser(ctx, input),
+  }),
+  createApiToken: t.field({
+    type: CreateApiTokenPayload,
+    description: "Creates a read-only partner token for a business (owners and admins).",
+    errors: { types: COMMON_ERRORS },
+    args: { input: t.arg({ type: CreateApiTokenInput, required: true }) },
+    resolve: (_p, { input }, ctx) => businesses.createApiToken(ctx, input),
+  }),
+  revokeApiToken: t.prismaField({
+    type: "ApiToken",
+    errors: { types: COMMON_ERRORS },
+    args: { input: t.arg({ type: RevokeApiTokenInput, required: true }) },
+    resolve: async (query, _p, { input }, ctx) => {
+      if (input.id.typename !== "ApiToken") throw new ValidationError("Not an API token id", [{ path: "id", message: "Not an API token id" }]);
+      const id = Number(input.id.id);
+      if (!Number.isSafeInteger(id)) throw new NotFoundError("API token");
+      const token = await businesses.revokeApiToken(ctx, id);
+      return ctx.db.apiToken.findUniqueOrThrow({ ...query, where: { id: token.id } });
+    },
   }),
 }));

@@ -1,6 +1,11 @@
+import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
-import { NotFoundError } from "../shared/errors.ts";
+import type { BusinessRole, Prisma } from "../generated/prisma/client.ts";
+import { assertCan, isAdmin, requireAdmin, requireUser } from "../auth/policy.ts";
+import { hashToken, newToken, PARTNER_TOKEN_PREFIX } from "../auth/tokens.ts";
+import { normalizeSlug, isValidSlug } from "../tenancy.ts";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../shared/errors.ts";
+import { parseInput } from "../shared/validation.ts";
 
 /** Public business list: every business is listed (spec §2 /businesses). */
 export function publicBusinessesWhere(): Prisma.BusinessWhereInput {
@@ -14,4 +19,156 @@ export async function businessBySlug(ctx: ServiceContext, slug: string) {
   const business = await ctx.db.business.findUnique({ where: { slug: slug.toLowerCase() } });
   if (!business) throw new NotFoundError("Business");
   return business;
+}
+
+const isUniqueViolation = (e: unknown) => (e as { code?: string } | null)?.code === "P2002";
+
+export const SLUG_TAKEN = "A business with this subdomain already exists";
+export const ONE_OWNER = "A business can have only one owner";
+const HAS_MEMBERS = "This business has active memberships. Cancel them before deleting the business.";
+
+const roleSchema = z.enum(["OWNER", "EDITOR", "VIEWER"], { error: "Role must be owner, editor or viewer" });
+
+const CreateBusinessInput = z
+  .object({
+    name: z.string({ error: "Business name is required" }).trim().min(1, "Business name is required").max(200, "Business name is too long"),
+    slug: z.string().trim().max(100).nullish(),
+    attachments: z.array(z.object({ userId: z.number().int(), role: roleSchema })).max(50).nullish(),
+  })
+  .transform((b) => ({ ...b, slug: normalizeSlug(b.slug || b.name), attachments: b.attachments ?? [] }))
+  .superRefine((b, ctx) => {
+    if (!isValidSlug(b.slug)) {
+      ctx.addIssue({ code: "custom", path: ["slug"], message: "Subdomain may only contain lowercase letters, digits and single dashes (at most 63)" });
+    }
+    if (b.attachments.filter((a) => a.role === "OWNER").length > 1) ctx.addIssue({ code: "custom", path: ["attachments"], message: ONE_OWNER });
+    if (new Set(b.attachments.map((a) => a.userId)).size !== b.attachments.length) {
+      ctx.addIssue({ code: "custom", path: ["attachments"], message: "Each user can be attached only once" });
+    }
+  });
+
+/** Admin: creates a business with its page (brand name = business name, §3 defaults) and Next Box. */
+export async function createBusiness(ctx: ServiceContext, input: z.input<typeof CreateBusinessInput>) {
+  requireAdmin(ctx);
+  const data = parseInput(CreateBusinessInput, input);
+  const userIds = data.attachments.map((a) => a.userId);
+  if (userIds.length) {
+    const found = new Set((await ctx.db.user.findMany({ where: { id: { in: userIds } }, select: { id: true } })).map((u) => u.id));
+    const missing = data.attachments.flatMap((a, i) => (found.has(a.userId) ? [] : [{ path: `attachments.${i}.userId`, message: `User ${a.userId} not found` }]));
+    if (missing.length) throw new ValidationError(missing[0].message, missing);
+  }
+  if (await ctx.db.business.findUnique({ where: { slug: data.slug }, select: { id: true } })) throw new ConflictError(SLUG_TAKEN, "slug_taken");
+  try {
+    // One nested create is one transaction: business, page, next box and attachments together.
+    return await ctx.db.business.create({
+      data: {
+        name: data.name,
+        slug: data.slug,
+        page: { create: { brandName: data.name } },
+        nextBox: { create: {} },
+        users: { create: data.attachments.map((a) => ({ userId: a.userId, role: a.role })) },
+      },
+    });
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new ConflictError(SLUG_TAKEN, "slug_taken");
+    throw e;
+  }
+}
+
+/** Admin: deletes a business with its page, catalogue and attachments, unless members still pay. */
+export async function deleteBusiness(ctx: ServiceContext, id: number) {
+  requireAdmin(ctx);
+  const business = await ctx.db.business.findUnique({ where: { id }, select: { id: true, name: true, slug: true } });
+  if (!business) throw new NotFoundError("Business");
+  return ctx.db.$transaction(async (tx) => {
+    const members = await tx.subscription.count({ where: { businessId: id, status: { in: [...MEMBER_STATUSES] } } });
+    if (members > 0) throw new ConflictError(HAS_MEMBERS, "has_active_memberships");
+    // Ended subscriptions reference plans (restrict); remove them before the cascade removes the plans.
+    await tx.subscription.deleteMany({ where: { businessId: id } });
+    await tx.business.delete({ where: { id } });
+    return business;
+  });
+}
+
+const AttachInput = z.object({ businessId: z.number().int(), userId: z.number().int(), role: roleSchema });
+
+/**
+ * Attaches a user to a business or changes their role (manageUsers). Only administrators grant, change or
+ * remove the owner: owners manage editors and viewers.
+ */
+export async function attachBusinessUser(ctx: ServiceContext, input: { businessId: number; userId: number; role: BusinessRole }) {
+  await assertCan(ctx, input.businessId, "manageUsers");
+  const data = parseInput(AttachInput, input);
+  const admin = isAdmin(ctx);
+  if (data.role === "OWNER" && !admin) throw new ForbiddenError("Only administrators can make a user the owner.", "owner_admin_only");
+  const [business, user, current, owner] = await Promise.all([
+    ctx.db.business.findUnique({ where: { id: data.businessId }, select: { id: true } }),
+    ctx.db.user.findUnique({ where: { id: data.userId }, select: { id: true } }),
+    ctx.db.businessUser.findUnique({ where: { businessId_userId: { businessId: data.businessId, userId: data.userId } } }),
+    ctx.db.businessUser.findFirst({ where: { businessId: data.businessId, role: "OWNER" }, select: { userId: true } }),
+  ]);
+  if (!business) throw new NotFoundError("Business");
+  if (!user) throw new NotFoundError("User");
+  if (current?.role === "OWNER" && !admin) throw new ForbiddenError("Only administrators can change the owner.", "owner_admin_only");
+  if (data.role === "OWNER" && owner && owner.userId !== data.userId) throw new ConflictError(ONE_OWNER, "owner_exists");
+  try {
+    return await ctx.db.businessUser.upsert({
+      where: { businessId_userId: { businessId: data.businessId, userId: data.userId } },
+      create: { businessId: data.businessId, userId: data.userId, role: data.role },
+      update: { role: data.role },
+    });
+  } catch (e) {
+    // Concurrent attaches: the partial unique index business_users_one_owner or the (business, user) key decided.
+    if (isUniqueViolation(e)) throw new ConflictError(data.role === "OWNER" ? ONE_OWNER : "This user was attached at the same time. Please reload.", "conflict");
+    throw e;
+  }
+}
+
+/** Removes a user from a business (manageUsers); the owner only by an administrator. */
+export async function detachBusinessUser(ctx: ServiceContext, input: { businessId: number; userId: number }) {
+  await assertCan(ctx, input.businessId, "manageUsers");
+  const link = await ctx.db.businessUser.findUnique({ where: { businessId_userId: { businessId: input.businessId, userId: input.userId } } });
+  if (!link) throw new NotFoundError("Business user");
+  if (link.role === "OWNER" && !isAdmin(ctx)) throw new ForbiddenError("Only administrators can remove the owner.", "owner_admin_only");
+  await ctx.db.businessUser.delete({ where: { id: link.id } });
+  return link;
+}
+
+// ── Partner API tokens ───────────────────────────────────────────────────────────────────────────────
+
+/** Characters of a token kept in clear so owners can tell their tokens apart ("mpt_" + 4). */
+export const TOKEN_PREFIX_LENGTH = 8;
+
+const CreateApiTokenInput = z.object({
+  businessId: z.number().int(),
+  name: z.string({ error: "Please name the token" }).trim().min(1, "Please name the token").max(100, "Token name is too long"),
+});
+
+/** Creates a read-only partner token for a business. The token itself is returned once and never stored. */
+export async function createApiToken(ctx: ServiceContext, input: { businessId: number; name: string }) {
+  const actor = requireUser(ctx);
+  await assertCan(ctx, input.businessId, "manageApiTokens");
+  const data = parseInput(CreateApiTokenInput, input);
+  const business = await ctx.db.business.findUnique({ where: { id: data.businessId }, select: { id: true } });
+  if (!business) throw new NotFoundError("Business");
+  const token = newToken(PARTNER_TOKEN_PREFIX);
+  const apiToken = await ctx.db.apiToken.create({
+    data: {
+      name: data.name,
+      tokenHash: hashToken(token),
+      prefix: token.slice(0, TOKEN_PREFIX_LENGTH),
+      businessId: business.id,
+      createdById: actor.user.id,
+    },
+  });
+  return { token, apiToken };
+}
+
+/** Revokes a partner token: it reads as anonymous from the next request on. Revoking twice is harmless. */
+export async function revokeApiToken(ctx: ServiceContext, id: number) {
+  requireUser(ctx);
+  const token = await ctx.db.apiToken.findUnique({ where: { id }, select: { id: true, businessId: true, revokedAt: true } });
+  if (!token) throw new NotFoundError("API token");
+  await assertCan(ctx, token.businessId, "manageApiTokens");
+  if (token.revokedAt) return ctx.db.apiToken.findUniqueOrThrow({ where: { id } });
+  return ctx.db.apiToken.update({ where: { id }, data: { revokedAt: ctx.clock.now() } });
 }

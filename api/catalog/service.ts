@@ -93,7 +93,8 @@ export const AddonInputSchema = z.object({
   amountCents: centsSchema("Please enter a valid price."),
   listed: z.boolean().nullish(),
 });
-export type AddonInput = z.input<typeof AddonInputSchema>;
+/** What callers may send: a missing price is reported by validation, not by the type. */
+export type AddonInput = Omit<z.input<typeof AddonInputSchema>, "amountCents"> & { amountCents?: number | null };
 
 const catalogLists = {
   plans: z.array(PlanInputSchema).max(200, "At most 200 packages").nullish(),

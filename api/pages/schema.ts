@@ -1,8 +1,226 @@
 import { builder } from "../graphql/builder.ts";
+import { COMMON_ERRORS } from "../graphql/errors.ts";
+import type { Page } from "../generated/prisma/client.ts";
+import { AddonInputRef, PlanInputRef } from "../catalog/schema.ts";
+import { bpsToPercent, faqsOf, galleryOf, socialOf, themeOf, type Faq, type Social, type Theme } from "./content.ts";
+import * as pages from "./service.ts";
 
-// Skeleton; the pages work adds every content field of spec §3.
-export const PageObject = builder.prismaObject("Page", {
+// ── Output: page content (spec §3) ───────────────────────────────────────────────────────────────────
+
+const BrandRef = builder.objectRef<{ name: string; logoUrl: string | null }>("PageBrand").implement({
+  fields: (t) => ({ name: t.exposeString("name"), logoUrl: t.exposeString("logoUrl", { nullable: true }) }),
+});
+
+const GalleryImageRef = builder.objectRef<{ url: string }>("GalleryImage").implement({
+  fields: (t) => ({ url: t.exposeString("url") }),
+});
+
+const ThemeRef = builder.objectRef<Theme>("PageTheme").implement({
+  description: "Theme colours with defaults filled in; the footer button colours are empty unless set.",
   fields: (t) => ({
-    brandName: t.exposeString("brandName"),
+    primary: t.exposeString("primary"),
+    selection: t.exposeString("selection"),
+    primaryText: t.exposeString("primaryText"),
+    buttonBorder: t.exposeString("buttonBorder"),
+    pageBg: t.exposeString("pageBg"),
+    footerButtonBg: t.exposeString("footerButtonBg"),
+    footerButtonText: t.exposeString("footerButtonText"),
+    footerButtonBorder: t.exposeString("footerButtonBorder"),
   }),
 });
+
+const SocialRef = builder.objectRef<Social>("SocialLinks").implement({
+  fields: (t) => ({
+    facebook: t.exposeString("facebook"),
+    instagram: t.exposeString("instagram"),
+    twitter: t.exposeString("twitter"),
+    youtube: t.exposeString("youtube"),
+    tiktok: t.exposeString("tiktok"),
+  }),
+});
+
+const FaqRef = builder.objectRef<Faq>("Faq").implement({
+  fields: (t) => ({ q: t.exposeString("q"), a: t.exposeString("a", { description: "Sanitised HTML." }) }),
+});
+
+const FulfillmentRef = builder.objectRef<Page>("PageFulfillment").implement({
+  fields: (t) => ({
+    pickup: t.exposeBoolean("pickupEnabled"),
+    shipping: t.exposeBoolean("shippingEnabled"),
+    delivery: t.exposeBoolean("deliveryEnabled"),
+    pickupAddress: t.exposeString("pickupAddress"),
+    shippingText: t.exposeString("shippingText"),
+    deliveryArea: t.exposeString("deliveryArea"),
+  }),
+});
+
+const TaxRef = builder.objectRef<Page>("PageTax").implement({
+  fields: (t) => ({
+    enabled: t.exposeBoolean("taxEnabled"),
+    ratePercent: t.float({ description: "Percent with at most 2 decimals (5.75).", resolve: (p) => bpsToPercent(p.taxRateBps) }),
+    rateBps: t.exposeInt("taxRateBps", { description: "Basis points (575 = 5.75 %)." }),
+  }),
+});
+
+const DayWindowRef = builder.objectRef<{ startDay: number; endDay: number }>("DayWindow").implement({
+  description: "Days of the month (1–28), inclusive.",
+  fields: (t) => ({ startDay: t.exposeInt("startDay"), endDay: t.exposeInt("endDay") }),
+});
+
+/** Public content of the home page or of a business page. */
+export const PageObject = builder.prismaObject("Page", {
+  fields: (t) => ({
+    brand: t.field({ type: BrandRef, resolve: (p) => ({ name: p.brandName, logoUrl: p.logoUrl }) }),
+    brandName: t.exposeString("brandName"),
+    descriptionHtml: t.exposeString("descriptionHtml", { description: "Sanitised HTML." }),
+    gallery: t.field({ type: [GalleryImageRef], description: "The first image is the primary one.", resolve: (p) => galleryOf(p.gallery) }),
+    theme: t.field({ type: ThemeRef, resolve: (p) => themeOf(p.theme) }),
+    social: t.field({ type: SocialRef, resolve: (p) => socialOf(p.social) }),
+    faqs: t.field({ type: [FaqRef], resolve: (p) => faqsOf(p.faqs) }),
+    fulfillment: t.field({ type: FulfillmentRef, resolve: (p) => p }),
+    tax: t.field({ type: TaxRef, resolve: (p) => p }),
+    billingDay: t.exposeInt("billingDay"),
+    subscriptionCutoffDay: t.exposeInt("cutoffDay", { nullable: true }),
+    boxReadyDay: t.exposeInt("boxReadyDay", { nullable: true }),
+    skipWindow: t.field({ type: DayWindowRef, resolve: (p) => ({ startDay: p.skipWindowStart, endDay: p.skipWindowEnd }) }),
+    changeWindow: t.field({ type: DayWindowRef, resolve: (p) => ({ startDay: p.changeWindowStart, endDay: p.changeWindowEnd }) }),
+    addonLimit: t.exposeInt("addonLimit", { description: "0 = unlimited." }),
+    addonSectionTitle: t.exposeString("addonSectionTitle"),
+    isHome: t.boolean({ resolve: (p) => p.isHome === true }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+  }),
+});
+
+export const NextBoxObject = builder.prismaObject("NextBox", {
+  description: "The per-business note about the next box (public).",
+  fields: (t) => ({
+    contentHtml: t.exposeString("contentHtml", { description: "Sanitised HTML." }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+  }),
+});
+
+// ── Input: a page save ───────────────────────────────────────────────────────────────────────────────
+
+const BrandInput = builder.inputType("PageBrandInput", {
+  fields: (t) => ({ name: t.string(), logoUrl: t.string() }),
+});
+const GalleryImageInput = builder.inputType("GalleryImageInput", {
+  fields: (t) => ({ url: t.string({ required: true }) }),
+});
+const ThemeInput = builder.inputType("PageThemeInput", {
+  description: "Colours as #rgb, #rrggbb, #rrggbbaa, 'transparent' or empty (default).",
+  fields: (t) => ({
+    primary: t.string(),
+    selection: t.string(),
+    primaryText: t.string(),
+    buttonBorder: t.string(),
+    pageBg: t.string(),
+    footerButtonBg: t.string(),
+    footerButtonText: t.string(),
+    footerButtonBorder: t.string(),
+  }),
+});
+const SocialInput = builder.inputType("SocialLinksInput", {
+  description: "http(s) addresses or empty.",
+  fields: (t) => ({ facebook: t.string(), instagram: t.string(), twitter: t.string(), youtube: t.string(), tiktok: t.string() }),
+});
+const FaqInput = builder.inputType("FaqInput", {
+  fields: (t) => ({ q: t.string({ required: true }), a: t.string({ required: true, description: "HTML; sanitised on save." }) }),
+});
+const FulfillmentInput = builder.inputType("PageFulfillmentInput", {
+  fields: (t) => ({
+    pickup: t.boolean(),
+    shipping: t.boolean(),
+    delivery: t.boolean(),
+    pickupAddress: t.string(),
+    shippingText: t.string(),
+    deliveryArea: t.string(),
+  }),
+});
+const TaxInput = builder.inputType("PageTaxInput", {
+  fields: (t) => ({ enabled: t.boolean(), ratePercent: t.float({ description: "0 to 100, at most 2 decimals." }) }),
+});
+const DayWindowInput = builder.inputType("DayWindowInput", {
+  fields: (t) => ({ startDay: t.int({ required: true }), endDay: t.int({ required: true }) }),
+});
+
+export const PageContentInput = builder.inputType("PageContentInput", {
+  description: "The whole page content: fields left out take their defaults (the editor always sends everything).",
+  fields: (t) => ({
+    brand: t.field({ type: BrandInput }),
+    descriptionHtml: t.string({ description: "HTML; sanitised on save." }),
+    gallery: t.field({ type: [GalleryImageInput] }),
+    theme: t.field({ type: ThemeInput }),
+    social: t.field({ type: SocialInput }),
+    faqs: t.field({ type: [FaqInput] }),
+    fulfillment: t.field({ type: FulfillmentInput }),
+    tax: t.field({ type: TaxInput }),
+    billingDay: t.int({ description: "1 to 28 (default 1)." }),
+    subscriptionCutoffDay: t.int({ description: "1 to 31; empty for no cutoff." }),
+    boxReadyDay: t.int({ description: "1 to 28; optional." }),
+    skipWindow: t.field({ type: DayWindowInput }),
+    changeWindow: t.field({ type: DayWindowInput }),
+    addonLimit: t.int({ description: "0 = unlimited." }),
+    addonSectionTitle: t.string(),
+  }),
+});
+
+const SaveBusinessPageInput = builder.inputType("SaveBusinessPageInput", {
+  fields: (t) => ({
+    businessId: t.int({ required: true }),
+    content: t.field({ type: PageContentInput, required: true }),
+    plans: t.field({ type: [PlanInputRef], description: "The whole plan list in display order; plans left out are archived. Omit to keep the plans as they are." }),
+    addons: t.field({ type: [AddonInputRef], description: "The whole add-on list in display order; add-ons left out are archived. Omit to keep them." }),
+  }),
+});
+
+const SaveHomePageInput = builder.inputType("SaveHomePageInput", {
+  fields: (t) => ({ content: t.field({ type: PageContentInput, required: true }) }),
+});
+
+const SaveNextBoxInput = builder.inputType("SaveNextBoxInput", {
+  fields: (t) => ({ businessId: t.int({ required: true }), contentHtml: t.string({ required: true, description: "HTML; sanitised on save." }) }),
+});
+
+builder.queryFields((t) => ({
+  homePage: t.prismaField({
+    type: "Page",
+    description: "Content of the main home page.",
+    resolve: async (query, _p, _a, ctx) => {
+      const { id } = await pages.ensureHomePage(ctx);
+      return ctx.db.page.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  saveBusinessPage: t.prismaField({
+    type: "Business",
+    description: "Saves a business page with its plans and add-ons in one transaction (editors, owners, admins).",
+    errors: { types: COMMON_ERRORS },
+    args: { input: t.arg({ type: SaveBusinessPageInput, required: true }) },
+    resolve: async (query, _p, { input }, ctx) => {
+      const business = await pages.saveBusinessPage(ctx, input);
+      return ctx.db.business.findUniqueOrThrow({ ...query, where: { id: business.id } });
+    },
+  }),
+  saveHomePage: t.prismaField({
+    type: "Page",
+    description: "Saves the main home page content (admins).",
+    errors: { types: COMMON_ERRORS },
+    args: { input: t.arg({ type: SaveHomePageInput, required: true }) },
+    resolve: async (query, _p, { input }, ctx) => {
+      const page = await pages.saveHomePage(ctx, input);
+      return ctx.db.page.findUniqueOrThrow({ ...query, where: { id: page.id } });
+    },
+  }),
+  saveNextBox: t.prismaField({
+    type: "NextBox",
+    errors: { types: COMMON_ERRORS },
+    args: { input: t.arg({ type: SaveNextBoxInput, required: true }) },
+    resolve: async (query, _p, { input }, ctx) => {
+      const box = await pages.saveNextBox(ctx, input);
+      return ctx.db.nextBox.findUniqueOrThrow({ ...query, where: { id: box.id } });
+    },
+  }),
+}));

@@ -1,0 +1,184 @@
+/**
+ * Page content (spec §3): its defaults, how stored rows read back, and the validation of a save (spec §5,
+ * §9). Pure: no database, no GraphQL.
+ */
+import { z } from "zod";
+import type { Page } from "../generated/prisma/client.ts";
+import { sanitizeRichText } from "./richtext.ts";
+
+// ── Spec §9 limits and §3 defaults ───────────────────────────────────────────────────────────────────
+export const BILLING_DAY_MAX = 28;
+export const BOX_READY_DAY_MAX = 28;
+export const CUTOFF_DAY_MAX = 31;
+export const WINDOW_DAY_MAX = 28;
+export const TAX_PERCENT_MAX = 100;
+export const DEFAULT_TAX_RATE_BPS = 575;
+export const DEFAULT_ADDON_SECTION_TITLE = "Available Add-ons";
+export const DEFAULT_SHIPPING_TEXT = "Nationwide Shipping";
+export const DEFAULT_WINDOW = { startDay: 1, endDay: 14 } as const;
+
+export const THEME_KEYS = [
+  "primary",
+  "selection",
+  "primaryText",
+  "buttonBorder",
+  "pageBg",
+  "footerButtonBg",
+  "footerButtonText",
+  "footerButtonBorder",
+] as const;
+export type ThemeKey = (typeof THEME_KEYS)[number];
+export type Theme = Record<ThemeKey, string>;
+
+/** Footer button colours default to empty: the client derives them from the page background (§9). */
+export const DEFAULT_THEME: Theme = {
+  primary: "#f97316",
+  selection: "#2563eb",
+  primaryText: "#ffffff",
+  buttonBorder: "transparent",
+  pageBg: "#ffffff",
+  footerButtonBg: "",
+  footerButtonText: "",
+  footerButtonBorder: "",
+};
+
+export const SOCIAL_KEYS = ["facebook", "instagram", "twitter", "youtube", "tiktok"] as const;
+export type Social = Record<(typeof SOCIAL_KEYS)[number], string>;
+
+export interface Faq {
+  q: string;
+  a: string;
+}
+
+// ── Reading stored JSON blobs ────────────────────────────────────────────────────────────────────────
+const record = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const str = (v: unknown): string => (typeof v === "string" ? v : "");
+
+/** Theme with every key present; an empty stored value falls back to the default. */
+export function themeOf(stored: unknown): Theme {
+  const t = record(stored);
+  return Object.fromEntries(THEME_KEYS.map((k) => [k, str(t[k]) || DEFAULT_THEME[k]])) as Theme;
+}
+
+export function socialOf(stored: unknown): Social {
+  const s = record(stored);
+  return Object.fromEntries(SOCIAL_KEYS.map((k) => [k, str(s[k])])) as Social;
+}
+
+export function galleryOf(stored: unknown): { url: string }[] {
+  return Array.isArray(stored) ? stored.map((g) => ({ url: str(record(g).url) })).filter((g) => g.url) : [];
+}
+
+export function faqsOf(stored: unknown): Faq[] {
+  return Array.isArray(stored) ? stored.map((f) => ({ q: str(record(f).q), a: str(record(f).a) })) : [];
+}
+
+/** 575 → 5.75 */
+export const bpsToPercent = (bps: number): number => Math.round(bps) / 100;
+
+// ── Validation of a save ─────────────────────────────────────────────────────────────────────────────
+const COLOUR = /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+const colourSchema = z
+  .string()
+  .trim()
+  .refine((c) => c === "" || c.toLowerCase() === "transparent" || COLOUR.test(c), "Colours must be #rgb, #rrggbb, #rrggbbaa or transparent")
+  .transform((c) => (c.toLowerCase() === "transparent" ? "transparent" : c.toLowerCase()));
+
+const isHttpUrl = (s: string) => {
+  try {
+    const u = new URL(s);
+    return u.protocol === "http:" || u.protocol === "https:";
+  } catch {
+    return false;
+  }
+};
+/** An image address the page may show: http(s), or a path on this site such as /uploads/… (not //host). */
+const isImageAddress = (s: string) => isHttpUrl(s) || /^\/(?![/\\])[^\s\\]*$/.test(s);
+
+const socialLinkSchema = z.string().trim().max(2048).refine((s) => s === "" || isHttpUrl(s), "Social links must start with http:// or https://");
+const imageUrlSchema = z.string().trim().max(2048).refine(isImageAddress, "Images must be http(s) addresses or uploaded files (/uploads/…)");
+
+/** Spec §5 day messages: '{field} must be at least 1' / '{field} cannot exceed 28 (to account for February)'. */
+function daySchema(label: string, max: number) {
+  const tooHigh = max === 28 ? `${label} cannot exceed 28 (to account for February)` : `${label} cannot exceed ${max}`;
+  return z.number({ error: `${label} must be a whole number` }).int(`${label} must be a whole number`).min(1, `${label} must be at least 1`).max(max, tooHigh);
+}
+
+const windowSchema = (label: string) =>
+  z
+    .object({ startDay: daySchema(`${label} start day`, WINDOW_DAY_MAX), endDay: daySchema(`${label} end day`, WINDOW_DAY_MAX) })
+    .refine((w) => w.startDay <= w.endDay, { message: `${label} start day must not be after its end day`, path: ["endDay"] });
+
+const taxPercentSchema = z
+  .number({ error: "Tax rate must be a number" })
+  .min(0, "Tax rate must be between 0 and 100")
+  .max(TAX_PERCENT_MAX, "Tax rate must be between 0 and 100")
+  .refine((r) => Math.abs(r * 100 - Math.round(r * 100)) < 1e-6, "Tax rate may have at most 2 decimals");
+
+const HTML_MAX = 1_000_000;
+const text = (max: number) => z.string().trim().max(max);
+
+/**
+ * A full page save: the editor sends the whole content, and fields it leaves out take their §3 defaults.
+ * Optional days (cutoff, box ready) are cleared by leaving them out.
+ */
+export const PageContentSchema = z.object({
+  brand: z.object({ name: text(200).nullish(), logoUrl: z.literal("").or(imageUrlSchema).nullish() }).nullish(),
+  descriptionHtml: z.string().max(HTML_MAX).nullish(),
+  gallery: z.array(z.object({ url: imageUrlSchema })).max(50).nullish(),
+  theme: z.object(Object.fromEntries(THEME_KEYS.map((k) => [k, colourSchema.nullish()])) as Record<ThemeKey, z.ZodOptional<z.ZodNullable<typeof colourSchema>>>).nullish(),
+  social: z.object(Object.fromEntries(SOCIAL_KEYS.map((k) => [k, socialLinkSchema.nullish()])) as Record<keyof Social, z.ZodOptional<z.ZodNullable<typeof socialLinkSchema>>>).nullish(),
+  faqs: z.array(z.object({ q: text(1000).default(""), a: z.string().max(HTML_MAX).default("") })).max(100).nullish(),
+  fulfillment: z
+    .object({
+      pickup: z.boolean().nullish(),
+      shipping: z.boolean().nullish(),
+      delivery: z.boolean().nullish(),
+      pickupAddress: text(500).nullish(),
+      shippingText: text(500).nullish(),
+      deliveryArea: text(500).nullish(),
+    })
+    .nullish(),
+  tax: z.object({ enabled: z.boolean().nullish(), ratePercent: taxPercentSchema.nullish() }).nullish(),
+  billingDay: daySchema("Billing day", BILLING_DAY_MAX).nullish(),
+  subscriptionCutoffDay: daySchema("Subscription cutoff day", CUTOFF_DAY_MAX).nullish(),
+  boxReadyDay: daySchema("Box ready day", BOX_READY_DAY_MAX).nullish(),
+  skipWindow: windowSchema("Skip window").nullish(),
+  changeWindow: windowSchema("Change window").nullish(),
+  addonLimit: z.number({ error: "Add-on limit must be a whole number" }).int("Add-on limit must be a whole number").min(0, "Add-on limit cannot be negative").max(1000).nullish(),
+  addonSectionTitle: text(200).nullish(),
+});
+export type PageContentInput = z.input<typeof PageContentSchema>;
+export type PageContent = z.output<typeof PageContentSchema>;
+
+/** The stored columns of validated content: rich text sanitised, defaults filled in. */
+export function pageData(c: PageContent) {
+  const f = c.fulfillment ?? {};
+  const theme = Object.fromEntries(THEME_KEYS.map((k) => [k, c.theme?.[k] || DEFAULT_THEME[k]]));
+  return {
+    brandName: c.brand?.name ?? "",
+    logoUrl: c.brand?.logoUrl || null,
+    descriptionHtml: sanitizeRichText(c.descriptionHtml),
+    gallery: c.gallery ?? [],
+    theme,
+    social: Object.fromEntries(SOCIAL_KEYS.map((k) => [k, c.social?.[k] ?? ""])),
+    faqs: (c.faqs ?? []).map((f) => ({ q: f.q, a: sanitizeRichText(f.a) })).filter((f) => f.q || f.a),
+    pickupEnabled: f.pickup ?? true,
+    shippingEnabled: f.shipping ?? false,
+    deliveryEnabled: f.delivery ?? false,
+    pickupAddress: f.pickupAddress ?? "",
+    shippingText: f.shippingText ?? DEFAULT_SHIPPING_TEXT,
+    deliveryArea: f.deliveryArea ?? "",
+    taxEnabled: c.tax?.enabled ?? false,
+    taxRateBps: c.tax?.ratePercent != null ? Math.round(c.tax.ratePercent * 100) : DEFAULT_TAX_RATE_BPS,
+    billingDay: c.billingDay ?? 1,
+    cutoffDay: c.subscriptionCutoffDay ?? null,
+    boxReadyDay: c.boxReadyDay ?? null,
+    skipWindowStart: c.skipWindow?.startDay ?? DEFAULT_WINDOW.startDay,
+    skipWindowEnd: c.skipWindow?.endDay ?? DEFAULT_WINDOW.endDay,
+    changeWindowStart: c.changeWindow?.startDay ?? DEFAULT_WINDOW.startDay,
+    changeWindowEnd: c.changeWindow?.endDay ?? DEFAULT_WINDOW.endDay,
+    addonLimit: c.addonLimit ?? 0,
+    addonSectionTitle: c.addonSectionTitle || DEFAULT_ADDON_SECTION_TITLE,
+  } satisfies Partial<Record<keyof Page, unknown>>;
+}

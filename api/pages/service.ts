@@ -1,0 +1,83 @@
+import { z } from "zod";
+import type { ServiceContext } from "../context.ts";
+import { Prisma } from "../generated/prisma/client.ts";
+import { assertCan, requireAdmin } from "../auth/policy.ts";
+import { saveCatalog, withCatalog } from "../catalog/service.ts";
+import { NotFoundError } from "../shared/errors.ts";
+import { parseInput } from "../shared/validation.ts";
+import { PageContentSchema, pageData, type PageContentInput } from "./content.ts";
+import { sanitizeRichText } from "./richtext.ts";
+import type { AddonInput, PlanInput } from "../catalog/service.ts";
+
+// Catalogue saves write a few rows per plan; PGlite runs them one by one.
+const TX_OPTIONS = { timeout: 30_000, maxWait: 10_000 };
+
+function contentData(content: z.output<typeof PageContentSchema>) {
+  // A saved HTML description replaces any editor document it was rendered from.
+  return { ...pageData(content), descriptionDoc: Prisma.DbNull };
+}
+
+/** The home page (isHome); created with §3 defaults the first time anyone asks. */
+export async function ensureHomePage(ctx: Pick<ServiceContext, "db">): Promise<{ id: number }> {
+  const found = await ctx.db.page.findUnique({ where: { isHome: true }, select: { id: true } });
+  if (found) return found;
+  try {
+    return await ctx.db.page.create({ data: { isHome: true }, select: { id: true } });
+  } catch (e) {
+    // Two first visits raced: the unique index on is_home kept one.
+    if ((e as { code?: string }).code === "P2002") return ctx.db.page.findUniqueOrThrow({ where: { isHome: true }, select: { id: true } });
+    throw e;
+  }
+}
+
+/** Admin: saves the main home page content (no catalogue). */
+export async function saveHomePage(ctx: ServiceContext, input: { content: PageContentInput }) {
+  requireAdmin(ctx);
+  const content = parseInput(z.object({ content: PageContentSchema }), input).content;
+  const data = contentData(content);
+  return ctx.db.page.upsert({ where: { isHome: true }, create: { ...data, isHome: true }, update: data });
+}
+
+const SaveBusinessPageSchema = withCatalog({ businessId: z.number().int(), content: PageContentSchema });
+
+export interface SaveBusinessPageInput {
+  businessId: number;
+  content: PageContentInput;
+  plans?: PlanInput[] | null;
+  addons?: AddonInput[] | null;
+}
+
+/**
+ * Saves a business page and, when given, its plans and add-ons in one transaction: a refused field leaves
+ * everything as it was.
+ */
+export async function saveBusinessPage(ctx: ServiceContext, input: SaveBusinessPageInput) {
+  await assertCan(ctx, input.businessId, "editContent");
+  const data = parseInput(SaveBusinessPageSchema, input);
+  const business = await ctx.db.business.findUnique({ where: { id: data.businessId }, select: { id: true } });
+  if (!business) throw new NotFoundError("Business");
+  const page = contentData(data.content);
+  const now = ctx.clock.now();
+  await ctx.db.$transaction(async (tx) => {
+    await tx.page.upsert({ where: { businessId: business.id }, create: { ...page, businessId: business.id }, update: page });
+    await saveCatalog(tx, business.id, data, now);
+  }, TX_OPTIONS);
+  return business;
+}
+
+const SaveNextBoxSchema = z.object({ businessId: z.number().int(), contentHtml: z.string().max(1_000_000, "Next box content is too long") });
+
+/** The per-business Next Box note (sanitised rich text). */
+export async function saveNextBox(ctx: ServiceContext, input: { businessId: number; contentHtml: string }) {
+  await assertCan(ctx, input.businessId, "editContent");
+  const data = parseInput(SaveNextBoxSchema, input);
+  const business = await ctx.db.business.findUnique({ where: { id: data.businessId }, select: { id: true } });
+  if (!business) throw new NotFoundError("Business");
+  const updatedById = ctx.actor.kind === "user" ? ctx.actor.user.id : null;
+  const contentHtml = sanitizeRichText(data.contentHtml);
+  return ctx.db.nextBox.upsert({
+    where: { businessId: business.id },
+    create: { businessId: business.id, contentHtml, updatedById },
+    update: { contentHtml, contentDoc: Prisma.DbNull, updatedById },
+  });
+}
