@@ -32,8 +32,9 @@ export const builder = new SchemaBuilder<{
   };
   DefaultFieldNullability: false;
 }>({
-  // scope-auth first so no resolver runs before its check; errors before relay/prisma so typed errors wrap them
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin],
+  // errors outermost, so a scope-auth refusal on a mutation comes back as its typed ForbiddenError; scope-auth
+  // next, so no resolver (or plugin wrapping one) runs before its check.
+  plugins: [ErrorsPlugin, ScopeAuthPlugin, PrismaPlugin, RelayPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     authScopes: (ctx) => ({

@@ -23,17 +23,25 @@ export const passwordSchema = z
   .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters long`)
   .max(200, "Password must be at most 200 characters long");
 
-export const addressSchema = z.object({
-  fullName: z.string().trim().max(200).default(""),
-  phone: z.string().trim().max(50).default(""),
-  street: z.string().trim().max(200).default(""),
-  apt: z.string().trim().max(100).default(""),
-  city: z.string().trim().max(100).default(""),
-  state: z.string().trim().max(50).default(""),
-  zip: z.string().trim().max(20).default(""),
-  country: z.string().trim().max(100).default(""),
-});
+const addressFields = {
+  fullName: z.string().trim().max(200),
+  phone: z.string().trim().max(50),
+  street: z.string().trim().max(200),
+  apt: z.string().trim().max(100),
+  city: z.string().trim().max(100),
+  state: z.string().trim().max(50),
+  zip: z.string().trim().max(20),
+  country: z.string().trim().max(100),
+};
+/** A complete address (spec §3); missing parts are empty strings. */
+export const addressSchema = z.object(
+  Object.fromEntries(Object.entries(addressFields).map(([k, v]) => [k, v.default("")])) as {
+    [K in keyof typeof addressFields]: z.ZodDefault<(typeof addressFields)[K]>;
+  },
+);
 export type Address = z.infer<typeof addressSchema>;
+/** Some parts of an address: only the given parts change. */
+export const addressPatchSchema = z.object(addressFields).partial();
 
 const emailSchema = z.union([z.literal(""), z.string().trim().toLowerCase().email("Please enter a valid email address").max(254)]);
 
@@ -125,7 +133,7 @@ const ProfileInput = z.object({
   email: emailSchema.optional(),
   name: z.string().trim().max(200).optional(),
   phone: z.string().trim().max(50).optional(),
-  address: addressSchema.partial().optional(),
+  address: addressPatchSchema.optional(),
 });
 
 /** Updates the member's own profile; absent fields are left as they are. */

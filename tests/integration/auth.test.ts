@@ -51,3 +51,97 @@ describe("registration and login", () => {
     expect((await t.gqlOk(`{ viewer { username } }`, {}, { token })).viewer).toBeNull();
   });
 });
+
+async function registerUser(username: string, password = "long-enough-pw", tenant?: string) {
+  const r = await t.gqlOk(REGISTER, { input: { username, password } }, { tenant });
+  return r.register.data.token as string;
+}
+
+async function makeAdmin(username: string) {
+  const token = await registerUser(username);
+  await t.db.prisma.user.update({ where: { username }, data: { isAdmin: true } });
+  return token;
+}
+
+describe("sessions", () => {
+  it("expire after the configured lifetime", async () => {
+    const token = await registerUser("expiring");
+    t.clock.advance(t.config.sessionTtlMs - 60_000);
+    expect((await t.gqlOk(`{ viewer { username } }`, {}, { token })).viewer).toEqual({ username: "expiring" });
+    t.clock.advance(120_000);
+    expect((await t.gqlOk(`{ viewer { username } }`, {}, { token })).viewer).toBeNull();
+  });
+
+  it("password change checks the current password and then revokes every session", async () => {
+    const token = await registerUser("changer", "first-password");
+    const other = (await t.gqlOk(LOGIN, { input: { username: "changer", password: "first-password" } })).login.data.token;
+    const CHANGE = `mutation($input: ChangePasswordInput!) { changePassword(input: $input) { __typename ... on Error { message } } }`;
+    const wrong = await t.gqlOk(CHANGE, { input: { currentPassword: "nope", newPassword: "second-password" } }, { token });
+    expect(wrong.changePassword).toEqual({ __typename: "ValidationError", message: "Current password is incorrect" });
+    const short = await t.gqlOk(CHANGE, { input: { currentPassword: "first-password", newPassword: "short" } }, { token });
+    expect(short.changePassword.__typename).toBe("ValidationError");
+    expect((await t.gqlOk(`{ viewer { username } }`, {}, { token })).viewer).not.toBeNull();
+
+    const ok = await t.gqlOk(CHANGE, { input: { currentPassword: "first-password", newPassword: "second-password" } }, { token });
+    expect(ok.changePassword.__typename).toBe("ChangePasswordSuccess");
+    for (const tk of [token, other]) expect((await t.gqlOk(`{ viewer { username } }`, {}, { token: tk })).viewer).toBeNull();
+    const relog = await t.gqlOk(LOGIN, { input: { username: "changer", password: "second-password" } });
+    expect(relog.login.__typename).toBe("LoginSuccess");
+  });
+
+  it("refuses anonymous password changes", async () => {
+    const r = await t.gqlOk(`mutation { changePassword(input: { currentPassword: "a", newPassword: "bbbbbbbbbb" }) { __typename ... on Error { message } } }`);
+    expect(r.changePassword).toEqual({ __typename: "UnauthenticatedError", message: "Please log in to continue." });
+  });
+});
+
+describe("profile", () => {
+  const UPDATE = `mutation($input: UpdateProfileInput!) { updateProfile(input: $input) {
+    __typename ... on UpdateProfileSuccess { data { email name phone address { fullName street city state zip country apt phone } } }
+    ... on ValidationError { message issues { path message } } } }`;
+
+  it("updates the member's own profile and merges the address", async () => {
+    const token = await registerUser("profiled");
+    const first = await t.gqlOk(UPDATE, { input: { email: "Me@Example.com", name: "Pat Doe", address: { street: "1 Main St", city: "Columbus", state: "OH" } } }, { token });
+    expect(first.updateProfile.data).toMatchObject({ email: "me@example.com", name: "Pat Doe", address: { street: "1 Main St", city: "Columbus", state: "OH", zip: "" } });
+    const second = await t.gqlOk(UPDATE, { input: { address: { zip: "43004" } } }, { token });
+    expect(second.updateProfile.data.address).toMatchObject({ street: "1 Main St", zip: "43004" });
+    expect(second.updateProfile.data.name).toBe("Pat Doe");
+  });
+
+  it("rejects an invalid email and keeps the stored one", async () => {
+    const token = await registerUser("profiled2");
+    await t.gqlOk(UPDATE, { input: { email: "ok@example.com" } }, { token });
+    const bad = await t.gqlOk(UPDATE, { input: { email: "not-an-email" } }, { token });
+    expect(bad.updateProfile).toMatchObject({ __typename: "ValidationError", issues: [{ path: "email" }] });
+    expect((await t.gqlOk(`{ viewer { email } }`, {}, { token })).viewer.email).toBe("ok@example.com");
+  });
+});
+
+describe("user administration", () => {
+  const CREATE = `mutation($input: CreateUserInput!) { createUser(input: $input) {
+    __typename ... on CreateUserSuccess { data { username isAdmin } } ... on Error { message } } }`;
+
+  it("lets administrators create users (is_admin defaults to false) and list them", async () => {
+    const admin = await makeAdmin("root-admin");
+    const created = await t.gqlOk(CREATE, { input: { username: "New.Staff", password: "staff-password" } }, { token: admin });
+    expect(created.createUser).toEqual({ __typename: "CreateUserSuccess", data: { username: "new.staff", isAdmin: false } });
+    const dup = await t.gqlOk(CREATE, { input: { username: "new.staff", password: "staff-password" } }, { token: admin });
+    expect(dup.createUser.__typename).toBe("ConflictError");
+    const list = await t.gqlOk(`{ users(first: 100) { edges { node { username isAdmin } } } }`, {}, { token: admin });
+    expect(list.users.edges.map((e: any) => e.node.username)).toEqual(expect.arrayContaining(["root-admin", "new.staff"]));
+    const search = await t.gqlOk(`{ userSearch(query: "STAFF") { id username } }`, {}, { token: admin });
+    expect(search.userSearch).toEqual([{ id: expect.any(String), username: "new.staff" }]);
+  });
+
+  it("refuses user administration to members and anonymous visitors", async () => {
+    const member = await registerUser("plain-member");
+    const created = await t.gqlOk(CREATE, { input: { username: "sneaky", password: "sneaky-password" } }, { token: member });
+    expect(created.createUser.__typename).toBe("ForbiddenError");
+    const list = await t.gql(`{ users(first: 5) { edges { node { username } } } }`, {}, { token: member });
+    expect(list.errors?.[0]?.message).toBe("You do not have permission to do this.");
+    const anon = await t.gql(`{ userSearch(query: "a") { username } }`);
+    expect(anon.errors?.[0]?.message).toBe("Please log in to continue.");
+    expect(await t.db.prisma.user.count({ where: { username: "sneaky" } })).toBe(0);
+  });
+});
