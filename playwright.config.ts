@@ -1,0 +1,57 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// The config is loaded by the runner and again by each worker: choose the port and data folder once and pass
+// them down through the environment, so every process agrees.
+process.env.E2E_PORT ??= execFileSync(process.execPath, [
+  "-e",
+  "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+]).toString();
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "membership-e2e-"));
+const port = Number(process.env.E2E_PORT);
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: "./tests/e2e",
+  outputDir: "./test-results",
+  reporter: process.env.CI ? [["list"], ["json", { outputFile: "test-results/e2e-report.json" }]] : "list",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  globalTeardown: "./tests/e2e/global-teardown.ts",
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      // Debian's Chromium (apt-get install chromium); `playwright install` cannot download browsers here.
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+  },
+  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  webServer: {
+    // The built app exactly as `npm start` runs it (builds dist/web first if missing), on a fresh embedded
+    // database that the server migrates and fills with the demo data.
+    command: "node scripts/start.mjs",
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      NODE_ENV: "development",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      PUBLIC_HOST: `localhost:${port}`,
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      DATABASE_URL: "",
+      SEED_DEMO: "1",
+      LOG_LEVEL: "warn",
+    },
+  },
+});

@@ -1,0 +1,59 @@
+import { expect, test, type Page } from "@playwright/test";
+
+const SEEDED = [
+  { slug: "green-acres-farm", name: "Green Acres Farm" },
+  { slug: "ember-oak-coffee", name: "Ember & Oak Coffee Roasters" },
+  { slug: "rise-and-crumb-bakery", name: "Rise & Crumb Bakery" },
+];
+
+const WIDTHS = [375, 1280];
+
+async function screenshotAtWidths(page: Page, path: string, name: string) {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+    await page.screenshot({ path: `test-results/screenshots/${name}-${width}.png`, fullPage: true });
+  }
+}
+
+test("home page loads with its calls to action", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Start Your Membership" })).toHaveAttribute("href", "/businesses");
+  await expect(page.getByRole("main").getByRole("link", { name: "Login" })).toHaveAttribute("href", "/membership");
+  for (const label of ["Contact", "Privacy Policy", "Terms of Use", "Refund Policy"]) {
+    await expect(page.getByRole("contentinfo").getByRole("link", { name: label })).toBeVisible();
+  }
+  await screenshotAtWidths(page, "/", "home");
+});
+
+test("businesses page lists the seeded businesses from the API", async ({ page }) => {
+  await page.goto("/businesses");
+  for (const b of SEEDED) {
+    await expect(page.getByRole("link", { name: b.name })).toBeVisible();
+  }
+  await expect(page.getByTestId("business-card")).toHaveCount(SEEDED.length);
+  await screenshotAtWidths(page, "/businesses", "businesses");
+});
+
+test("a business card opens the business page", async ({ page }) => {
+  await page.goto("/businesses");
+  await page.getByRole("link", { name: "Green Acres Farm" }).click();
+  await expect(page).toHaveURL(/\/b\/green-acres-farm$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Green Acres Farm" })).toBeVisible();
+  // Loaded directly too (server-side SPA fallback), not only through client navigation.
+  await page.goto("/b/rise-and-crumb-bakery");
+  await expect(page.getByRole("heading", { level: 1, name: "Rise & Crumb Bakery" })).toBeVisible();
+});
+
+test("an unknown business slug shows not found", async ({ page }) => {
+  await page.goto("/b/no-such-business");
+  await expect(page.getByRole("heading", { level: 1, name: "Business not found" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Browse businesses" })).toBeVisible();
+});
+
+test("an unknown path shows the not-found page", async ({ page }) => {
+  await page.goto("/this/does/not/exist");
+  await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+});

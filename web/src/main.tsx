@@ -1,0 +1,20 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { ChakraProvider } from "@chakra-ui/react";
+import { RelayEnvironmentProvider } from "react-relay";
+import { RouterProvider } from "react-router/dom";
+import { createRelayEnvironment } from "./lib/relayEnvironment.ts";
+import { router } from "./router.tsx";
+import { system } from "./ui/theme.ts";
+
+const environment = createRelayEnvironment();
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <ChakraProvider value={system}>
+      <RelayEnvironmentProvider environment={environment}>
+        <RouterProvider router={router} />
+      </RelayEnvironmentProvider>
+    </ChakraProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,15 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+import react from "@vitejs/plugin-react";
+import relay from "vite-plugin-relay";
+
+const here = import.meta.dirname;
+
+export default defineConfig({
+  root: here,
+  plugins: [react(), relay],
+  test: {
+    environment: "jsdom",
+    include: ["src/**/*.test.{ts,tsx}"],
+  },
+});
