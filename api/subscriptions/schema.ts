@@ -1,18 +1,399 @@
-import { builder } from "../graphql/builder.ts";
+import { decodeGlobalID } from "@pothos/plugin-relay";
+import { builder, type GraphQLContext } from "../graphql/builder.ts";
+import { RULE_ERRORS } from "../graphql/errors.ts";
+import { OrderKind, SubscriptionStatus } from "../generated/prisma/enums.ts";
+import { addressSchema } from "../users/service.ts";
+import { AddressRef } from "../users/schema.ts";
+import { FulfillmentModeEnum } from "../catalog/schema.ts";
+import { ValidationError } from "../shared/errors.ts";
+import * as subscriptions from "./service.ts";
+import { orderSelectionView } from "./orders.ts";
 
-// Skeleton; the subscriptions work adds fields, authorization, lists and mutations.
-// The GraphQL name is Membership: "Subscription" is GraphQL's reserved root type name.
+// ---------------------------------------------------------------------------------------------------------
+// Enums
+
+export const MembershipStatusEnum = builder.enumType(SubscriptionStatus, {
+  name: "MembershipStatus",
+  description: "ACTIVE and PAST_DUE are current members; INCOMPLETE is a checkout that was never paid.",
+});
+
+export const OrderKindEnum = builder.enumType(OrderKind, { name: "OrderKind" });
+
+export const MembershipStatusFilterEnum = builder.enumType("MembershipStatusFilter", {
+  values: {
+    ANY: { description: "Every membership (never-paid checkouts excluded)." },
+    ACTIVE: { description: "Current members: ACTIVE and PAST_DUE." },
+    CANCELED: {},
+  } as const,
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Ids: mutation inputs take a Relay global id or the numeric databaseId
+
+export function numericId(value: string | number, typename: string, path: string): number {
+  const raw = String(value).trim();
+  if (/^\d+$/.test(raw)) return Number(raw);
+  try {
+    const { typename: t, id } = decodeGlobalID(raw);
+    if (t === typename && /^\d+$/.test(id)) return Number(id);
+  } catch {
+    // fall through to the validation error
+  }
+  throw new ValidationError(`Invalid ${typename} id`, [{ path, message: `Invalid ${typename} id` }]);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Membership (the Subscription model; "Subscription" is GraphQL's reserved root type name)
+
+const businessTiming = { business: { select: { timeZone: true, page: { select: subscriptions.timingSelect } } } } as const;
+
+const WindowStateRef = builder.objectRef<subscriptions.WindowView>("MembershipWindow").implement({
+  description: "A monthly skip or change window as of today in the business's time zone (spec §4).",
+  fields: (t) => ({
+    open: t.exposeBoolean("open"),
+    startDay: t.exposeInt("startDay"),
+    endDay: t.exposeInt("endDay"),
+    opensOn: t.exposeString("opensOn", { description: "ISO date the current (or next) window opens." }),
+    closesOn: t.exposeString("closesOn", { description: "ISO date this month's window closes, or next month's once past the end day." }),
+  }),
+});
+
+export const MembershipAddon = builder.prismaObject("SubscriptionAddon", {
+  name: "MembershipAddon",
+  fields: (t) => ({
+    name: t.string({ select: { addon: { select: { name: true } } }, resolve: (a) => a.addon.name }),
+    amountCents: t.exposeInt("amountCents", { description: "Price when chosen." }),
+    addon: t.relation("addon"),
+  }),
+});
+
+export const SkipObject = builder.prismaObject("Skip", {
+  fields: (t) => ({
+    yearMonth: t.exposeString("yearMonth", { description: "YYYY-MM" }),
+    businessSlug: t.string({
+      select: { subscription: { select: { business: { select: { slug: true } } } } },
+      resolve: (s) => s.subscription.business.slug,
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+  }),
+});
+
+export const PendingChange = builder.prismaObject("SubscriptionChange", {
+  name: "PendingMembershipChange",
+  description: "A selection scheduled for the next billing cycle; nothing is charged until then.",
+  fields: (t) => ({
+    plan: t.prismaField({
+      type: "Plan",
+      resolve: (query, c, _a, ctx) => ctx.db.plan.findUniqueOrThrow({ ...query, where: { id: c.planId } }),
+    }),
+    mode: t.expose("mode", { type: FulfillmentModeEnum }),
+    addons: t.prismaField({
+      type: ["Addon"],
+      resolve: (query, c, _a, ctx) => ctx.db.addon.findMany({ ...query, where: { id: { in: c.addonIds } }, orderBy: { position: "asc" } }),
+    }),
+    effectivePeriod: t.exposeString("effectivePeriod", { description: "First billing period (YYYY-MM) with the new selection." }),
+  }),
+});
+
+/** The member who owns it, or anyone holding readMemberships in its business (staff, admin, partner token). */
+const readableBy = (row: { userId: number; businessId: number }, ctx: GraphQLContext) =>
+  (ctx.actor.kind === "user" && ctx.actor.user.id === row.userId) || {
+    business: { id: row.businessId, permission: "readMemberships" as const },
+  };
+
 export const MembershipNode = builder.prismaNode("Subscription", {
   variant: "Membership",
   id: { field: "id" },
+  authScopes: readableBy,
   fields: (t) => ({
     databaseId: t.exposeInt("id"),
+    status: t.expose("status", { type: MembershipStatusEnum }),
+    business: t.relation("business"),
+    plan: t.relation("plan"),
+    planName: t.string({ select: { plan: { select: { name: true } } }, resolve: (s) => s.plan.name }),
+    mode: t.expose("mode", { type: FulfillmentModeEnum }),
+    addons: t.relation("addons"),
+    planAmountCents: t.exposeInt("planAmountCents"),
+    addonsAmountCents: t.exposeInt("addonsAmountCents"),
+    discountCents: t.exposeInt("discountCents"),
+    taxCents: t.exposeInt("taxCents"),
+    totalCents: t.exposeInt("totalCents", { description: "Charged each period: plan + add-ons − discount + tax." }),
+    billingDay: t.exposeInt("billingDay"),
+    isGift: t.exposeBoolean("isGift"),
+    providerSubscriptionId: t.exposeString("providerSubscriptionId", { nullable: true }),
+    paidThroughPeriod: t.exposeString("paidThroughPeriod", { nullable: true, description: "Last period (YYYY-MM) paid for." }),
+    startedAt: t.expose("startedAt", { type: "DateTime" }),
+    canceledAt: t.expose("canceledAt", { type: "DateTime", nullable: true }),
+    username: t.string({ select: { user: { select: { username: true } } }, resolve: (s) => s.user.username }),
+    userPublicId: t.string({ select: { user: { select: { publicId: true } } }, resolve: (s) => s.user.publicId }),
+    memberName: t.string({ nullable: true, select: { user: { select: { name: true } } }, resolve: (s) => s.user.name }),
+    email: t.string({ nullable: true, select: { user: { select: { email: true } } }, resolve: (s) => s.email ?? s.user.email }),
+    skips: t.relation("skips", { query: { orderBy: { yearMonth: "asc" } } }),
+    pendingChange: t.relation("pendingChange", { nullable: true }),
+    nextBoxDate: t.string({
+      description: "ISO date of the next box (spec §4), in the business's time zone.",
+      select: { ...businessTiming, skips: { select: { yearMonth: true } } },
+      resolve: (s, _a, ctx) => subscriptions.nextBoxDateOf(ctx, s),
+    }),
+    skipWindow: t.field({
+      type: WindowStateRef,
+      select: businessTiming,
+      resolve: (s, _a, ctx) => subscriptions.windowOf(ctx, s.business, "skipWindow"),
+    }),
+    changeWindow: t.field({
+      type: WindowStateRef,
+      select: businessTiming,
+      resolve: (s, _a, ctx) => subscriptions.windowOf(ctx, s.business, "changeWindow"),
+    }),
+    orders: t.relatedConnection("orders", {
+      cursor: "id",
+      defaultSize: 20,
+      maxSize: 100,
+      query: () => ({ orderBy: [{ createdAt: "desc" }, { id: "desc" }] }),
+    }),
+  }),
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Order
+
+const OrderAddonRef = builder.objectRef<{ id: string | null; name: string; amountCents: number }>("OrderAddon").implement({
+  fields: (t) => ({
+    id: t.exposeString("id", { nullable: true, description: "Client-facing add-on id (addon_…)." }),
+    name: t.exposeString("name"),
+    amountCents: t.exposeInt("amountCents"),
   }),
 });
 
 export const OrderNode = builder.prismaNode("Order", {
   id: { field: "id" },
+  authScopes: readableBy,
   fields: (t) => ({
     databaseId: t.exposeInt("id"),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    kind: t.expose("kind", { type: OrderKindEnum }),
+    period: t.exposeString("period", { description: "Billing period (YYYY-MM) paid for." }),
+    business: t.relation("business"),
+    membership: t.relation("subscription", { type: MembershipNode }),
+    email: t.exposeString("email", { nullable: true }),
+    address: t.field({
+      type: AddressRef,
+      nullable: true,
+      resolve: (o) => {
+        const parsed = o.address ? addressSchema.safeParse(o.address) : null;
+        return parsed?.success ? parsed.data : null;
+      },
+    }),
+    selection: t.expose("selection", { type: "JSON", description: "Snapshot of what was ordered (spec §3 Order.selection)." }),
+    planName: t.string({ nullable: true, resolve: (o) => orderSelectionView(o.selection).planName }),
+    variationName: t.string({ nullable: true, resolve: (o) => orderSelectionView(o.selection).variationName }),
+    mode: t.expose("mode", { type: FulfillmentModeEnum }),
+    addons: t.field({ type: [OrderAddonRef], resolve: (o) => orderSelectionView(o.selection).addons }),
+    isGift: t.exposeBoolean("isGift"),
+    subtotalCents: t.exposeInt("subtotalCents"),
+    discountCents: t.exposeInt("discountCents"),
+    taxCents: t.exposeInt("taxCents"),
+    totalCents: t.exposeInt("totalCents"),
+    refundedCents: t.exposeInt("refundedCents"),
+    currency: t.exposeString("currency"),
   }),
 });
+
+// ---------------------------------------------------------------------------------------------------------
+// Lists
+
+builder.prismaObjectFields("User", (t) => ({
+  subscriptions: t.prismaField({
+    type: [MembershipNode],
+    description:
+      "The user's memberships, in the portal's order (spec §4): one with a payment-provider subscription id first, then active, then latest start.",
+    args: {
+      businessSlug: t.arg.string({ description: "Only memberships of this business." }),
+      onePerBusiness: t.arg.boolean({ defaultValue: false, description: "Keep only the first membership of each business." }),
+    },
+    resolve: async (query, user, args, ctx) => {
+      const rows = await ctx.db.subscription.findMany({
+        ...query,
+        where: {
+          userId: user.id,
+          status: { not: "INCOMPLETE" },
+          ...(args.businessSlug ? { business: { slug: args.businessSlug.toLowerCase() } } : {}),
+        },
+      });
+      return subscriptions.portalOrder(rows, args.onePerBusiness ?? false);
+    },
+  }),
+  orders: t.relatedConnection("orders", {
+    cursor: "id",
+    defaultSize: 20,
+    maxSize: 100,
+    description: "Order history, newest first.",
+    query: () => ({ orderBy: [{ createdAt: "desc" }, { id: "desc" }] }),
+  }),
+  skips: t.prismaField({
+    type: [SkipObject],
+    description: "Months the user skipped, across their memberships.",
+    resolve: (query, user, _a, ctx) =>
+      ctx.db.skip.findMany({ ...query, where: { subscription: { userId: user.id } }, orderBy: [{ yearMonth: "asc" }, { id: "asc" }] }),
+  }),
+}));
+
+builder.prismaObjectFields("Business", (t) => ({
+  memberships: t.relatedConnection("subscriptions", {
+    type: MembershipNode,
+    cursor: "id",
+    defaultSize: 50,
+    maxSize: 200,
+    description: "Memberships of this business (readMemberships: staff, administrators, the business's partner tokens).",
+    authScopes: (b) => ({ business: { id: b.id, permission: "readMemberships" } }),
+    args: {
+      search: t.arg.string(),
+      status: t.arg({ type: MembershipStatusFilterEnum, defaultValue: "ANY" }),
+    },
+    query: (args) => ({
+      where: { AND: [subscriptions.statusWhere(args.status), subscriptions.searchWhere(args.search)] },
+      orderBy: subscriptions.membershipOrder,
+    }),
+  }),
+  orders: t.relatedConnection("orders", {
+    cursor: "id",
+    defaultSize: 50,
+    maxSize: 200,
+    description: "Orders of this business, newest first (readMemberships).",
+    authScopes: (b) => ({ business: { id: b.id, permission: "readMemberships" } }),
+    query: () => ({ orderBy: [{ createdAt: "desc" }, { id: "desc" }] }),
+  }),
+}));
+
+builder.queryFields((t) => ({
+  memberships: t.prismaConnection({
+    type: MembershipNode,
+    cursor: "id",
+    defaultSize: 50,
+    maxSize: 200,
+    description:
+      "Memberships the viewer may read: every business for administrators, otherwise the businesses where they hold readMemberships (a partner token: its business).",
+    authScopes: (_p, _a, ctx) => ctx.actor.kind !== "anonymous",
+    args: {
+      search: t.arg.string({ description: "Username, member name or email, business name or slug." }),
+      status: t.arg({ type: MembershipStatusFilterEnum, defaultValue: "ANY" }),
+      businessId: t.arg.int({ description: "Numeric business id (databaseId)." }),
+    },
+    resolve: (query, _p, args, ctx) =>
+      ctx.db.subscription.findMany({
+        ...query,
+        where: subscriptions.membershipsWhere(ctx, args),
+        orderBy: subscriptions.membershipOrder,
+      }),
+  }),
+}));
+
+// ---------------------------------------------------------------------------------------------------------
+// Mutations
+
+const MembershipIdInput = (name: string) =>
+  builder.inputType(name, {
+    fields: (t) => ({ subscriptionId: t.id({ required: true, description: "Membership global id or numeric databaseId." }) }),
+  });
+
+const SkipMonthInput = MembershipIdInput("SkipMonthInput");
+const RestartSubscriptionInput = MembershipIdInput("RestartSubscriptionInput");
+
+const CancelModeEnum = builder.enumType("CancelMode", {
+  values: { NOW: { description: "Ends access at once; no automatic refund." } } as const,
+});
+
+const CancelSubscriptionInput = builder.inputType("CancelSubscriptionInput", {
+  fields: (t) => ({
+    subscriptionId: t.id({ required: true, description: "Membership global id or numeric databaseId." }),
+    mode: t.field({ type: CancelModeEnum, defaultValue: "NOW" }),
+  }),
+});
+
+const ChangeSubscriptionInput = builder.inputType("ChangeSubscriptionInput", {
+  fields: (t) => ({
+    subscriptionId: t.id({ required: true, description: "Membership global id or numeric databaseId." }),
+    planId: t.id({ required: true, description: "Plan global id or numeric databaseId." }),
+    mode: t.field({ type: FulfillmentModeEnum, required: true }),
+    addonIds: t.idList({ required: true, description: "Add-on global ids or numeric ids." }),
+  }),
+});
+
+const SkipMonthPayload = builder.objectRef<subscriptions.SkipResult>("SkipMonthPayload").implement({
+  fields: (t) => ({
+    membership: t.prismaField({
+      type: MembershipNode,
+      resolve: (query, r, _a, ctx) => ctx.db.subscription.findUniqueOrThrow({ ...query, where: { id: r.subscriptionId } }),
+    }),
+    skippedMonth: t.exposeString("skippedMonth", { description: "YYYY-MM" }),
+    resumeDate: t.exposeString("resumeDate", { description: "ISO date payments resume ('Payments paused until …')." }),
+  }),
+});
+
+const RestartOutcomeEnum = builder.enumType("RestartOutcome", {
+  values: {
+    PAID: { description: "The current period was charged; the membership is active." },
+    REACTIVATED: { description: "The current period was already paid; reactivated without a charge." },
+    REQUIRES_ACTION: { description: "Confirm the payment with clientSecret in the card form; it activates once paid." },
+  } as const,
+});
+
+const RestartSubscriptionPayload = builder.objectRef<subscriptions.RestartResult>("RestartSubscriptionPayload").implement({
+  fields: (t) => ({
+    outcome: t.field({ type: RestartOutcomeEnum, resolve: (r) => r.outcome }),
+    membership: t.prismaField({
+      type: MembershipNode,
+      resolve: (query, r, _a, ctx) => ctx.db.subscription.findUniqueOrThrow({ ...query, where: { id: r.subscriptionId } }),
+    }),
+    orderId: t.int({ nullable: true, resolve: (r) => (r.outcome === "PAID" ? r.orderId : null) }),
+    clientSecret: t.string({ nullable: true, resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? r.clientSecret : null) }),
+    paymentIntentId: t.string({ nullable: true, resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? r.paymentIntentId : null) }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  skipMonth: t.field({
+    type: SkipMonthPayload,
+    errors: { types: RULE_ERRORS },
+    description: "Member: pause the month of the next box (inside the business's skip window).",
+    args: { input: t.arg({ type: SkipMonthInput, required: true }) },
+    resolve: (_p, { input }, ctx) =>
+      subscriptions.skipMonth(ctx, { subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId") }),
+  }),
+  changeSubscription: t.prismaField({
+    type: MembershipNode,
+    errors: { types: RULE_ERRORS },
+    description: "Member: schedule a new plan, fulfillment mode and add-ons from the next billing period (no charge now).",
+    args: { input: t.arg({ type: ChangeSubscriptionInput, required: true }) },
+    resolve: async (query, _p, { input }, ctx) => {
+      const r = await subscriptions.changeSubscription(ctx, {
+        subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId"),
+        planId: numericId(input.planId, "Plan", "planId"),
+        mode: input.mode,
+        addonIds: input.addonIds.map((id) => numericId(id, "Addon", "addonIds")),
+      });
+      return ctx.db.subscription.findUniqueOrThrow({ ...query, where: { id: r.subscriptionId } });
+    },
+  }),
+  cancelSubscription: t.prismaField({
+    type: MembershipNode,
+    errors: { types: RULE_ERRORS },
+    description: "Business owner or administrator: cancel immediately (no automatic refund).",
+    args: { input: t.arg({ type: CancelSubscriptionInput, required: true }) },
+    resolve: async (query, _p, { input }, ctx) => {
+      const r = await subscriptions.cancelSubscription(ctx, {
+        subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId"),
+        mode: input.mode ?? "NOW",
+      });
+      return ctx.db.subscription.findUniqueOrThrow({ ...query, where: { id: r.subscriptionId } });
+    },
+  }),
+  restartSubscription: t.field({
+    type: RestartSubscriptionPayload,
+    errors: { types: RULE_ERRORS },
+    description: "Member: restart a canceled membership, charging the current period now.",
+    args: { input: t.arg({ type: RestartSubscriptionInput, required: true }) },
+    resolve: (_p, { input }, ctx) =>
+      subscriptions.restartSubscription(ctx, { subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId") }),
+  }),
+}));

@@ -1,0 +1,387 @@
+/**
+ * Memberships (the Subscription model): the member's skip / change / restart and the business's cancel
+ * (spec §2 member portal and admin memberships, §4 states). Calendar rules live in ./rules.ts; "today" is the
+ * local date in the business's time zone.
+ */
+import { z } from "zod";
+import type { ServiceContext } from "../context.ts";
+import type { FulfillmentMode, Prisma } from "../generated/prisma/client.ts";
+import { assertCan, businessesWhere, requireMember } from "../auth/policy.ts";
+import { chargeForPeriod } from "../billing/service.ts";
+import { MEMBER_STATUSES } from "../businesses/service.ts";
+import { isoDate, localDate, type LocalDate } from "../shared/calendar.ts";
+import { ConflictError, ForbiddenError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
+import { parseInput } from "../shared/validation.ts";
+import {
+  currentPeriod,
+  DEFAULT_WINDOW,
+  nextBillingPeriod,
+  nextBoxDate,
+  ordinal,
+  resumeDate,
+  skipTargetMonth,
+  windowState,
+  type DayWindow,
+  type WindowState,
+} from "./rules.ts";
+
+// ---------------------------------------------------------------------------------------------------------
+// Timing of a business (page settings) and "today" there
+
+/** The page settings that time a membership; select them wherever a membership's dates are computed. */
+export const timingSelect = {
+  billingDay: true,
+  cutoffDay: true,
+  boxReadyDay: true,
+  skipWindowStart: true,
+  skipWindowEnd: true,
+  changeWindowStart: true,
+  changeWindowEnd: true,
+} as const satisfies Prisma.PageSelect;
+
+export type PageTiming = Prisma.PageGetPayload<{ select: typeof timingSelect }>;
+
+export interface Timing {
+  billingDay: number;
+  cutoffDay: number | null;
+  boxReadyDay: number | null;
+  skipWindow: DayWindow;
+  changeWindow: DayWindow;
+}
+
+/** A business without a saved page uses the spec §3 defaults. */
+export function timingOf(page: PageTiming | null | undefined): Timing {
+  if (!page) return { billingDay: 1, cutoffDay: null, boxReadyDay: null, skipWindow: { ...DEFAULT_WINDOW }, changeWindow: { ...DEFAULT_WINDOW } };
+  return {
+    billingDay: page.billingDay,
+    cutoffDay: page.cutoffDay,
+    boxReadyDay: page.boxReadyDay,
+    skipWindow: { startDay: page.skipWindowStart, endDay: page.skipWindowEnd },
+    changeWindow: { startDay: page.changeWindowStart, endDay: page.changeWindowEnd },
+  };
+}
+
+export function todayIn(ctx: Pick<ServiceContext, "clock">, timeZone: string): LocalDate {
+  return localDate(ctx.clock.now(), timeZone);
+}
+
+/** ACTIVE and PAST_DUE are members (spec §4 shows them as active); CANCELED and INCOMPLETE are not. */
+export const isActiveStatus = (status: string) => (MEMBER_STATUSES as readonly string[]).includes(status);
+
+/** The membership's next box (ISO date), per spec §4. */
+export function nextBoxDateOf(
+  ctx: Pick<ServiceContext, "clock">,
+  sub: { status: string; startedAt: Date; skips: { yearMonth: string }[]; business: { timeZone: string; page: PageTiming | null } },
+): string {
+  const timing = timingOf(sub.business.page);
+  return isoDate(
+    nextBoxDate({
+      today: todayIn(ctx, sub.business.timeZone),
+      active: isActiveStatus(sub.status),
+      boxReadyDay: timing.boxReadyDay,
+      cutoffDay: timing.cutoffDay,
+      skippedMonths: new Set(sub.skips.map((s) => s.yearMonth)),
+      startedAt: localDate(sub.startedAt, sub.business.timeZone),
+    }),
+  );
+}
+
+export interface WindowView extends DayWindow {
+  open: boolean;
+  /** ISO dates. */
+  opensOn: string;
+  closesOn: string;
+}
+
+export function windowView(window: DayWindow, state: WindowState): WindowView {
+  return { ...window, open: state.open, opensOn: isoDate(state.opensOn), closesOn: isoDate(state.closesOn) };
+}
+
+export function windowOf(
+  ctx: Pick<ServiceContext, "clock">,
+  business: { timeZone: string; page: PageTiming | null },
+  which: "skipWindow" | "changeWindow",
+): WindowView {
+  const window = timingOf(business.page)[which];
+  return windowView(window, windowState(todayIn(ctx, business.timeZone), window));
+}
+
+function outsideWindowMessage(action: string, window: DayWindow, state: WindowState): string {
+  const next = new Date(Date.UTC(state.opensOn.year, state.opensOn.month - 1, state.opensOn.day));
+  const month = next.toLocaleString("en-US", { month: "long", timeZone: "UTC" });
+  return (
+    `You can ${action} only from the ${ordinal(window.startDay)} to the ${ordinal(window.endDay)} of each month. ` +
+    `The next window opens on ${month} ${ordinal(state.opensOn.day)}.`
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Loading and authorising
+
+const subscriptionForRules = {
+  include: {
+    business: { select: { id: true, slug: true, timeZone: true, page: { select: { ...timingSelect, pickupEnabled: true, shippingEnabled: true, deliveryEnabled: true, addonLimit: true } } } },
+    addons: { select: { addonId: true } },
+  },
+} as const satisfies Prisma.SubscriptionDefaultArgs;
+
+type SubscriptionForRules = Prisma.SubscriptionGetPayload<typeof subscriptionForRules>;
+
+async function loadSubscription(ctx: ServiceContext, id: number): Promise<SubscriptionForRules> {
+  const sub = await ctx.db.subscription.findUnique({ where: { id }, ...subscriptionForRules });
+  if (!sub) throw new NotFoundError("Subscription");
+  return sub;
+}
+
+/** The member acting on their own subscription, with a session of that business (tenant check). */
+async function ownSubscription(ctx: ServiceContext, id: number): Promise<SubscriptionForRules> {
+  const sub = await loadSubscription(ctx, id);
+  const actor = requireMember(ctx, sub.business.slug);
+  if (sub.userId !== actor.user.id) throw new ForbiddenError("This subscription belongs to another member.", "not_owner");
+  return sub;
+}
+
+function requireActive(sub: { status: string }, action: string): void {
+  if (sub.status !== "ACTIVE") throw new RuleViolationError(`Only an active subscription can be ${action}.`, "not_active");
+}
+
+const SubscriptionIdInput = z.object({ subscriptionId: z.number().int().positive("Missing subscription id") });
+
+// ---------------------------------------------------------------------------------------------------------
+// Skip
+
+export interface SkipResult {
+  subscriptionId: number;
+  /** The month paused ("YYYY-MM"). */
+  skippedMonth: string;
+  /** ISO date payments resume (spec §4 'Payments paused until …'). */
+  resumeDate: string;
+}
+
+/**
+ * Skips the month of the next box (see rules.skipTargetMonth): no box and no charge that month. Allowed
+ * only to the member, on an active subscription, inside the business's skip window.
+ */
+export async function skipMonth(ctx: ServiceContext, input: { subscriptionId: number }): Promise<SkipResult> {
+  const { subscriptionId } = parseInput(SubscriptionIdInput, input);
+  const sub = await ownSubscription(ctx, subscriptionId);
+  requireActive(sub, "skipped");
+  const timing = timingOf(sub.business.page);
+  const today = todayIn(ctx, sub.business.timeZone);
+  const window = windowState(today, timing.skipWindow);
+  if (!window.open) throw new RuleViolationError(outsideWindowMessage("skip a month", timing.skipWindow, window), "outside_skip_window");
+
+  const month = skipTargetMonth({ today, boxReadyDay: timing.boxReadyDay, cutoffDay: timing.cutoffDay, paidThroughPeriod: sub.paidThroughPeriod });
+  const already = new ConflictError("This month is already skipped", "already_skipped");
+  if (await ctx.db.skip.findUnique({ where: { subscriptionId_yearMonth: { subscriptionId, yearMonth: month } } })) throw already;
+  await ctx.db.skip.create({ data: { subscriptionId, yearMonth: month } }).catch((e: { code?: string }) => {
+    if (e.code === "P2002") throw already; // a concurrent skip of the same month won
+    throw e;
+  });
+  return { subscriptionId, skippedMonth: month, resumeDate: isoDate(resumeDate(month, timing.billingDay)) };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Change
+
+const ChangeInput = z.object({
+  subscriptionId: z.number().int().positive("Missing subscription id"),
+  planId: z.number().int().positive("Please choose a package"),
+  mode: z.enum(["PICKUP", "SHIPPING", "DELIVERY"]),
+  addonIds: z.array(z.number().int().positive()).max(100).default([]),
+});
+
+const sameSet = (a: number[], b: number[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+
+/**
+ * Schedules a new selection (plan, fulfillment mode, add-ons) from the next billing period; nothing is
+ * charged now (spec §2 change dialog). Choosing the current selection again withdraws a pending change.
+ */
+export async function changeSubscription(
+  ctx: ServiceContext,
+  input: { subscriptionId: number; planId: number; mode: FulfillmentMode; addonIds?: number[] },
+): Promise<{ subscriptionId: number; effectivePeriod: string | null }> {
+  const data = parseInput(ChangeInput, input);
+  const sub = await ownSubscription(ctx, data.subscriptionId);
+  requireActive(sub, "changed");
+  const page = sub.business.page;
+  const timing = timingOf(page);
+  const today = todayIn(ctx, sub.business.timeZone);
+  const window = windowState(today, timing.changeWindow);
+  if (!window.open) throw new RuleViolationError(outsideWindowMessage("change your box", timing.changeWindow, window), "outside_change_window");
+
+  const plan = await ctx.db.plan.findFirst({
+    where: { id: data.planId, businessId: sub.businessId, listed: true, archivedAt: null },
+    select: { id: true, variations: { where: { mode: data.mode }, select: { id: true } } },
+  });
+  if (!plan) throw new ValidationError("This package is not available", [{ path: "planId", message: "This package is not available" }]);
+  const enabled = { PICKUP: page?.pickupEnabled ?? true, SHIPPING: page?.shippingEnabled ?? false, DELIVERY: page?.deliveryEnabled ?? false };
+  if (!enabled[data.mode] || plan.variations.length === 0) {
+    throw new ValidationError("This fulfillment mode is not available for this package", [{ path: "mode", message: "This fulfillment mode is not available" }]);
+  }
+  const addonIds = [...new Set(data.addonIds)];
+  const addonCount = await ctx.db.addon.count({ where: { id: { in: addonIds }, businessId: sub.businessId, listed: true, archivedAt: null } });
+  if (addonCount !== addonIds.length) throw new ValidationError("An add-on is not available", [{ path: "addonIds", message: "An add-on is not available" }]);
+  const limit = page?.addonLimit ?? 0;
+  if (limit > 0 && addonIds.length > limit) {
+    throw new ValidationError(`You can choose at most ${limit} add-on${limit === 1 ? "" : "s"}`, [{ path: "addonIds", message: "Too many add-ons" }]);
+  }
+
+  const unchanged = plan.id === sub.planId && data.mode === sub.mode && sameSet(addonIds, sub.addons.map((a) => a.addonId));
+  if (unchanged) {
+    const withdrawn = await ctx.db.subscriptionChange.deleteMany({ where: { subscriptionId: sub.id } });
+    if (withdrawn.count === 0) throw new RuleViolationError("Your selection has not changed.", "no_change");
+    return { subscriptionId: sub.id, effectivePeriod: null };
+  }
+  const effectivePeriod = nextBillingPeriod(today, sub.paidThroughPeriod);
+  const change = { planId: plan.id, mode: data.mode, addonIds, effectivePeriod };
+  await ctx.db.subscriptionChange.upsert({ where: { subscriptionId: sub.id }, create: { subscriptionId: sub.id, ...change }, update: { ...change, createdAt: ctx.clock.now() } });
+  return { subscriptionId: sub.id, effectivePeriod };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Cancel
+
+const CancelInput = z.object({ subscriptionId: z.number().int().positive("Missing subscription id"), mode: z.literal("NOW").default("NOW") });
+
+/**
+ * Spec §2 'Cancel immediately': ends access at once, no automatic refund; a scheduled change is dropped.
+ * Business owners (in their business) and administrators only: members cancel by phone (spec §1).
+ */
+export async function cancelSubscription(ctx: ServiceContext, input: { subscriptionId: number; mode?: "NOW" }): Promise<{ subscriptionId: number }> {
+  const { subscriptionId } = parseInput(CancelInput, input);
+  const sub = await ctx.db.subscription.findUnique({ where: { id: subscriptionId }, select: { id: true, businessId: true, status: true } });
+  if (!sub) throw new NotFoundError("Subscription");
+  await assertCan(ctx, sub.businessId, "cancelMemberships");
+  const already = new ConflictError("This subscription is already canceled", "already_canceled");
+  if (sub.status === "CANCELED") throw already;
+  await ctx.db.$transaction(async (tx) => {
+    // Conditional update: of two concurrent cancels, one wins and the other reports the conflict.
+    const { count } = await tx.subscription.updateMany({
+      where: { id: sub.id, status: { not: "CANCELED" } },
+      data: { status: "CANCELED", canceledAt: ctx.clock.now() },
+    });
+    if (count === 0) throw already;
+    await tx.subscriptionChange.deleteMany({ where: { subscriptionId: sub.id } });
+  });
+  return { subscriptionId: sub.id };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Restart
+
+export type RestartResult =
+  | { outcome: "PAID"; subscriptionId: number; orderId: number }
+  | { outcome: "REACTIVATED"; subscriptionId: number }
+  | { outcome: "REQUIRES_ACTION"; subscriptionId: number; clientSecret: string; paymentIntentId: string };
+
+/**
+ * Restarts a canceled subscription, charging the current period now (spec §5 restart confirmation).
+ * chargeForPeriod creates the period's order and sets the subscription ACTIVE once paid; when the bank
+ * asks for authentication the member confirms with the client secret and the payment's confirmation
+ * activates it. A current period already paid for (canceled mid-period) reactivates without charging.
+ */
+export async function restartSubscription(ctx: ServiceContext, input: { subscriptionId: number }): Promise<RestartResult> {
+  const { subscriptionId } = parseInput(SubscriptionIdInput, input);
+  const sub = await ownSubscription(ctx, subscriptionId);
+  if (sub.status !== "CANCELED") throw new ConflictError("Only a canceled subscription can be restarted", "not_canceled");
+  const period = currentPeriod(todayIn(ctx, sub.business.timeZone));
+
+  if (sub.paidThroughPeriod && sub.paidThroughPeriod >= period) {
+    await ctx.db.subscription.update({ where: { id: sub.id }, data: { status: "ACTIVE", canceledAt: null } });
+    return { outcome: "REACTIVATED", subscriptionId: sub.id };
+  }
+  // One key per attempt: a double submit reuses it (never two charges), a retry after a decline gets a new one.
+  const failedAttempts = await ctx.db.payment.count({
+    where: { subscriptionId: sub.id, status: "FAILED", createdAt: { gte: sub.canceledAt ?? sub.startedAt } },
+  });
+  const idempotencyKey = `restart:${sub.id}:${period}:${(sub.canceledAt ?? sub.startedAt).getTime()}:${failedAttempts}`;
+  const charge = await chargeForPeriod(ctx, { subscriptionId: sub.id, period, kind: "RESTART", idempotencyKey });
+  switch (charge.outcome) {
+    case "paid":
+      return { outcome: "PAID", subscriptionId: sub.id, orderId: charge.orderId };
+    case "requires_action":
+      return { outcome: "REQUIRES_ACTION", subscriptionId: sub.id, clientSecret: charge.clientSecret, paymentIntentId: charge.paymentIntentId };
+    case "failed":
+      throw new RuleViolationError(charge.message || "Failed to restart subscription", "payment_failed");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Lists
+
+export type StatusFilter = "ANY" | "ACTIVE" | "CANCELED";
+
+/**
+ * Status filter of the memberships lists (spec §2: any, active, canceled). "active" means a current member:
+ * ACTIVE and PAST_DUE (a failed renewal still being retried). Checkouts that never completed (INCOMPLETE)
+ * are not memberships and are listed under none of them.
+ */
+export function statusWhere(status: StatusFilter | null | undefined): Prisma.SubscriptionWhereInput {
+  switch (status) {
+    case "ACTIVE":
+      return { status: { in: [...MEMBER_STATUSES] } };
+    case "CANCELED":
+      return { status: "CANCELED" };
+    default:
+      return { status: { not: "INCOMPLETE" } };
+  }
+}
+
+/** Search by member username, name or email, or by business name or slug (case-insensitive contains). */
+export function searchWhere(search: string | null | undefined): Prisma.SubscriptionWhereInput {
+  const term = search?.trim();
+  if (!term) return {};
+  const contains = { contains: term, mode: "insensitive" as const };
+  return {
+    OR: [
+      { user: { username: contains } },
+      { user: { name: contains } },
+      { user: { email: contains } },
+      { email: contains },
+      { business: { name: contains } },
+      { business: { slug: contains } },
+    ],
+  };
+}
+
+export interface MembershipFilter {
+  search?: string | null;
+  status?: StatusFilter | null;
+  businessId?: number | null;
+}
+
+/** Memberships the actor may read (admin: all; staff and partner tokens: their businesses), filtered. */
+export function membershipsWhere(ctx: ServiceContext, filter: MembershipFilter): Prisma.SubscriptionWhereInput {
+  return {
+    AND: [
+      { business: businessesWhere(ctx, "readMemberships") },
+      filter.businessId != null ? { businessId: filter.businessId } : {},
+      statusWhere(filter.status),
+      searchWhere(filter.search),
+    ],
+  };
+}
+
+/** Newest first in admin tables. */
+export const membershipOrder: Prisma.SubscriptionOrderByWithRelationInput[] = [{ startedAt: "desc" }, { id: "desc" }];
+
+/**
+ * Spec §4 'One subscription per business shown': prefer one with a payment-provider subscription id, then
+ * an active one, then the latest start.
+ */
+export function compareForPortal(
+  a: { providerSubscriptionId: string | null; status: string; startedAt: Date; id: number },
+  b: typeof a,
+): number {
+  const rank = (s: typeof a) => [s.providerSubscriptionId ? 0 : 1, isActiveStatus(s.status) ? 0 : 1];
+  const [ra, rb] = [rank(a), rank(b)];
+  return ra[0] - rb[0] || ra[1] - rb[1] || b.startedAt.getTime() - a.startedAt.getTime() || b.id - a.id;
+}
+
+export function portalOrder<T extends Parameters<typeof compareForPortal>[0] & { businessId: number }>(subs: T[], onePerBusiness: boolean): T[] {
+  const sorted = [...subs].sort(compareForPortal);
+  if (!onePerBusiness) return sorted;
+  const seen = new Set<number>();
+  return sorted.filter((s) => !seen.has(s.businessId) && (seen.add(s.businessId), true));
+}
