@@ -13,6 +13,8 @@ import path from "node:path";
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", process.platform === "win32" ? `${name}.cmd` : name);
 const rebuild = process.argv.includes("--rebuild");
+// As under `npm run`: tools find each other on PATH (prisma runs the prisma-pothos-types generator by name).
+process.env.PATH = `${path.join(root, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}`;
 
 function step(label, command, args) {
   console.log(`> ${label}`);

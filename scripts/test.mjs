@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: every check the project has, in order, stopping at the first failure. The last line is a plain
+ * summary ("N passed, N failed", counting steps) for CI; the exit code is non-zero on any failure.
+ *
+ * The server tests run twice: on the embedded database (in-memory PGlite) and on PostgreSQL. PostgreSQL comes
+ * from TEST_DATABASE_URL, else postgresql://postgres@127.0.0.1:5432/postgres when it answers; when it does not,
+ * that run is skipped with a notice, except under CI=true where it is a failure.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+const inCI = /^(1|true|yes)$/i.test(process.env.CI ?? "");
+const DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres";
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// As under `npm run`: tools find each other on PATH (prisma runs the prisma-pothos-types generator by name).
+process.env.PATH = `${path.join(root, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}`;
+
+let passed = 0;
+let failed = 0;
+
+function finish() {
+  console.log(`\n${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+function fail(label, reason) {
+  failed++;
+  console.error(`\n✗ ${label}: ${reason}`);
+  finish();
+}
+
+function run(label, command, args, env = {}) {
+  console.log(`\n=== ${label}\n$ ${[command.replace(`${root}/`, ""), ...args].join(" ")}`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (result.status !== 0) fail(label, `exit ${result.status ?? result.signal} after ${seconds}s`);
+  passed++;
+  console.log(`✓ ${label} (${seconds}s)`);
+}
+
+async function postgresUrl() {
+  const url = process.env.TEST_DATABASE_URL || DEFAULT_PG;
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return { url };
+  } catch (err) {
+    return { url, error: err instanceof Error ? err.message : String(err) };
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+if (!fs.existsSync(path.join(root, "node_modules"))) fail("setup", "dependencies are missing: run `npm install` (or `npm ci`)");
+
+// Server side
+run("Prisma client", bin("prisma"), ["generate"]);
+run("schema.graphql is current", bin("tsx"), ["scripts/print-schema.ts", "--check"]);
+run("Typecheck (server)", bin("tsc"), ["-p", "tsconfig.json"]);
+run("Relay artifacts", bin("relay-compiler"), []);
+run("Typecheck (web)", bin("tsc"), ["-p", "web/tsconfig.json"]);
+// The embedded run must not inherit a PostgreSQL URL from the caller's environment.
+run("Server tests (embedded database)", bin("vitest"), ["run"], { TEST_DATABASE_URL: "" });
+
+const pg = await postgresUrl();
+if (pg.error) {
+  const message = `PostgreSQL at ${pg.url.replace(/\/\/[^@]*@/, "//…@")} is unreachable (${pg.error})`;
+  if (inCI) fail("Server tests (PostgreSQL)", `${message}; CI requires it`);
+  console.log(`\n=== Server tests (PostgreSQL)\n- skipped: ${message}. Start it or set TEST_DATABASE_URL.`);
+} else {
+  run("Server tests (PostgreSQL)", bin("vitest"), ["run"], { TEST_DATABASE_URL: pg.url });
+}
+
+// Web
+run("Web unit tests", bin("vitest"), ["run", "--config", "web/vitest.config.ts"]);
+run("Web build", bin("vite"), ["build", "--config", "web/vite.config.ts", "--logLevel", "warn"]);
+if (!fs.existsSync(CHROMIUM)) {
+  fail("End-to-end tests", `no browser at ${CHROMIUM}: install Debian's Chromium (apt-get install chromium) or set CHROMIUM_PATH`);
+}
+run("End-to-end tests (Playwright)", bin("playwright"), ["test"]);
+
+finish();
