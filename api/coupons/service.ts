@@ -1,0 +1,96 @@
+/**
+ * Coupons (spec §2 admin coupons, §3, §5 coupon create): platform-wide codes, administered by admins,
+ * applied at checkout through findActiveCoupon + discountCents.
+ */
+import { z } from "zod";
+import type { ServiceContext } from "../context.ts";
+import type { Coupon, CouponType } from "../generated/prisma/client.ts";
+import { requireAdmin } from "../auth/policy.ts";
+import { ConflictError, NotFoundError, ValidationError } from "../shared/errors.ts";
+import { parseInput } from "../shared/validation.ts";
+
+export const MESSAGES = {
+  codeRequired: "Please enter a coupon code",
+  percent: "Invalid percent value (0-100)",
+  fixed: "Invalid fixed amount",
+  codeTaken: "A coupon with this code already exists",
+  invalidCode: "Invalid or inactive coupon code",
+} as const;
+
+/** Codes are stored trimmed and upper-case (the input is displayed upper-case, spec §5). */
+export const normalizeCode = (code: string) => code.trim().toUpperCase();
+
+const CreateCouponInput = z
+  .object({
+    code: z.string().transform(normalizeCode).pipe(z.string().min(1, MESSAGES.codeRequired).max(64, "Coupon code is too long")),
+    type: z.enum(["PERCENT", "FIXED"]),
+    value: z.number({ error: "Please enter a value" }).finite(),
+    active: z.boolean().default(true),
+  })
+  .superRefine((c, issues) => {
+    // Percent is a whole number 0..100; fixed is whole cents ≥ 0 (the form converts dollars to cents).
+    if (c.type === "PERCENT" && !(Number.isInteger(c.value) && c.value >= 0 && c.value <= 100)) {
+      issues.addIssue({ code: "custom", path: ["value"], message: MESSAGES.percent });
+    }
+    if (c.type === "FIXED" && !(Number.isInteger(c.value) && c.value >= 0 && c.value <= 100_000_000)) {
+      issues.addIssue({ code: "custom", path: ["value"], message: MESSAGES.fixed });
+    }
+  });
+
+export type CreateCouponInput = z.input<typeof CreateCouponInput>;
+
+export async function createCoupon(ctx: ServiceContext, input: CreateCouponInput): Promise<Coupon> {
+  requireAdmin(ctx);
+  if (!input.code?.trim()) throw new ValidationError(MESSAGES.codeRequired, [{ path: "code", message: MESSAGES.codeRequired }]);
+  const data = parseInput(CreateCouponInput, input);
+  try {
+    return await ctx.db.coupon.create({ data });
+  } catch (e) {
+    if ((e as { code?: string }).code === "P2002") throw new ConflictError(MESSAGES.codeTaken, "coupon_code_taken");
+    throw e;
+  }
+}
+
+/** Activate / deactivate (spec §4: toggle switches active and inactive). */
+export async function toggleCoupon(ctx: ServiceContext, id: number): Promise<Coupon> {
+  requireAdmin(ctx);
+  const coupon = await ctx.db.coupon.findUnique({ where: { id }, select: { active: true } });
+  if (!coupon) throw new NotFoundError("Coupon");
+  // Conditional on the value read, so two concurrent toggles cannot both flip it the same way.
+  const { count } = await ctx.db.coupon.updateMany({ where: { id, active: coupon.active }, data: { active: !coupon.active } });
+  if (count === 0) throw new ConflictError("The coupon was changed meanwhile. Please reload.", "stale");
+  return ctx.db.coupon.findUniqueOrThrow({ where: { id } });
+}
+
+/** Deletes a coupon; subscriptions and orders that used it keep their amounts (their coupon link is cleared). */
+export async function deleteCoupon(ctx: ServiceContext, id: number): Promise<{ id: number; code: string }> {
+  requireAdmin(ctx);
+  return ctx.db.$transaction(async (tx) => {
+    const coupon = await tx.coupon.findUnique({ where: { id }, select: { id: true, code: true } });
+    if (!coupon) throw new NotFoundError("Coupon");
+    await tx.subscription.updateMany({ where: { couponId: id }, data: { couponId: null } });
+    await tx.order.updateMany({ where: { couponId: id }, data: { couponId: null } });
+    await tx.coupon.delete({ where: { id } });
+    return coupon;
+  });
+}
+
+/** Checkout: the active coupon with this code; unknown or inactive codes are refused. */
+export async function findActiveCoupon(ctx: Pick<ServiceContext, "db">, code: string): Promise<Coupon> {
+  const normalized = normalizeCode(code ?? "");
+  const coupon = normalized ? await ctx.db.coupon.findUnique({ where: { code: normalized } }) : null;
+  if (!coupon || !coupon.active) {
+    throw new ValidationError(MESSAGES.invalidCode, [{ path: "couponCode", message: MESSAGES.invalidCode }]);
+  }
+  return coupon;
+}
+
+/**
+ * The discount a coupon gives on a subtotal, in cents: a percentage rounded to the cent, or a fixed amount
+ * capped at the subtotal so the total never goes below zero.
+ */
+export function discountCents(coupon: { type: CouponType; value: number }, subtotalCents: number): number {
+  const subtotal = Math.max(0, subtotalCents);
+  const raw = coupon.type === "PERCENT" ? Math.round((subtotal * coupon.value) / 100) : coupon.value;
+  return Math.min(subtotal, Math.max(0, raw));
+}
