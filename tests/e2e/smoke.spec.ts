@@ -17,9 +17,10 @@ async function screenshotAtWidths(page: Page, path: string, name: string) {
   }
 }
 
-test("home page loads with its calls to action", async ({ page }) => {
+test("home page loads with its calls to action and FAQs", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Frequently asked questions" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Start Your Membership" })).toHaveAttribute("href", "/businesses");
   await expect(page.getByRole("main").getByRole("link", { name: "Login" })).toHaveAttribute("href", "/membership");
   for (const label of ["Contact", "Privacy Policy", "Terms of Use", "Refund Policy"]) {
@@ -32,6 +33,7 @@ test("businesses page lists the seeded businesses from the API", async ({ page }
   await page.goto("/businesses");
   for (const b of SEEDED) {
     await expect(page.getByRole("link", { name: b.name })).toBeVisible();
+    await expect(page.getByRole("img", { name: `${b.name} logo` })).toBeVisible();
   }
   await expect(page.getByTestId("business-card")).toHaveCount(SEEDED.length);
   await screenshotAtWidths(page, "/businesses", "businesses");
@@ -45,6 +47,7 @@ test("a business card opens the business page", async ({ page }) => {
   // Loaded directly too (server-side SPA fallback), not only through client navigation.
   await page.goto("/b/rise-and-crumb-bakery");
   await expect(page.getByRole("heading", { level: 1, name: "Rise & Crumb Bakery" })).toBeVisible();
+  await screenshotAtWidths(page, "/b/green-acres-farm", "business");
 });
 
 test("an unknown business slug shows not found", async ({ page }) => {

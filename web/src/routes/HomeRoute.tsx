@@ -1,5 +1,10 @@
 import { Box, Button, Container, Heading, HStack, SimpleGrid, Stack, Text } from "@chakra-ui/react";
+import { Suspense } from "react";
+import { graphql, useLazyLoadQuery } from "react-relay";
 import { Link as RouterLink } from "react-router";
+import type { HomeRouteQuery } from "./__generated__/HomeRouteQuery.graphql.ts";
+import { HomeFaqs } from "../features/home/HomeFaqs.tsx";
+import { ErrorBoundary } from "../ui/ErrorBoundary.tsx";
 import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
 import { HeroIllustration } from "../features/home/HeroIllustration.tsx";
 
@@ -14,6 +19,20 @@ const FEATURES = [
   { title: "Change anytime", text: "Switch package, add-ons or fulfillment for the next billing cycle, with no charge today." },
   { title: "Clear pricing", text: "One monthly price per box, tax shown up front, every order in your history." },
 ];
+
+const HomeQuery = graphql`
+  query HomeRouteQuery {
+    homePage {
+      ...HomeFaqsFragment_page
+    }
+  }
+`;
+
+/** Home page content (FAQs) loads after the static sections; a failure leaves them out (spec §8). */
+function HomeContent() {
+  const { homePage } = useLazyLoadQuery<HomeRouteQuery>(HomeQuery, {});
+  return <HomeFaqs page={homePage} />;
+}
 
 /** / on the main host: hero, how it works, features and a call to action (spec §2 Home page). */
 export default function HomeRoute() {
@@ -83,6 +102,12 @@ export default function HomeRoute() {
           </SimpleGrid>
         </Container>
       </Box>
+
+      <ErrorBoundary fallback={() => null}>
+        <Suspense fallback={null}>
+          <HomeContent />
+        </Suspense>
+      </ErrorBoundary>
 
       <Container as="section" maxW="3xl" py={{ base: "12", md: "20" }} textAlign="center">
         <Heading as="h2" size={{ base: "2xl", md: "3xl" }} mb="4">

@@ -9,6 +9,8 @@ const BusinessCardFragment = graphql`
   fragment BusinessCardFragment_business on Business {
     slug
     name
+    logoUrl
+    description
     memberCount
   }
 `;
@@ -30,7 +32,7 @@ export function BusinessCard({ business }: { business: BusinessCardFragment_busi
       >
         <Card.Body gap="4">
           <HStack gap="4" align="center">
-            <BusinessLogo name={data.name} />
+            <BusinessLogo name={data.name} logoUrl={data.logoUrl} />
             <Heading as="h2" size="lg" lineHeight="short">
               <LinkOverlay asChild>
                 <RouterLink to={`/b/${data.slug}`}>{data.name}</RouterLink>
@@ -38,7 +40,7 @@ export function BusinessCard({ business }: { business: BusinessCardFragment_busi
             </Heading>
           </HStack>
           <Text color="fg.muted" lineClamp={3}>
-            Monthly membership boxes from {data.name}.
+            {data.description || `Monthly membership boxes from ${data.name}.`}
           </Text>
         </Card.Body>
         <Card.Footer>
