@@ -1,3 +1,92 @@
 import { builder } from "../graphql/builder.ts";
+import { MembershipNode } from "../subscriptions/schema.ts";
+import { membershipOrder } from "../subscriptions/service.ts";
+import * as metrics from "./service.ts";
 
-void builder;
+const Totals = builder.objectRef<metrics.Totals>("MetricsTotals").implement({
+  fields: (t) => ({
+    subscriptionsAll: t.exposeInt("subscriptionsAll", { description: "Every membership that was ever paid (active, past due, canceled)." }),
+    subscriptionsActive: t.exposeInt("subscriptionsActive", { description: "ACTIVE and PAST_DUE." }),
+    subscriptionsCanceled: t.exposeInt("subscriptionsCanceled"),
+    totalRevenueCents: t.exposeInt("totalRevenueCents", { description: "Paid orders' totals minus refunds." }),
+  }),
+});
+
+const Averages = builder.objectRef<{ subscriptionPriceCents: number }>("MetricsAverages").implement({
+  fields: (t) => ({
+    subscriptionPriceCents: t.exposeInt("subscriptionPriceCents", { description: "Average monthly total of active memberships." }),
+  }),
+});
+
+const BusinessCount = builder.objectRef<metrics.BusinessCount>("BusinessMembershipCount").implement({
+  fields: (t) => ({
+    businessId: t.exposeInt("businessId"),
+    businessSlug: t.exposeString("businessSlug"),
+    businessName: t.exposeString("businessName"),
+    count: t.exposeInt("count"),
+  }),
+});
+
+const MonthlyPoint = builder.objectRef<metrics.MonthlyPoint>("MonthlyMetric").implement({
+  fields: (t) => ({
+    yearMonth: t.exposeString("yearMonth", { description: "YYYY-MM" }),
+    activeMembers: t.exposeInt("activeMembers", { description: "Memberships active at some point in the month." }),
+    revenueCents: t.exposeInt("revenueCents", { description: "Orders for this billing period, minus refunds." }),
+  }),
+});
+
+/** What both dashboards show; each field runs its own aggregate, so a query pays only for what it asks. */
+const DashboardMetrics = builder.interfaceRef<metrics.MetricsScope>("DashboardMetrics").implement({
+  fields: (t) => ({
+    totals: t.field({ type: Totals, resolve: (scope, _a, ctx) => metrics.totals(ctx, scope) }),
+    averages: t.field({ type: Averages, resolve: (scope, _a, ctx) => metrics.averages(ctx, scope) }),
+    recentSubscriptions: t.prismaField({
+      type: [MembershipNode],
+      description: `The ${metrics.RECENT_COUNT} newest memberships.`,
+      resolve: (query, scope, _a, ctx) =>
+        ctx.db.subscription.findMany({ ...query, where: metrics.countedWhere(scope), orderBy: membershipOrder, take: metrics.RECENT_COUNT }),
+    }),
+    monthly: t.field({
+      type: [MonthlyPoint],
+      description: `The last ${metrics.MONTHS_IN_SERIES} months, oldest first (chart series).`,
+      resolve: (scope, _a, ctx) => metrics.monthly(ctx, scope),
+    }),
+  }),
+});
+
+const AdminMetrics = builder.objectRef<metrics.MetricsScope>("AdminMetrics").implement({
+  interfaces: [DashboardMetrics],
+  isTypeOf: (s) => (s as metrics.MetricsScope).businessId == null,
+  fields: (t) => ({
+    subscriptionsByBusiness: t.field({ type: [BusinessCount], resolve: (scope, _a, ctx) => metrics.subscriptionsByBusiness(ctx, scope) }),
+  }),
+});
+
+const BusinessMetrics = builder.objectRef<metrics.MetricsScope>("BusinessMetrics").implement({
+  interfaces: [DashboardMetrics],
+  isTypeOf: (s) => (s as metrics.MetricsScope).businessId != null,
+  fields: (t) => ({
+    business: t.prismaField({
+      type: "Business",
+      resolve: (query, scope, _a, ctx) => ctx.db.business.findUniqueOrThrow({ ...query, where: { id: scope.businessId! } }),
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  adminMetrics: t.field({
+    type: AdminMetrics,
+    authScopes: { admin: true },
+    description: "Platform dashboard (admins).",
+    resolve: (_p, _a, ctx) => metrics.adminScope(ctx),
+  }),
+}));
+
+builder.prismaObjectFields("Business", (t) => ({
+  metrics: t.field({
+    type: BusinessMetrics,
+    description: "Business dashboard (viewDashboard: staff of the business, administrators).",
+    authScopes: (b) => ({ business: { id: b.id, permission: "viewDashboard" } }),
+    resolve: (b, _a, ctx) => metrics.businessScope(ctx, b.id),
+  }),
+}));

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { factories, type Factories } from "../support/factories.ts";
+
+let t: TestApp;
+let f: Factories;
+let adminToken: string;
+let viewerToken: string;
+let memberToken: string;
+let partnerToken: string;
+const subs: Record<string, number> = {};
+let statements = 0;
+
+beforeAll(async () => {
+  t = await createTestApp({ now: "2026-03-05T15:00:00Z", logQueries: true });
+  (t.db.prisma as unknown as { $on(e: "query", cb: () => void): void }).$on("query", () => void statements++);
+  f = factories(t);
+  const acme = await f.business({ slug: "acme", name: "Acme" });
+  const bakery = await f.business({ slug: "bakery", name: "Bakery" });
+  const planA = await f.plan(acme);
+  const planB = await f.plan(bakery);
+  const member = await f.user({ username: "member" });
+  const viewer = await f.user({ username: "viewer" });
+  const admin = await f.user({ username: "admin", isAdmin: true });
+  await f.attach(acme, viewer, "VIEWER");
+  adminToken = await f.session(admin);
+  viewerToken = await f.session(viewer);
+  memberToken = await f.session(member);
+  partnerToken = await f.partnerToken(acme, admin);
+
+  const u = async (name: string) => f.user({ username: name });
+  const s1 = await f.subscription({ user: await u("m1"), business: acme, plan: planA, totalCents: 3000, startedAt: "2025-12-15T12:00:00Z" });
+  const s2 = await f.subscription({ user: await u("m2"), business: acme, plan: planA, status: "PAST_DUE", totalCents: 4000, startedAt: "2026-02-10T12:00:00Z" });
+  const s3 = await f.subscription({ user: await u("m3"), business: acme, plan: planA, status: "CANCELED", totalCents: 2000, startedAt: "2025-10-01T12:00:00Z", canceledAt: "2026-01-20T12:00:00Z" });
+  const s4 = await f.subscription({ user: await u("m4"), business: acme, plan: planA, status: "INCOMPLETE", totalCents: 9999, startedAt: "2026-03-01T12:00:00Z" });
+  // 2026-03-01 03:00 UTC is still February 28th in New York: a March start for the platform, February for the bakery.
+  const s5 = await f.subscription({ user: member, business: bakery, plan: planB, totalCents: 5000, startedAt: "2026-03-01T03:00:00Z" });
+  Object.assign(subs, { s1: s1.id, s2: s2.id, s3: s3.id, s4: s4.id, s5: s5.id });
+  await f.order({ subscription: s1, period: "2025-12", totalCents: 3000 });
+  await f.order({ subscription: s1, period: "2026-01", totalCents: 3000 });
+  await f.order({ subscription: s1, period: "2026-02", totalCents: 3000, refundedCents: 1000 });
+  await f.order({ subscription: s3, period: "2025-10", totalCents: 2000 });
+  await f.order({ subscription: s5, period: "2026-03", totalCents: 5000 });
+});
+afterAll(() => t.close());
+
+const FIELDS = `totals { subscriptionsAll subscriptionsActive subscriptionsCanceled totalRevenueCents }
+  averages { subscriptionPriceCents }
+  recentSubscriptions { databaseId }
+  monthly { yearMonth activeMembers revenueCents }`;
+
+const series = (m: { yearMonth: string; activeMembers: number; revenueCents: number }[]) =>
+  Object.fromEntries(m.filter((p) => p.activeMembers || p.revenueCents).map((p) => [p.yearMonth, [p.activeMembers, p.revenueCents]]));
+
+describe("admin metrics", () => {
+  it("computes totals, averages, breakdown, recent memberships and monthly series", async () => {
+    const r = await t.gqlOk(`{ adminMetrics { ${FIELDS} subscriptionsByBusiness { businessSlug count } } }`, {}, { token: adminToken });
+    const m = r.adminMetrics;
+    expect(m.totals).toEqual({ subscriptionsAll: 4, subscriptionsActive: 3, subscriptionsCanceled: 1, totalRevenueCents: 15000 });
+    expect(m.averages).toEqual({ subscriptionPriceCents: 4000 });
+    expect(m.subscriptionsByBusiness).toEqual([{ businessSlug: "acme", count: 3 }, { businessSlug: "bakery", count: 1 }]);
+    expect(m.recentSubscriptions.map((s: { databaseId: number }) => s.databaseId)).toEqual([subs.s5, subs.s2, subs.s1, subs.s3]);
+    expect(m.monthly).toHaveLength(12);
+    expect(m.monthly[0].yearMonth).toBe("2025-04");
+    expect(m.monthly[11].yearMonth).toBe("2026-03");
+    expect(series(m.monthly)).toEqual({
+      "2025-10": [1, 2000],
+      "2025-11": [1, 0],
+      "2025-12": [2, 3000],
+      "2026-01": [2, 3000],
+      "2026-02": [2, 2000],
+      "2026-03": [3, 5000],
+    });
+  });
+
+  it("is for administrators only", async () => {
+    for (const token of [viewerToken, memberToken, partnerToken]) {
+      expect((await t.gql(`{ adminMetrics { totals { subscriptionsAll } } }`, {}, { token })).errors?.[0]?.message).toBe("You do not have permission to do this.");
+    }
+    expect((await t.gql(`{ adminMetrics { totals { subscriptionsAll } } }`, {}, {})).errors?.[0]?.message).toBe("Please log in to continue.");
+  });
+});
+
+describe("business metrics", () => {
+  it("covers one business, with months counted in its time zone", async () => {
+    const r = await t.gqlOk(`{ acme: business(slug: "acme") { metrics { business { slug name } ${FIELDS} } } }`, {}, { token: viewerToken });
+    const m = r.acme.metrics;
+    expect(m.business).toEqual({ slug: "acme", name: "Acme" });
+    expect(m.totals).toEqual({ subscriptionsAll: 3, subscriptionsActive: 2, subscriptionsCanceled: 1, totalRevenueCents: 10000 });
+    expect(m.averages).toEqual({ subscriptionPriceCents: 3500 });
+    expect(m.recentSubscriptions.map((s: { databaseId: number }) => s.databaseId)).toEqual([subs.s2, subs.s1, subs.s3]);
+    expect(series(m.monthly)["2026-03"]).toEqual([2, 0]);
+
+    const b = await t.gqlOk(`{ business(slug: "bakery") { metrics { monthly { yearMonth activeMembers revenueCents } } } }`, {}, { token: adminToken });
+    expect(series(b.business.metrics.monthly)).toEqual({ "2026-02": [1, 0], "2026-03": [1, 5000] });
+  });
+
+  it("is refused to members, partner tokens and staff of other businesses", async () => {
+    for (const [slug, token] of [["acme", memberToken], ["acme", partnerToken], ["bakery", viewerToken]] as const) {
+      const r = await t.gql(`{ business(slug: "${slug}") { metrics { totals { subscriptionsAll } } } }`, {}, { token });
+      expect(r.errors?.[0]?.message).toBe("You do not have permission to do this.");
+    }
+  });
+
+  it("aggregates without loading rows: a constant number of statements", async () => {
+    const before = statements;
+    await t.gqlOk(`{ adminMetrics { ${FIELDS} subscriptionsByBusiness { count } } }`, {}, { token: adminToken });
+    // session + 2 totals + average + recent (with nothing nested) + series (raw + groupBy) + breakdown (2)
+    expect(statements - before).toBeGreaterThan(3);
+    expect(statements - before).toBeLessThanOrEqual(10);
+  });
+});
