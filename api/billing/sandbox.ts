@@ -370,9 +370,10 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   /** The simulated 3-D Secure challenge: the customer completes or fails it. */
-  async completeChallenge(intentId: string, outcome: "complete" | "fail"): Promise<PaymentIntentInfo> {
+  async completeChallenge(clientSecret: string, outcome: "complete" | "fail"): Promise<PaymentIntentInfo> {
+    const intentId = this.intentIdFromSecret(clientSecret);
     const intent = await this.load<StoredIntent>(intentId, "payment_intent");
-    if (!intent) throw new SandboxCardError("resource_missing", `No such payment intent: ${intentId}`);
+    if (!intent || intent.clientSecret !== clientSecret) throw new SandboxCardError("invalid_client_secret", "Invalid client secret.");
     if (intent.status !== "requires_action" || !intent.pendingCard) return this.intentInfo(intentId, intent);
     let next: StoredIntent;
     if (outcome === "complete") {

@@ -1,3 +1,187 @@
 import { builder } from "../graphql/builder.ts";
+import { RULE_ERRORS } from "../graphql/errors.ts";
+import { FulfillmentModeEnum } from "../catalog/schema.ts";
+import { AddressInput } from "../users/schema.ts";
+import { MembershipNode } from "../subscriptions/schema.ts";
+import { ValidationError } from "../shared/errors.ts";
+import { bpsToPercent } from "../pages/content.ts";
+import type { PaymentIntentInfo } from "./provider.ts";
+import { SandboxCardError } from "./sandbox.ts";
+import { completeCheckout, quoteSelection, startCheckout, type Quote } from "./checkout.ts";
+import { sandboxFor } from "./service.ts";
 
-void builder;
+const CheckoutSelectionInput = builder.inputType("CheckoutSelectionInput", {
+  fields: (t) => ({
+    businessSlug: t.string({ required: true }),
+    planRef: t.string({ required: true, description: "The package's ref (item_…), spec chosenItemId." }),
+    mode: t.field({ type: FulfillmentModeEnum, required: true }),
+    addonRefs: t.stringList({ required: true, defaultValue: [] }),
+    couponCode: t.string(),
+  }),
+});
+
+const QuoteAddon = builder.objectRef<Quote["addons"][number]>("CheckoutQuoteAddon").implement({
+  fields: (t) => ({ ref: t.exposeString("ref"), name: t.exposeString("name"), amountCents: t.exposeInt("amountCents") }),
+});
+
+const CheckoutQuote = builder.objectRef<Quote>("CheckoutQuote").implement({
+  description: "The server's price for a selection: what the order summary shows and what will be charged.",
+  fields: (t) => ({
+    businessSlug: t.string({ resolve: (q) => q.business.slug }),
+    planRef: t.string({ resolve: (q) => q.plan.ref }),
+    planName: t.string({ resolve: (q) => q.plan.name }),
+    mode: t.field({ type: FulfillmentModeEnum, resolve: (q) => q.mode }),
+    addons: t.field({ type: [QuoteAddon], resolve: (q) => q.addons }),
+    planAmountCents: t.int({ resolve: (q) => q.price.planAmountCents }),
+    addonsAmountCents: t.int({ resolve: (q) => q.price.addonsAmountCents }),
+    subtotalCents: t.int({ resolve: (q) => q.price.subtotalCents }),
+    couponCode: t.string({ nullable: true, resolve: (q) => q.coupon?.code ?? null }),
+    discountCents: t.int({ resolve: (q) => q.price.discountCents }),
+    taxRatePercent: t.float({ resolve: (q) => bpsToPercent(q.price.taxRateBps) }),
+    taxCents: t.int({ resolve: (q) => q.price.taxCents }),
+    totalCents: t.int({ resolve: (q) => q.price.totalCents }),
+    period: t.string({ description: "Billing period (YYYY-MM) of the first charge.", resolve: (q) => q.period }),
+    billingDay: t.int({ resolve: (q) => q.billingDay }),
+    nextBillingDate: t.string({ description: "ISO date of the first renewal.", resolve: (q) => q.nextBillingDate }),
+  }),
+});
+
+const StartCheckoutInput = builder.inputType("StartCheckoutInput", {
+  fields: (t) => ({
+    selection: t.field({ type: CheckoutSelectionInput, required: true }),
+    email: t.string({ required: true }),
+    isGift: t.boolean({ defaultValue: false }),
+    address: t.field({ type: AddressInput }),
+    expectedTotalCents: t.int({ description: "The total the customer was shown; a different server total refuses." }),
+    idempotencyKey: t.string({ required: true, description: "One per checkout attempt; repeating it never pays twice." }),
+  }),
+});
+
+const StartedCheckout = builder
+  .objectRef<{ subscriptionId: number; paymentIntentId: string; clientSecret: string; quote: Quote }>("StartedCheckout")
+  .implement({
+    fields: (t) => ({
+      paymentIntentId: t.exposeString("paymentIntentId"),
+      clientSecret: t.exposeString("clientSecret", { description: "Confirm it with the card form (Stripe.js or the sandbox form)." }),
+      quote: t.field({ type: CheckoutQuote, resolve: (s) => s.quote }),
+      membership: t.prismaField({
+        type: MembershipNode,
+        resolve: (query, s, _a, ctx) => ctx.db.subscription.findUniqueOrThrow({ ...query, where: { id: s.subscriptionId } }),
+      }),
+    }),
+  });
+
+const CompletedCheckout = builder
+  .objectRef<{ orderId: number; subscriptionId: number; chargedCents: number; nextBillingDate: string; createdAt: Date }>("CompletedCheckout")
+  .implement({
+    fields: (t) => ({
+      chargedCents: t.exposeInt("chargedCents"),
+      nextBillingDate: t.exposeString("nextBillingDate"),
+      createdAt: t.expose("createdAt", { type: "DateTime" }),
+      order: t.prismaField({
+        type: "Order",
+        resolve: (query, c, _a, ctx) => ctx.db.order.findUniqueOrThrow({ ...query, where: { id: c.orderId } }),
+      }),
+      membership: t.prismaField({
+        type: MembershipNode,
+        resolve: (query, c, _a, ctx) => ctx.db.subscription.findUniqueOrThrow({ ...query, where: { id: c.subscriptionId } }),
+      }),
+    }),
+  });
+
+const PaymentErrorRef = builder.objectRef<{ code: string; message: string }>("PaymentError").implement({
+  fields: (t) => ({ code: t.exposeString("code"), message: t.exposeString("message") }),
+});
+
+const PaymentIntentRef = builder.objectRef<PaymentIntentInfo>("PaymentIntent").implement({
+  description: "A payment intent as the card form sees it (Stripe's shape).",
+  fields: (t) => ({
+    id: t.exposeString("id"),
+    status: t.exposeString("status", { description: "succeeded, requires_action, requires_payment_method, …" }),
+    amountCents: t.exposeInt("amountCents"),
+    lastError: t.field({ type: PaymentErrorRef, nullable: true, resolve: (i) => i.lastError }),
+  }),
+});
+
+const SandboxCardInput = builder.inputType("SandboxCardInput", {
+  description: "A Stripe test card (sandbox provider only; real cards are refused).",
+  fields: (t) => ({
+    number: t.string({ required: true }),
+    expMonth: t.int({ required: true }),
+    expYear: t.int({ required: true }),
+    cvc: t.string({ required: true }),
+  }),
+});
+
+/** Card form errors (number, expiry, CVC) become validation errors the form shows beside the card. */
+async function sandboxStep<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof SandboxCardError) throw new ValidationError(e.message, [{ path: "card", message: e.message }]);
+    throw e;
+  }
+}
+
+const PaymentConfig = builder.objectRef<{ provider: string; publishableKey: string | null }>("PaymentConfig").implement({
+  fields: (t) => ({
+    provider: t.exposeString("provider", { description: "sandbox or stripe: which card form the client shows." }),
+    publishableKey: t.exposeString("publishableKey", { nullable: true }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  paymentConfig: t.field({
+    type: PaymentConfig,
+    resolve: (_p, _a, ctx) => ({
+      provider: ctx.config.paymentProvider,
+      publishableKey: ctx.config.paymentProvider === "stripe" ? (ctx.config.stripe.publishableKey ?? null) : null,
+    }),
+  }),
+  checkoutQuote: t.field({
+    type: CheckoutQuote,
+    errors: { types: RULE_ERRORS },
+    description: "Price a selection (order summary) and check it can be bought today (cutoff, modes, add-on limit, coupon).",
+    args: { selection: t.arg({ type: CheckoutSelectionInput, required: true }) },
+    resolve: (_p, { selection }, ctx) => quoteSelection(ctx, { ...selection, couponCode: selection.couponCode ?? undefined }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  startCheckout: t.field({
+    type: StartedCheckout,
+    errors: { types: RULE_ERRORS },
+    args: { input: t.arg({ type: StartCheckoutInput, required: true }) },
+    resolve: (_p, { input }, ctx) =>
+      startCheckout(ctx, {
+        selection: { ...input.selection, couponCode: input.selection.couponCode ?? undefined },
+        email: input.email,
+        isGift: input.isGift ?? false,
+        address: input.address ? Object.fromEntries(Object.entries(input.address).filter(([, v]) => v != null)) : undefined,
+        expectedTotalCents: input.expectedTotalCents ?? undefined,
+        idempotencyKey: input.idempotencyKey,
+      }),
+  }),
+  completeCheckout: t.field({
+    type: CompletedCheckout,
+    errors: { types: RULE_ERRORS },
+    description: "Activate the membership once its payment intent has succeeded (idempotent).",
+    args: { paymentIntentId: t.arg.string({ required: true }) },
+    resolve: (_p, { paymentIntentId }, ctx) => completeCheckout(ctx, { paymentIntentId }),
+  }),
+  confirmSandboxPayment: t.field({
+    type: PaymentIntentRef,
+    errors: { types: [ValidationError] },
+    description: "Sandbox provider: what stripe.confirmCardPayment does, with a Stripe test card.",
+    args: { clientSecret: t.arg.string({ required: true }), card: t.arg({ type: SandboxCardInput, required: true }) },
+    resolve: (_p, { clientSecret, card }, ctx) => sandboxStep(() => sandboxFor(ctx).confirmPaymentIntent(clientSecret, card)),
+  }),
+  completeSandboxChallenge: t.field({
+    type: PaymentIntentRef,
+    errors: { types: [ValidationError] },
+    description: "Sandbox provider: the simulated 3-D Secure challenge for cards that require authentication.",
+    args: { clientSecret: t.arg.string({ required: true }), succeed: t.arg.boolean({ required: true }) },
+    resolve: (_p, { clientSecret, succeed }, ctx) =>
+      sandboxStep(() => sandboxFor(ctx).completeChallenge(clientSecret, succeed ? "complete" : "fail")),
+  }),
+}));

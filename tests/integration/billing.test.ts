@@ -54,7 +54,7 @@ describe("sandbox provider", () => {
     expect(funds.lastError?.code).toBe("insufficient_funds");
     const challenged = await s.confirmPaymentIntent(pi.clientSecret, card("4000002500003155"));
     expect(challenged.status).toBe("requires_action");
-    const done = await s.completeChallenge(pi.id, "complete");
+    const done = await s.completeChallenge(pi.clientSecret, "complete");
     expect(done.status).toBe("succeeded");
     expect((await s.describeCard(done.paymentMethodId!)).last4).toBe("3155");
   });

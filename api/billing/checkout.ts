@@ -1,0 +1,307 @@
+import { z } from "zod";
+import type { ServiceContext } from "../context.ts";
+import type { FulfillmentMode, Prisma } from "../generated/prisma/client.ts";
+import { requireMember } from "../auth/policy.ts";
+import { variationFor } from "../catalog/service.ts";
+import { discountCents, findActiveCoupon } from "../coupons/service.ts";
+import { addressSchema } from "../users/service.ts";
+import { addMonths, isoDate, localDate, yearMonthOf } from "../shared/calendar.ts";
+import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
+import { parseInput } from "../shared/validation.ts";
+import { cutoffMessage, isPastCutoff } from "../subscriptions/rules.ts";
+import { priceSelection, type PriceBreakdown } from "./pricing.ts";
+import { providerFor, recordPayment, settlePeriod } from "./service.ts";
+
+/**
+ * Checkout (spec §2 checkout, §4 payment, §5 cutoff): the server prices the selection from the catalogue,
+ * coupon and tax settings, opens an INCOMPLETE membership with a payment intent, and activates it once the
+ * provider reports the payment succeeded. Client-sent amounts are compared, never used.
+ */
+
+export const SelectionSchema = z.object({
+  businessSlug: z.string().trim().toLowerCase().min(1, "Choose a business"),
+  /** Plan ref (spec chosenItemId, item_…). */
+  planRef: z.string().trim().min(1, "Choose a package"),
+  mode: z.enum(["PICKUP", "SHIPPING", "DELIVERY"]),
+  /** Add-on refs (spec chosenAddonIds). */
+  addonRefs: z.array(z.string().trim().min(1)).max(50).default([]),
+  couponCode: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .max(40)
+    .optional()
+    .transform((c) => c || undefined),
+});
+export type SelectionInput = z.input<typeof SelectionSchema>;
+
+const MODE_LABEL: Record<FulfillmentMode, string> = { PICKUP: "pickup", SHIPPING: "shipping", DELIVERY: "delivery" };
+
+export interface Quote {
+  business: { id: number; slug: string; name: string; timeZone: string };
+  plan: { id: number; ref: string; name: string };
+  mode: FulfillmentMode;
+  addons: { id: number; ref: string; name: string; amountCents: number }[];
+  coupon: { id: number; code: string } | null;
+  price: PriceBreakdown;
+  /** The billing period the first charge pays for (YYYY-MM, business time zone). */
+  period: string;
+  billingDay: number;
+  /** ISO date of the first renewal. */
+  nextBillingDate: string;
+}
+
+/** Prices a selection and checks every rule a checkout must pass (cutoff, modes, add-on limit, coupon). */
+export async function quoteSelection(ctx: ServiceContext, input: SelectionInput): Promise<Quote> {
+  const sel = parseInput(SelectionSchema, input);
+  const business = await ctx.db.business.findUnique({
+    where: { slug: sel.businessSlug },
+    include: { page: true },
+  });
+  if (!business) throw new NotFoundError("Business");
+  const page = business.page;
+  if (!page) throw new RuleViolationError("This business is not accepting members yet.", "not_configured");
+
+  const today = localDate(ctx.clock.now(), business.timeZone);
+  if (isPastCutoff(today, page.cutoffDay)) throw new RuleViolationError(cutoffMessage(page.cutoffDay!), "past_cutoff");
+
+  const enabled = { PICKUP: page.pickupEnabled, SHIPPING: page.shippingEnabled, DELIVERY: page.deliveryEnabled };
+  if (!enabled[sel.mode]) {
+    throw new ValidationError(`This business does not offer ${MODE_LABEL[sel.mode]}.`, [{ path: "mode", message: "Fulfillment mode not offered" }]);
+  }
+
+  const plan = await ctx.db.plan.findFirst({
+    where: { businessId: business.id, ref: sel.planRef, listed: true, archivedAt: null },
+    include: { variations: true },
+  });
+  if (!plan) throw new ValidationError("This package is no longer available.", [{ path: "planRef", message: "Unknown package" }]);
+  const variation = variationFor(plan, sel.mode);
+  if (!variation) {
+    throw new ValidationError(`This package is not available for ${MODE_LABEL[sel.mode]}.`, [{ path: "mode", message: "No price for this mode" }]);
+  }
+
+  const refs = [...new Set(sel.addonRefs)];
+  const addons = refs.length
+    ? await ctx.db.addon.findMany({ where: { businessId: business.id, ref: { in: refs }, listed: true, archivedAt: null } })
+    : [];
+  if (addons.length !== refs.length) {
+    throw new ValidationError("An add-on you chose is no longer available.", [{ path: "addonRefs", message: "Unknown add-on" }]);
+  }
+  if (page.addonLimit > 0 && addons.length > page.addonLimit) {
+    throw new ValidationError(`You can choose at most ${page.addonLimit} add-on${page.addonLimit === 1 ? "" : "s"}.`, [
+      { path: "addonRefs", message: "Too many add-ons" },
+    ]);
+  }
+  // Keep the customer's order of add-ons.
+  addons.sort((a, b) => refs.indexOf(a.ref) - refs.indexOf(b.ref));
+
+  const coupon = sel.couponCode ? await findActiveCoupon(ctx, sel.couponCode) : null;
+  const price = priceSelection({
+    planAmountCents: variation.amountCents,
+    addonAmountsCents: addons.map((a) => a.amountCents),
+    discountFor: coupon ? (subtotal) => discountCents(coupon, subtotal) : undefined,
+    taxRateBps: page.taxEnabled ? page.taxRateBps : null,
+  });
+  const next = addMonths(today, 1);
+  return {
+    business: { id: business.id, slug: business.slug, name: business.name, timeZone: business.timeZone },
+    plan: { id: plan.id, ref: plan.ref, name: plan.name },
+    mode: sel.mode,
+    addons: addons.map((a) => ({ id: a.id, ref: a.ref, name: a.name, amountCents: a.amountCents })),
+    coupon: coupon ? { id: coupon.id, code: coupon.code } : null,
+    price,
+    period: yearMonthOf(today),
+    billingDay: page.billingDay,
+    nextBillingDate: isoDate({ ...next, day: page.billingDay }),
+  };
+}
+
+const StartCheckoutSchema = z.object({
+  email: z.string().trim().toLowerCase().email("Please enter a valid email address").max(254),
+  isGift: z.boolean().default(false),
+  address: addressSchema.optional(),
+  /** What the client showed the customer; a different server total refuses the checkout. */
+  expectedTotalCents: z.number().int().nonnegative().optional(),
+  /** Chosen once per checkout attempt by the client: repeating it never opens a second payment. */
+  idempotencyKey: z.string().trim().min(8).max(100),
+});
+export type StartCheckoutInput = { selection: SelectionInput } & z.input<typeof StartCheckoutSchema>;
+
+export interface StartedCheckout {
+  subscriptionId: number;
+  paymentIntentId: string;
+  clientSecret: string;
+  quote: Quote;
+}
+
+const MEMBER_STATUSES = ["ACTIVE", "PAST_DUE"] as const;
+
+/**
+ * Opens a checkout: an INCOMPLETE membership holding the priced selection and a payment intent for the
+ * first period. The same idempotency key returns the same checkout; a new attempt for the same business
+ * replaces an unfinished one instead of adding a second membership.
+ */
+export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInput): Promise<StartedCheckout> {
+  const { selection, ...rest } = input;
+  const data = parseInput(StartCheckoutSchema, rest);
+  const quote = await quoteSelection(ctx, selection);
+  const actor = requireMember(ctx, quote.business.slug);
+  const userId = actor.user.id;
+  const idempotencyKey = `checkout:${userId}:${data.idempotencyKey}`;
+
+  const repeated = await ctx.db.payment.findUnique({ where: { idempotencyKey } });
+  if (repeated?.subscriptionId) {
+    const intent = await providerFor(ctx).retrievePaymentIntent(repeated.providerPaymentId);
+    return { subscriptionId: repeated.subscriptionId, paymentIntentId: intent.id, clientSecret: intent.clientSecret, quote };
+  }
+  if (data.expectedTotalCents !== undefined && data.expectedTotalCents !== quote.price.totalCents) {
+    throw new ConflictError("The price of your selection has changed. Please review your order.", "price_mismatch");
+  }
+  const active = await ctx.db.subscription.findFirst({
+    where: { userId, businessId: quote.business.id, status: { in: [...MEMBER_STATUSES] } },
+    select: { id: true },
+  });
+  if (active) {
+    throw new ConflictError("You already have an active membership with this business. Use Change Box to change it.", "already_member");
+  }
+
+  const user = await ctx.db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, name: true, paymentCustomerId: true } });
+  const provider = providerFor(ctx);
+  const customerId = await provider.ensureCustomer({ userId, email: user.email ?? data.email, name: user.name, existingId: user.paymentCustomerId });
+
+  const membership: Omit<Prisma.SubscriptionUncheckedCreateInput, "userId" | "businessId"> = {
+    status: "INCOMPLETE",
+    planId: quote.plan.id,
+    mode: quote.mode,
+    planAmountCents: quote.price.planAmountCents,
+    addonsAmountCents: quote.price.addonsAmountCents,
+    discountCents: quote.price.discountCents,
+    taxCents: quote.price.taxCents,
+    totalCents: quote.price.totalCents,
+    taxRateBps: quote.price.taxRateBps,
+    couponId: quote.coupon?.id ?? null,
+    billingDay: quote.billingDay,
+    isGift: data.isGift,
+    address: data.address,
+    email: data.email,
+    paymentProvider: provider.name,
+    startedAt: ctx.clock.now(),
+  };
+  const subscriptionId = await ctx.db.$transaction(async (tx) => {
+    if (customerId !== user.paymentCustomerId) await tx.user.update({ where: { id: userId }, data: { paymentCustomerId: customerId } });
+    // An unfinished earlier attempt at this business is reused, so a member never ends up with two.
+    const unfinished = await tx.subscription.findFirst({
+      where: { userId, businessId: quote.business.id, status: "INCOMPLETE" },
+      orderBy: { id: "desc" },
+      select: { id: true },
+    });
+    const addons = quote.addons.map((a) => ({ addonId: a.id, amountCents: a.amountCents }));
+    if (unfinished) {
+      await tx.subscriptionAddon.deleteMany({ where: { subscriptionId: unfinished.id } });
+      await tx.subscription.update({ where: { id: unfinished.id }, data: { ...membership, addons: { create: addons } } });
+      return unfinished.id;
+    }
+    const created = await tx.subscription.create({
+      data: { ...membership, userId, businessId: quote.business.id, addons: { create: addons } },
+      select: { id: true },
+    });
+    return created.id;
+  });
+
+  const intent = await provider.createPaymentIntent({
+    customerId,
+    amountCents: quote.price.totalCents,
+    currency: "usd",
+    idempotencyKey,
+    saveForFuture: true,
+    metadata: {
+      subscription_id: String(subscriptionId),
+      business_id: String(quote.business.id),
+      user_id: String(userId),
+      period: quote.period,
+      kind: "INITIAL",
+    },
+  });
+  await recordPayment(ctx.db, intent, { userId, subscriptionId, provider: provider.name, idempotencyKey });
+  return { subscriptionId, paymentIntentId: intent.id, clientSecret: intent.clientSecret, quote };
+}
+
+export interface CompletedCheckout {
+  orderId: number;
+  subscriptionId: number;
+  chargedCents: number;
+  nextBillingDate: string;
+  createdAt: Date;
+}
+
+/**
+ * Finishes a checkout once the provider says the payment succeeded: saves the card for renewals, creates the
+ * first order and activates the membership. Safe to call again (and from the provider's webhook): the order
+ * is created once. A second successful payment for the same period is refunded at once.
+ */
+export async function completeCheckout(ctx: ServiceContext, input: { paymentIntentId: string }): Promise<CompletedCheckout> {
+  const actor = requireMember(ctx);
+  const payment = await ctx.db.payment.findUnique({ where: { providerPaymentId: input.paymentIntentId } });
+  if (!payment || payment.userId !== actor.user.id || !payment.subscriptionId) throw new NotFoundError("Payment");
+  return settleCheckoutPayment(ctx, payment.id);
+}
+
+/** The part of completion that needs no actor (shared with provider webhooks). */
+export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "clock" | "config">, paymentId: number): Promise<CompletedCheckout> {
+  const payment = await ctx.db.payment.findUniqueOrThrow({ where: { id: paymentId } });
+  const provider = providerFor(ctx);
+  const intent = await provider.retrievePaymentIntent(payment.providerPaymentId);
+  await recordPayment(ctx.db, intent, { userId: payment.userId, subscriptionId: payment.subscriptionId, provider: provider.name });
+  if (intent.status !== "succeeded") {
+    throw new RuleViolationError(intent.lastError?.message ?? "Payment was not completed", intent.lastError?.code ?? "payment_incomplete");
+  }
+  const period = intent.metadata.period;
+  const sub = await ctx.db.subscription.findUniqueOrThrow({
+    where: { id: payment.subscriptionId! },
+    include: {
+      plan: { select: { ref: true, name: true } },
+      addons: { include: { addon: { select: { ref: true, name: true } } } },
+      user: { select: { id: true, email: true, name: true, username: true, paymentCustomerId: true } },
+      business: { select: { timeZone: true } },
+    },
+  });
+
+  const existing = await ctx.db.order.findUnique({ where: { subscriptionId_period: { subscriptionId: sub.id, period } } });
+  if (existing) {
+    const paidByOther = await ctx.db.payment.findFirst({ where: { orderId: existing.id, status: "SUCCEEDED", NOT: { id: payment.id } } });
+    if (paidByOther && payment.refundedCents === 0 && payment.orderId !== existing.id) {
+      // Two payments for one period (a double submit with two keys): give this one back.
+      await provider.refund({ paymentIntentId: intent.id, amountCents: intent.amountCents, idempotencyKey: `dup:${intent.id}` });
+      await ctx.db.payment.update({ where: { id: payment.id }, data: { refundedCents: intent.amountCents } });
+    }
+    return completed(sub, existing);
+  }
+
+  if (intent.paymentMethodId) {
+    const card = await provider.describeCard(intent.paymentMethodId);
+    await ctx.db.$transaction([
+      ctx.db.paymentMethod.updateMany({ where: { userId: sub.userId, provider: provider.name }, data: { isDefault: false } }),
+      ctx.db.paymentMethod.upsert({
+        where: { providerPaymentMethodId: card.id },
+        create: { userId: sub.userId, provider: provider.name, providerPaymentMethodId: card.id, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear, isDefault: true },
+        update: { isDefault: true },
+      }),
+      ctx.db.subscription.update({ where: { id: sub.id }, data: { providerPaymentMethodId: card.id } }),
+    ]);
+  }
+  const orderId = await settlePeriod(ctx.db, sub, { period, kind: "INITIAL", paymentId: payment.id });
+  const order = await ctx.db.order.findUniqueOrThrow({ where: { id: orderId } });
+  return completed(sub, order);
+
+  function completed(s: typeof sub, order: { id: number; totalCents: number; createdAt: Date; period: string }): CompletedCheckout {
+    const [y, m] = order.period.split("-").map(Number);
+    const next = addMonths({ year: y, month: m }, 1);
+    return {
+      orderId: order.id,
+      subscriptionId: s.id,
+      chargedCents: order.totalCents,
+      nextBillingDate: isoDate({ ...next, day: s.billingDay }),
+      createdAt: order.createdAt,
+    };
+  }
+}
