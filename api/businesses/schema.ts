@@ -138,7 +138,7 @@ builder.queryFields((t) => ({
     maxSize: 100,
     description: "Every partner business, for the public businesses grid.",
     resolve: (query, _parent, _args, ctx) =>
-      ctx.db.business.findMany({ ...query, where: businesses.publicBusinessesWhere(), orderBy: { name: "asc" } }),
+      businesses.withViewerRoles(ctx, ctx.db.business.findMany({ ...query, where: businesses.publicBusinessesWhere(), orderBy: { name: "asc" } })),
   }),
   business: t.prismaField({
     type: "Business",
@@ -154,7 +154,7 @@ builder.queryFields((t) => ({
     authScopes: { loggedIn: true },
     description: "Businesses the viewer is attached to with any role (administrators: all), by name.",
     resolve: (query, _p, _a, ctx) =>
-      ctx.db.business.findMany({ ...query, where: businessesWhere(ctx, "viewDashboard"), orderBy: [{ name: "asc" }, { id: "asc" }] }),
+      businesses.withViewerRoles(ctx, ctx.db.business.findMany({ ...query, where: businessesWhere(ctx, "viewDashboard"), orderBy: [{ name: "asc" }, { id: "asc" }] })),
   }),
   adminBusiness: t.prismaField({
     type: "Business",

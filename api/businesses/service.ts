@@ -21,6 +21,29 @@ export async function businessBySlug(ctx: ServiceContext, slug: string) {
   return business;
 }
 
+/**
+ * Loads the viewer's roles in a page of businesses with one query, so per-business permission checks on
+ * list fields (userCount, users, …) answer from the policy's per-request cache instead of one query each.
+ */
+export async function primeViewerRoles(ctx: ServiceContext, businessIds: number[]): Promise<void> {
+  if (ctx.actor.kind !== "user" || ctx.actor.user.isAdmin) return;
+  const missing = businessIds.filter((id) => !ctx.roleCache.has(id));
+  if (!missing.length) return;
+  const links = await ctx.db.businessUser.findMany({
+    where: { userId: ctx.actor.user.id, businessId: { in: missing } },
+    select: { businessId: true, role: true },
+  });
+  const roles = new Map(links.map((l) => [l.businessId, l.role]));
+  for (const id of missing) ctx.roleCache.set(id, roles.get(id) ?? null);
+}
+
+/** Runs a business list query, then primes the viewer's roles for the rows it returned. */
+export async function withViewerRoles<B extends { id: number }>(ctx: ServiceContext, rows: Promise<B[]>): Promise<B[]> {
+  const list = await rows;
+  await primeViewerRoles(ctx, list.map((b) => b.id));
+  return list;
+}
+
 const isUniqueViolation = (e: unknown) => (e as { code?: string } | null)?.code === "P2002";
 
 export const SLUG_TAKEN = "A business with this subdomain already exists";

@@ -3,8 +3,10 @@ import { openSession } from "../../api/auth/sessions.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 
 let t: TestApp;
+let statements = 0;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ logQueries: true });
+  (t.db.prisma as any).$on("query", () => statements++);
 });
 afterAll(() => t.close());
 
@@ -290,5 +292,35 @@ describe("partner API tokens", () => {
     expect((await t.gqlOk(REVOKE_TOKEN, { id }, { token: a.editor.token })).revokeApiToken.__typename).toBe("ForbiddenError");
     const empty = await t.gqlOk(CREATE_TOKEN, { input: { ...input, name: "  " } }, { token: a.owner.token });
     expect(empty.createApiToken.__typename).toBe("ValidationError");
+  });
+});
+
+describe("lists load in a constant number of statements", () => {
+  const LIST = `{ myBusinesses(first: 10) { edges { node {
+    slug logoUrl description memberCount userCount viewerRole viewerCanEdit viewerCanManageUsers
+    page { brandName theme { primary } } nextBox { contentHtml }
+    plans(first: 3) { edges { node { ref priceCents variations { id amountCents } } } }
+    addons(first: 3) { edges { node { ref amountCents } } }
+    users(first: 3) { edges { node { role user { username } } } } } } } }`;
+
+  async function count(token: string) {
+    statements = 0;
+    const data = await t.gqlOk(LIST, {}, { token });
+    return { statements, businesses: data.myBusinesses.edges.length as number };
+  }
+
+  it("for an owner of many businesses, whatever their number", async () => {
+    const owner = await person("multi-owner");
+    const addBusiness = async (i: number) => {
+      const b = await createBusiness({ name: `Chain ${seq}-${i}`, attachments: [{ userId: owner.id, role: "OWNER" }] });
+      await t.db.prisma.plan.create({ data: { businessId: b.databaseId, ref: "item_1", name: "Box", variations: { create: [{ mode: "PICKUP", amountCents: 100 }] } } });
+      await t.db.prisma.addon.create({ data: { businessId: b.databaseId, ref: "addon_1", name: "Egg", amountCents: 50 } });
+    };
+    for (let i = 0; i < 2; i++) await addBusiness(i);
+    const small = await count(owner.token);
+    for (let i = 2; i < 7; i++) await addBusiness(i);
+    const large = await count(owner.token);
+    expect([small.businesses, large.businesses]).toEqual([2, 7]);
+    expect(large.statements).toBe(small.statements);
   });
 });
