@@ -8,6 +8,7 @@ const NOW = "2026-03-05T15:00:00Z";
 
 let t: TestApp;
 let f: Factories;
+let statements = 0;
 
 // Fixture: two businesses, a member of each, staff of acme, an admin.
 let acme: { id: number; slug: string };
@@ -30,7 +31,8 @@ let adminToken: string;
 let partnerToken: string;
 
 beforeAll(async () => {
-  t = await createTestApp({ now: NOW });
+  t = await createTestApp({ now: NOW, logQueries: true });
+  (t.db.prisma as unknown as { $on(e: "query", cb: () => void): void }).$on("query", () => void statements++);
   f = factories(t);
   acme = await f.business({ slug: "acme", name: "Acme Farms", page: { shippingEnabled: true, addonLimit: 1, billingDay: 3 } });
   other = await f.business({ slug: "other", name: "Other Bakery" });
@@ -348,6 +350,22 @@ describe("lists", () => {
     expect(await rootIds({}, aliceToken)).toEqual([]);
     const anon = await t.gql(ROOT, {}, {});
     expect(anon.errors?.[0]?.message).toBe("Please log in to continue.");
+  });
+
+  it("loads memberships with their relations and dates in a number of statements independent of the rows", async () => {
+    const Q = `query($n: Int) { memberships(first: $n) { edges { node { ${MEMBERSHIP_FIELDS} plan { name } email memberName
+      orders(first: 5) { edges { node { period } } } } } } }`;
+    const run = async (n: number) => {
+      const before = statements;
+      const r = await t.gqlOk(Q, { n }, { token: adminToken });
+      return { rows: r.memberships.edges.length, statements: statements - before };
+    };
+    const one = await run(1);
+    const all = await run(20);
+    expect(one.rows).toBe(1);
+    expect(all.rows).toBe(5);
+    // Prisma loads each relation with one batched statement, whatever the number of rows (no N+1).
+    expect(all.statements).toBe(one.statements);
   });
 
   it("Business.memberships and Business.orders for readers of that business only", async () => {
