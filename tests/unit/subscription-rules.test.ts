@@ -164,3 +164,23 @@ describe("local date in the business time zone", () => {
     expect(localDate(new Date("2026-12-31T23:00:00Z"), "Asia/Tokyo")).toEqual(d("2027-01-01"));
   });
 });
+
+describe("order selection snapshot", () => {
+  it("reads the typed fields of billing's snapshot and tolerates missing ones", async () => {
+    const { orderSelectionView } = await import("../../api/subscriptions/orders.ts");
+    expect(
+      orderSelectionView({
+        mode: "pickup",
+        chosenItemName: "Veg Box",
+        chosenVariationName: "Pickup",
+        chosenAddons: [{ id: "addon_1", name: "Eggs", price: "$6.00", amountCents: 600 }, { name: "Legacy", amount: 250 }, { bogus: true }],
+      }),
+    ).toEqual({
+      planName: "Veg Box",
+      variationName: "Pickup",
+      addons: [{ id: "addon_1", name: "Eggs", amountCents: 600 }, { id: null, name: "Legacy", amountCents: 250 }],
+    });
+    expect(orderSelectionView(null)).toEqual({ planName: null, variationName: null, addons: [] });
+    expect(orderSelectionView("nonsense")).toEqual({ planName: null, variationName: null, addons: [] });
+  });
+});
