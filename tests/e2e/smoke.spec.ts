@@ -60,3 +60,30 @@ test("an unknown path shows the not-found page", async ({ page }) => {
   await page.goto("/this/does/not/exist");
   await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
 });
+
+test("businesses page shows the load error with Try Again, which refetches", async ({ page }) => {
+  let failNext = true;
+  await page.route("**/graphql", async (route) => {
+    if (failNext) {
+      failNext = false;
+      return route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ errors: [{ message: "boom" }] }) });
+    }
+    return route.continue();
+  });
+  await page.goto("/businesses");
+  await expect(page.getByText("Failed to load businesses. Please try again.")).toBeVisible();
+  await page.getByRole("button", { name: "Try Again" }).click();
+  await expect(page.getByTestId("business-card")).toHaveCount(SEEDED.length);
+});
+
+test("businesses page shows the empty state when there are none", async ({ page }) => {
+  await page.route("**/graphql", (route) =>
+    route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify({ data: { businesses: { edges: [], pageInfo: { endCursor: null, hasNextPage: false } } } }),
+    }),
+  );
+  await page.goto("/businesses");
+  await expect(page.getByText("No businesses available")).toBeVisible();
+  await expect(page.getByText("Check back later for new membership opportunities.")).toBeVisible();
+});
