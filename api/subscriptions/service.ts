@@ -285,6 +285,11 @@ export async function restartSubscription(ctx: ServiceContext, input: { subscrip
   const { subscriptionId } = parseInput(SubscriptionIdInput, input);
   const sub = await ownSubscription(ctx, subscriptionId);
   if (sub.status !== "CANCELED") throw new ConflictError("Only a canceled subscription can be restarted", "not_canceled");
+  // One open membership per member and business (database invariant): refuse before any charge is made.
+  const open = await ctx.db.subscription.count({
+    where: { userId: sub.userId, businessId: sub.businessId, id: { not: sub.id }, status: { in: ["INCOMPLETE", ...MEMBER_STATUSES] } },
+  });
+  if (open > 0) throw new ConflictError("You already have a membership at this business.", "already_member");
   const period = currentPeriod(todayIn(ctx, sub.business.timeZone));
 
   if (sub.paidThroughPeriod && sub.paidThroughPeriod >= period) {

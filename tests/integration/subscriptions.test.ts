@@ -282,6 +282,15 @@ describe("restartSubscription", () => {
     await f.db.subscription.delete({ where: { id: sub.id } });
   });
 
+  it("is refused while the member has another open membership at the business, before any charge", async () => {
+    const canceled = await activeSub(alice, { status: "CANCELED", canceledAt: "2026-02-10T12:00:00Z", paidThroughPeriod: "2026-02" });
+    const open = await activeSub(alice, { plan: planB });
+    const r = await t.gqlOk(RESTART, { input: { subscriptionId: String(canceled.id) } }, { token: aliceToken });
+    expect(r.restartSubscription).toMatchObject({ __typename: "ConflictError", reason: "already_member" });
+    expect(await f.db.payment.count({ where: { subscriptionId: canceled.id } })).toBe(0);
+    await f.db.subscription.deleteMany({ where: { id: { in: [canceled.id, open.id] } } });
+  });
+
   it("asks for card confirmation without a saved card, and is refused to others", async () => {
     const sub = await activeSub(alice, { status: "CANCELED", canceledAt: "2026-02-10T12:00:00Z", paidThroughPeriod: "2026-02" });
     const input = { subscriptionId: String(sub.id) };
@@ -299,11 +308,12 @@ describe("lists", () => {
   let ids: Record<string, number>;
   beforeAll(async () => {
     const a1 = await f.subscription({ user: alice, business: acme, plan: planA, status: "CANCELED", startedAt: "2025-06-01T12:00:00Z", canceledAt: "2025-12-01T12:00:00Z", providerSubscriptionId: "sub_old" });
-    const a2 = await f.subscription({ user: alice, business: acme, plan: planB, startedAt: "2026-01-01T12:00:00Z" });
+    // One open membership per member and business: alice's older ones are canceled.
+    const a2 = await f.subscription({ user: alice, business: acme, plan: planB, status: "CANCELED", startedAt: "2026-01-01T12:00:00Z", canceledAt: "2026-02-01T12:00:00Z" });
     const a3 = await f.subscription({ user: alice, business: acme, plan: planA, startedAt: "2026-02-01T12:00:00Z" });
     const b1 = await f.subscription({ user: bob, business: acme, plan: planA, status: "PAST_DUE", startedAt: "2026-02-15T12:00:00Z" });
     const c1 = await f.subscription({ user: carol, business: other, plan: planOther, startedAt: "2026-02-20T12:00:00Z" });
-    const inc = await f.subscription({ user: bob, business: acme, plan: planA, status: "INCOMPLETE", startedAt: "2026-03-01T12:00:00Z" });
+    const inc = await f.subscription({ user: bob, business: other, plan: planOther, status: "INCOMPLETE", startedAt: "2026-03-01T12:00:00Z" });
     ids = { a1: a1.id, a2: a2.id, a3: a3.id, b1: b1.id, c1: c1.id, inc: inc.id };
     await f.order({ subscription: a2, period: "2026-01", totalCents: 2500, createdAt: "2026-01-01T12:00:00Z" });
     await f.order({ subscription: a2, period: "2026-02", totalCents: 2500, createdAt: "2026-02-01T12:00:00Z", selection: { chosenItemName: "Fruit Box", chosenVariationName: "Pickup", chosenAddons: [{ id: "addon_1", name: "Eggs", amountCents: 600 }] } });
@@ -331,14 +341,14 @@ describe("lists", () => {
 
   it("root memberships: admin sees all, filtered by search, status and business", async () => {
     expect(await rootIds({}, adminToken)).toEqual([ids.c1, ids.b1, ids.a3, ids.a2, ids.a1]);
-    expect(await rootIds({ status: "ACTIVE" }, adminToken)).toEqual([ids.c1, ids.b1, ids.a3, ids.a2]);
-    expect(await rootIds({ status: "CANCELED" }, adminToken)).toEqual([ids.a1]);
+    expect(await rootIds({ status: "ACTIVE" }, adminToken)).toEqual([ids.c1, ids.b1, ids.a3]);
+    expect(await rootIds({ status: "CANCELED" }, adminToken)).toEqual([ids.a2, ids.a1]);
     expect(await rootIds({ businessId: other.id }, adminToken)).toEqual([ids.c1]);
     expect(await rootIds({ search: "ALI" }, adminToken)).toEqual([ids.a3, ids.a2, ids.a1]); // username
     expect(await rootIds({ search: "liddell" }, adminToken)).toEqual([ids.a3, ids.a2, ids.a1]); // name
     expect(await rootIds({ search: "bakery.test" }, adminToken)).toEqual([ids.c1]); // email
     expect(await rootIds({ search: "other bak" }, adminToken)).toEqual([ids.c1]); // business name
-    expect(await rootIds({ search: "acme", status: "ACTIVE" }, adminToken)).toEqual([ids.b1, ids.a3, ids.a2]); // business slug
+    expect(await rootIds({ search: "acme", status: "ACTIVE" }, adminToken)).toEqual([ids.b1, ids.a3]); // business slug
   });
 
   it("root memberships: staff and partner tokens see only their businesses; members see nothing; anonymous is refused", async () => {
