@@ -206,6 +206,10 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
       select: { id: true },
     });
     return created.id;
+  }).catch((e: { code?: string }) => {
+    // subscriptions_one_open_per_member: another request (maybe another server process) opened it first.
+    if (e.code === "P2002") throw new ConflictError("A checkout for this membership is already in progress. Please try again.", "checkout_in_progress");
+    throw e;
   });
 
   const intent = await provider.createPaymentIntent({
@@ -235,9 +239,10 @@ export interface CompletedCheckout {
 }
 
 /**
- * Finishes a checkout once the provider says the payment succeeded: saves the card for renewals, creates the
- * first order and activates the membership. Safe to call again (and from the provider's webhook): the order
- * is created once. A second successful payment for the same period is refunded at once.
+ * Finishes a payment the member confirmed in the card form (a checkout, or a restart that needed the card)
+ * once the provider says it succeeded: saves the card for renewals, creates the period's order and activates
+ * the membership. Safe to call again (and from the provider's webhook): the order is created once. A second
+ * successful payment for the same period is refunded at once.
  */
 export async function completeCheckout(ctx: ServiceContext, input: { paymentIntentId: string }): Promise<CompletedCheckout> {
   const actor = requireMember(ctx);
@@ -289,7 +294,8 @@ export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "cl
       ctx.db.subscription.update({ where: { id: sub.id }, data: { providerPaymentMethodId: card.id } }),
     ]);
   }
-  const orderId = await settlePeriod(ctx.db, sub, { period, kind: "INITIAL", paymentId: payment.id });
+  const kind = intent.metadata.kind === "RESTART" || intent.metadata.kind === "RENEWAL" ? intent.metadata.kind : "INITIAL";
+  const orderId = await settlePeriod(ctx.db, sub, { period, kind, paymentId: payment.id });
   const order = await ctx.db.order.findUniqueOrThrow({ where: { id: orderId } });
   return completed(sub, order);
 

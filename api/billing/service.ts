@@ -106,7 +106,7 @@ export async function settlePeriod(
   sub: BillableSubscription,
   args: { period: string; kind: OrderKind; paymentId?: number },
 ): Promise<number> {
-  return db.$transaction(async (tx) => {
+  const settle = () => db.$transaction(async (tx) => {
     const existing = await tx.order.findUnique({ where: { subscriptionId_period: { subscriptionId: sub.id, period: args.period } } });
     const order =
       existing ??
@@ -137,6 +137,13 @@ export async function settlePeriod(
     });
     return order.id;
   });
+  try {
+    return await settle();
+  } catch (e) {
+    // Another process created the period's order between our read and write (unique subscription+period).
+    if ((e as { code?: string }).code === "P2002") return settle();
+    throw e;
+  }
 }
 
 export type ChargeOutcome =

@@ -164,3 +164,24 @@ describe("checkout", () => {
     expect(r.startCheckout).toMatchObject({ __typename: "ForbiddenError", reason: "tenant_mismatch" });
   });
 });
+
+describe("restart", () => {
+  const RESTART = `mutation($input: RestartSubscriptionInput!) { restartSubscription(input: $input) {
+    __typename ... on RestartSubscriptionSuccess { data { outcome clientSecret paymentIntentId membership { status } } } ... on Error { message reason } } }`;
+
+  it("a canceled membership without a saved card restarts once the member pays in the card form", async () => {
+    const token = await member();
+    const user = await t.db.prisma.user.findFirstOrThrow({ where: { username: `member${seq}` } });
+    const farm = await t.db.prisma.business.findUniqueOrThrow({ where: { slug: "farm" } });
+    const plan = await t.db.prisma.plan.findFirstOrThrow({ where: { ref: "item_veg" } });
+    const sub = await t.db.prisma.subscription.create({
+      data: { userId: user.id, businessId: farm.id, planId: plan.id, mode: "PICKUP", planAmountCents: 2400, totalCents: 2538, taxCents: 138, status: "CANCELED", canceledAt: new Date("2026-02-10T00:00:00Z"), paidThroughPeriod: "2026-02" },
+    });
+    const r = await t.gqlOk(RESTART, { input: { subscriptionId: String(sub.id) } }, { token, tenant: "farm" });
+    expect(r.restartSubscription.data).toMatchObject({ outcome: "REQUIRES_ACTION", membership: { status: "CANCELED" } });
+    const { clientSecret, paymentIntentId } = r.restartSubscription.data;
+    await t.gqlOk(CONFIRM, { secret: clientSecret, card: card("4242424242424242") });
+    const done = await t.gqlOk(COMPLETE, { id: paymentIntentId }, { token });
+    expect(done.completeCheckout.data).toMatchObject({ chargedCents: 2538, order: { period: "2026-03", kind: "RESTART" }, membership: { status: "ACTIVE" } });
+  });
+});
