@@ -1,4 +1,5 @@
 import { builder } from "../graphql/builder.ts";
+import { payloadQuery } from "../graphql/payload-query.ts";
 import { COMMON_ERRORS, RULE_ERRORS } from "../graphql/errors.ts";
 import { BusinessRole } from "../generated/prisma/enums.ts";
 import { businessesWhere, can } from "../auth/policy.ts";
@@ -234,7 +235,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateBusinessInput, required: true }) },
     resolve: async (query, _p, { input }, ctx) => {
       const business = await businesses.createBusiness(ctx, input);
-      return ctx.db.business.findUniqueOrThrow({ ...query, where: { id: business.id } });
+      return ctx.db.business.findUniqueOrThrow({ ...payloadQuery(query), where: { id: business.id } });
     },
   }),
   deleteBusiness: t.field({
@@ -251,7 +252,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: AttachBusinessUserInput, required: true }) },
     resolve: async (query, _p, { input }, ctx) => {
       const link = await businesses.attachBusinessUser(ctx, input);
-      return ctx.db.businessUser.findUniqueOrThrow({ ...query, where: { id: link.id } });
+      return ctx.db.businessUser.findUniqueOrThrow({ ...payloadQuery(query), where: { id: link.id } });
     },
   }),
   detachBusinessUser: t.field({
@@ -276,7 +277,7 @@ builder.mutationFields((t) => ({
       const id = Number(input.id.id);
       if (!Number.isSafeInteger(id)) throw new NotFoundError("API token");
       const token = await businesses.revokeApiToken(ctx, id);
-      return ctx.db.apiToken.findUniqueOrThrow({ ...query, where: { id: token.id } });
+      return ctx.db.apiToken.findUniqueOrThrow({ ...payloadQuery(query), where: { id: token.id } });
     },
   }),
 }));

@@ -1,5 +1,6 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { builder } from "../graphql/builder.ts";
+import { payloadQuery } from "../graphql/payload-query.ts";
 import { COMMON_ERRORS } from "../graphql/errors.ts";
 import { CouponType } from "../generated/prisma/enums.ts";
 import { ConflictError } from "../shared/errors.ts";
@@ -64,7 +65,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateCouponInput, required: true }) },
     resolve: async (query, _p, { input }, ctx) => {
       const c = await coupons.createCoupon(ctx, { ...input, active: input.active ?? true });
-      return ctx.db.coupon.findUniqueOrThrow({ ...query, where: { id: c.id } });
+      return ctx.db.coupon.findUniqueOrThrow({ ...payloadQuery(query), where: { id: c.id } });
     },
   }),
   toggleCoupon: t.prismaField({
@@ -74,7 +75,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ToggleCouponInput, required: true }) },
     resolve: async (query, _p, { input }, ctx) => {
       const c = await coupons.toggleCoupon(ctx, numericId(input.id, "Coupon", "id"));
-      return ctx.db.coupon.findUniqueOrThrow({ ...query, where: { id: c.id } });
+      return ctx.db.coupon.findUniqueOrThrow({ ...payloadQuery(query), where: { id: c.id } });
     },
   }),
   deleteCoupon: t.field({

@@ -1,4 +1,5 @@
 import { builder } from "../graphql/builder.ts";
+import { payloadQuery } from "../graphql/payload-query.ts";
 import { COMMON_ERRORS } from "../graphql/errors.ts";
 import type { Page } from "../generated/prisma/client.ts";
 import { AddonInputRef, PlanInputRef } from "../catalog/schema.ts";
@@ -188,7 +189,7 @@ builder.queryFields((t) => ({
     description: "Content of the main home page.",
     resolve: async (query, _p, _a, ctx) => {
       const { id } = await pages.ensureHomePage(ctx);
-      return ctx.db.page.findUniqueOrThrow({ ...query, where: { id } });
+      return ctx.db.page.findUniqueOrThrow({ ...payloadQuery(query), where: { id } });
     },
   }),
 }));
@@ -201,7 +202,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SaveBusinessPageInput, required: true }) },
     resolve: async (query, _p, { input }, ctx) => {
       const business = await pages.saveBusinessPage(ctx, input);
-      return ctx.db.business.findUniqueOrThrow({ ...query, where: { id: business.id } });
+      return ctx.db.business.findUniqueOrThrow({ ...payloadQuery(query), where: { id: business.id } });
     },
   }),
   saveHomePage: t.prismaField({
@@ -211,7 +212,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SaveHomePageInput, required: true }) },
     resolve: async (query, _p, { input }, ctx) => {
       const page = await pages.saveHomePage(ctx, input);
-      return ctx.db.page.findUniqueOrThrow({ ...query, where: { id: page.id } });
+      return ctx.db.page.findUniqueOrThrow({ ...payloadQuery(query), where: { id: page.id } });
     },
   }),
   saveNextBox: t.prismaField({
@@ -220,7 +221,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SaveNextBoxInput, required: true }) },
     resolve: async (query, _p, { input }, ctx) => {
       const box = await pages.saveNextBox(ctx, input);
-      return ctx.db.nextBox.findUniqueOrThrow({ ...query, where: { id: box.id } });
+      return ctx.db.nextBox.findUniqueOrThrow({ ...payloadQuery(query), where: { id: box.id } });
     },
   }),
 }));

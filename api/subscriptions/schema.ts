@@ -1,5 +1,6 @@
 import { decodeGlobalID } from "@pothos/plugin-relay";
 import { builder, type GraphQLContext } from "../graphql/builder.ts";
+import { payloadQuery } from "../graphql/payload-query.ts";
 import { RULE_ERRORS } from "../graphql/errors.ts";
 import { OrderKind, SubscriptionStatus } from "../generated/prisma/enums.ts";
 import { addressSchema } from "../users/service.ts";
@@ -372,7 +373,7 @@ builder.mutationFields((t) => ({
         mode: input.mode,
         addonIds: input.addonIds.map((id) => numericId(id, "Addon", "addonIds")),
       });
-      return ctx.db.subscription.findUniqueOrThrow({ ...query, where: { id: r.subscriptionId } });
+      return ctx.db.subscription.findUniqueOrThrow({ ...payloadQuery(query), where: { id: r.subscriptionId } });
     },
   }),
   cancelSubscription: t.prismaField({
@@ -385,7 +386,7 @@ builder.mutationFields((t) => ({
         subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId"),
         mode: input.mode ?? "NOW",
       });
-      return ctx.db.subscription.findUniqueOrThrow({ ...query, where: { id: r.subscriptionId } });
+      return ctx.db.subscription.findUniqueOrThrow({ ...payloadQuery(query), where: { id: r.subscriptionId } });
     },
   }),
   restartSubscription: t.field({

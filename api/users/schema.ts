@@ -1,4 +1,5 @@
 import { builder } from "../graphql/builder.ts";
+import { payloadQuery } from "../graphql/payload-query.ts";
 import { COMMON_ERRORS } from "../graphql/errors.ts";
 import { ConflictError, RateLimitedError, ValidationError } from "../shared/errors.ts";
 import type { User } from "../generated/prisma/client.ts";
@@ -189,7 +190,7 @@ builder.mutationFields((t) => ({
     resolve: async (query, _p, { input }, ctx) => {
       const { address, ...rest } = given(input);
       const user = await users.updateProfile(ctx, { ...rest, address: address ? given(address) : undefined });
-      return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+      return ctx.db.user.findUniqueOrThrow({ ...payloadQuery(query), where: { id: user.id } });
     },
   }),
   createUser: t.prismaField({
@@ -199,7 +200,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateUserInput, required: true }) },
     resolve: async (query, _p, { input }, ctx) => {
       const user = await users.createUser(ctx, { username: input.username, password: input.password, isAdmin: input.isAdmin ?? false });
-      return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+      return ctx.db.user.findUniqueOrThrow({ ...payloadQuery(query), where: { id: user.id } });
     },
   }),
 }));

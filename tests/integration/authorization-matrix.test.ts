@@ -1,0 +1,402 @@
+/**
+ * The authorization matrix (spec §6 and api/auth/policy.ts): every role against every query and mutation that
+ * touches business A, including the same roles of business B (cross-tenant), a member of B, and a partner API
+ * token of A. Each cell asserts allowed or refused, so a widened permission fails as loudly as a narrowed one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { factories, type Factories } from "../support/factories.ts";
+
+type ActorName = "anonymous" | "memberA" | "memberB" | "viewerA" | "editorA" | "ownerA" | "ownerB" | "admin" | "partnerA";
+const ACTORS: ActorName[] = ["anonymous", "memberA", "memberB", "viewerA", "editorA", "ownerA", "ownerB", "admin", "partnerA"];
+const USERS: ActorName[] = ["memberA", "memberB", "viewerA", "editorA", "ownerA", "ownerB", "admin"];
+const STAFF_A: ActorName[] = ["viewerA", "editorA", "ownerA", "admin"];
+const READ_MEMBERS_A: ActorName[] = [...STAFF_A, "partnerA"];
+const EDIT_A: ActorName[] = ["editorA", "ownerA", "admin"];
+const MANAGE_A: ActorName[] = ["ownerA", "admin"];
+const ADMIN: ActorName[] = ["admin"];
+const EVERYONE: ActorName[] = ACTORS;
+
+let t: TestApp;
+let f: Factories;
+const tokens = {} as Record<ActorName, string | null>;
+const sessionTenant: Partial<Record<ActorName, string>> = { memberA: "alpha", memberB: "beta" };
+let ids: {
+  alpha: number;
+  beta: number;
+  planA: number;
+  planARef: string;
+  addonA: number;
+  memberAId: number;
+  memberAGlobal: string;
+  membershipA: number;
+  orderA: number;
+};
+let seq = 0;
+
+const gid = (type: string, id: number) => Buffer.from(`${type}:${id}`).toString("base64");
+
+/** Sends as an actor; the tenant header is the actor's own tenant unless the operation names one. */
+function as(actor: ActorName, query: string, variables: Record<string, unknown> = {}, tenant?: string) {
+  return t.gql(query, variables, { token: tokens[actor], tenant: tenant ?? sessionTenant[actor] ?? null });
+}
+
+const REFUSALS = new Set(["UnauthenticatedError", "ForbiddenError", "NotFoundError"]);
+const AUTH_MESSAGES = /log in|permission|not found|belongs to another business|read-only/i;
+
+/** A mutation result: Success → allowed; an auth refusal → refused; anything else is a broken test. */
+async function mutation(actor: ActorName, field: string, query: string, variables: Record<string, unknown>, tenant?: string) {
+  const res = await as(actor, query, variables, tenant);
+  if (res.errors?.length) throw new Error(`${field} as ${actor}: ${JSON.stringify(res.errors)}`);
+  const typename: string = res.data[field].__typename;
+  if (typename.endsWith("Success")) return true;
+  if (REFUSALS.has(typename)) return false;
+  throw new Error(`${field} as ${actor} returned ${typename}: ${res.data[field].message}`);
+}
+
+/** A query: data → allowed; an auth error or null → refused. */
+async function query(actor: ActorName, q: string, pick: (data: any) => unknown, variables: Record<string, unknown> = {}) {
+  const res = await as(actor, q, variables);
+  if (res.errors?.length) {
+    if (res.errors.every((e) => AUTH_MESSAGES.test(e.message))) return false;
+    throw new Error(`query as ${actor}: ${JSON.stringify(res.errors)}`);
+  }
+  const value = pick(res.data);
+  return value !== null && value !== undefined && value !== false;
+}
+
+async function freshMembershipOfMemberA(status: "ACTIVE" | "CANCELED") {
+  // One open membership per member and business: close the previous ones first.
+  await f.db.subscription.updateMany({ where: { userId: ids.memberAId, businessId: ids.alpha, status: { not: "CANCELED" } }, data: { status: "CANCELED" } });
+  return f.subscription({
+    user: { id: ids.memberAId },
+    business: { id: ids.alpha },
+    plan: { id: ids.planA },
+    status,
+    canceledAt: status === "CANCELED" ? "2026-02-01T00:00:00Z" : null,
+    paidThroughPeriod: status === "CANCELED" ? "2026-02" : "2026-03",
+  });
+}
+
+const PAGE_CONTENT = {
+  brand: { name: "Alpha Farm" },
+  fulfillment: { pickup: true, shipping: true, delivery: false },
+  skipWindow: { startDay: 1, endDay: 28 },
+  changeWindow: { startDay: 1, endDay: 28 },
+};
+
+interface Operation {
+  name: string;
+  allowed: ActorName[];
+  run(actor: ActorName): Promise<boolean>;
+}
+
+const OPERATIONS: Operation[] = [
+  // ---- public reads --------------------------------------------------------------------------------------
+  {
+    name: "business page, plans and add-ons (public)",
+    allowed: EVERYONE,
+    run: (a) => query(a, `{ business(slug: "alpha") { page { brand { name } } plans(first: 5) { edges { node { name } } } } }`, (d) => d.business?.page),
+  },
+  {
+    name: "businesses list (public)",
+    allowed: EVERYONE,
+    run: (a) => query(a, `{ businesses(first: 5) { edges { node { slug } } } }`, (d) => d.businesses.edges.length === 2),
+  },
+  // ---- a member's own data -------------------------------------------------------------------------------
+  {
+    name: "viewer",
+    allowed: USERS,
+    run: (a) => query(a, `{ viewer { username } }`, (d) => d.viewer),
+  },
+  {
+    name: "node(User of member A)",
+    allowed: ["memberA", "admin"],
+    run: (a) => query(a, `query($id: ID!) { node(id: $id) { ... on User { email } } }`, (d) => d.node?.email, { id: ids.memberAGlobal }),
+  },
+  {
+    name: "node(membership of member A)",
+    allowed: ["memberA", ...READ_MEMBERS_A],
+    run: (a) => query(a, `query($id: ID!) { node(id: $id) { ... on Membership { status username } } }`, (d) => d.node?.username, { id: gid("Membership", ids.membershipA) }),
+  },
+  {
+    name: "node(order of member A)",
+    allowed: ["memberA", ...READ_MEMBERS_A],
+    run: (a) => query(a, `query($id: ID!) { node(id: $id) { ... on Order { totalCents } } }`, (d) => d.node?.totalCents, { id: gid("Order", ids.orderA) }),
+  },
+  // ---- business A's private reads ------------------------------------------------------------------------
+  {
+    name: "business A memberships",
+    allowed: READ_MEMBERS_A,
+    run: (a) => query(a, `{ business(slug: "alpha") { memberships(first: 10) { edges { node { username } } } } }`, (d) => d.business?.memberships?.edges.length > 0),
+  },
+  {
+    name: "business A orders",
+    allowed: READ_MEMBERS_A,
+    run: (a) => query(a, `{ business(slug: "alpha") { orders(first: 10) { edges { node { totalCents } } } } }`, (d) => d.business?.orders?.edges.length > 0),
+  },
+  {
+    name: "root memberships include business A's",
+    allowed: READ_MEMBERS_A,
+    run: (a) =>
+      query(a, `{ memberships(first: 50) { edges { node { business { slug } } } } }`, (d) =>
+        d.memberships.edges.some((e: any) => e.node.business.slug === "alpha"),
+      ),
+  },
+  {
+    name: "business A dashboard metrics",
+    allowed: STAFF_A,
+    run: (a) => query(a, `{ business(slug: "alpha") { metrics { totals { subscriptionsAll } } } }`, (d) => d.business?.metrics),
+  },
+  {
+    name: "adminBusiness(A)",
+    allowed: STAFF_A,
+    run: (a) => query(a, `query($id: Int!) { adminBusiness(id: $id) { name } }`, (d) => d.adminBusiness, { id: ids.alpha }),
+  },
+  {
+    name: "business A attached users",
+    allowed: MANAGE_A,
+    run: (a) => query(a, `{ business(slug: "alpha") { users(first: 10) { edges { node { role } } } } }`, (d) => d.business?.users),
+  },
+  {
+    name: "business A API tokens",
+    allowed: MANAGE_A,
+    run: (a) => query(a, `{ business(slug: "alpha") { apiTokens(first: 10) { edges { node { name } } } } }`, (d) => d.business?.apiTokens),
+  },
+  {
+    name: "user search for business A",
+    allowed: MANAGE_A,
+    run: (a) => query(a, `query($b: Int) { userSearch(query: "member", businessId: $b) { username } }`, (d) => d.userSearch, { b: ids.alpha }),
+  },
+  // ---- platform reads ------------------------------------------------------------------------------------
+  { name: "adminMetrics", allowed: ADMIN, run: (a) => query(a, `{ adminMetrics { totals { subscriptionsAll } } }`, (d) => d.adminMetrics) },
+  { name: "coupons", allowed: ADMIN, run: (a) => query(a, `{ coupons(first: 5) { edges { node { code } } } }`, (d) => d.coupons) },
+  { name: "users", allowed: ADMIN, run: (a) => query(a, `{ users(first: 5) { edges { node { username } } } }`, (d) => d.users) },
+  // ---- business A's content ------------------------------------------------------------------------------
+  {
+    name: "saveBusinessPage(A)",
+    allowed: EDIT_A,
+    run: (a) =>
+      mutation(a, "saveBusinessPage", `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename ... on Error { message } } }`, {
+        input: { businessId: ids.alpha, content: PAGE_CONTENT },
+      }),
+  },
+  {
+    name: "saveNextBox(A)",
+    allowed: EDIT_A,
+    run: (a) =>
+      mutation(a, "saveNextBox", `mutation($input: SaveNextBoxInput!) { saveNextBox(input: $input) { __typename ... on Error { message } } }`, {
+        input: { businessId: ids.alpha, contentHtml: `<p>Box ${++seq}</p>` },
+      }),
+  },
+  {
+    name: "attachBusinessUser(A, viewer)",
+    allowed: MANAGE_A,
+    run: async (a) => {
+      const u = await f.user();
+      return mutation(a, "attachBusinessUser", `mutation($input: AttachBusinessUserInput!) { attachBusinessUser(input: $input) { __typename ... on Error { message } } }`, {
+        input: { businessId: ids.alpha, userId: u.id, role: "VIEWER" },
+      });
+    },
+  },
+  {
+    name: "detachBusinessUser(A)",
+    allowed: MANAGE_A,
+    run: async (a) => {
+      const u = await f.user();
+      await f.attach({ id: ids.alpha }, u, "VIEWER");
+      return mutation(a, "detachBusinessUser", `mutation($input: DetachBusinessUserInput!) { detachBusinessUser(input: $input) { __typename ... on Error { message } } }`, {
+        input: { businessId: ids.alpha, userId: u.id },
+      });
+    },
+  },
+  {
+    name: "createApiToken(A)",
+    allowed: MANAGE_A,
+    run: (a) =>
+      mutation(a, "createApiToken", `mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { __typename ... on Error { message } } }`, {
+        input: { businessId: ids.alpha, name: `token ${++seq}` },
+      }),
+  },
+  {
+    name: "cancelSubscription(membership in A)",
+    allowed: MANAGE_A,
+    run: async (a) => {
+      const member = await f.user();
+      const sub = await f.subscription({ user: member, business: { id: ids.alpha }, plan: { id: ids.planA } });
+      return mutation(a, "cancelSubscription", `mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { __typename ... on Error { message } } }`, {
+        input: { subscriptionId: String(sub.id), mode: "NOW" },
+      });
+    },
+  },
+  // ---- member A's own membership -------------------------------------------------------------------------
+  {
+    name: "skipMonth(member A's membership)",
+    allowed: ["memberA"],
+    run: async (a) => {
+      const sub = await freshMembershipOfMemberA("ACTIVE");
+      return mutation(a, "skipMonth", `mutation($input: SkipMonthInput!) { skipMonth(input: $input) { __typename ... on Error { message } } }`, {
+        input: { subscriptionId: String(sub.id) },
+      }, "alpha");
+    },
+  },
+  {
+    name: "changeSubscription(member A's membership)",
+    allowed: ["memberA"],
+    run: async (a) => {
+      const sub = await freshMembershipOfMemberA("ACTIVE");
+      return mutation(a, "changeSubscription", `mutation($input: ChangeSubscriptionInput!) { changeSubscription(input: $input) { __typename ... on Error { message } } }`, {
+        input: { subscriptionId: String(sub.id), planId: String(ids.planA), mode: "SHIPPING", addonIds: [] },
+      }, "alpha");
+    },
+  },
+  {
+    name: "restartSubscription(member A's canceled membership)",
+    allowed: ["memberA"],
+    run: async (a) => {
+      const sub = await freshMembershipOfMemberA("CANCELED");
+      return mutation(a, "restartSubscription", `mutation($input: RestartSubscriptionInput!) { restartSubscription(input: $input) { __typename ... on Error { message } } }`, {
+        input: { subscriptionId: String(sub.id) },
+      }, "alpha");
+    },
+  },
+  {
+    name: "startCheckout at A (any user whose session is not bound to another business)",
+    allowed: ["memberA", "viewerA", "editorA", "ownerA", "ownerB", "admin"],
+    run: async (a) => {
+      if (a === "memberA") await f.db.subscription.updateMany({ where: { userId: ids.memberAId, businessId: ids.alpha }, data: { status: "CANCELED" } });
+      return mutation(a, "startCheckout", `mutation($input: StartCheckoutInput!) { startCheckout(input: $input) { __typename ... on Error { message } } }`, {
+        input: { selection: { businessSlug: "alpha", planRef: ids.planARef, mode: "PICKUP", addonRefs: [] }, email: "x@example.com", idempotencyKey: `matrix-${++seq}-key` },
+      }, "alpha");
+    },
+  },
+  {
+    name: "updateProfile (own)",
+    allowed: USERS,
+    run: (a) => mutation(a, "updateProfile", `mutation { updateProfile(input: { phone: "555-0100" }) { __typename ... on Error { message } } }`, {}),
+  },
+  // ---- platform administration ---------------------------------------------------------------------------
+  {
+    name: "createBusiness",
+    allowed: ADMIN,
+    run: (a) =>
+      mutation(a, "createBusiness", `mutation($input: CreateBusinessInput!) { createBusiness(input: $input) { __typename ... on Error { message } } }`, {
+        input: { name: `New Shop ${++seq}` },
+      }),
+  },
+  {
+    name: "deleteBusiness",
+    allowed: ADMIN,
+    run: async (a) => {
+      const b = await f.business();
+      return mutation(a, "deleteBusiness", `mutation($input: DeleteBusinessInput!) { deleteBusiness(input: $input) { __typename ... on Error { message } } }`, {
+        input: { businessId: b.id },
+      });
+    },
+  },
+  {
+    name: "saveHomePage",
+    allowed: ADMIN,
+    run: (a) =>
+      mutation(a, "saveHomePage", `mutation($input: SaveHomePageInput!) { saveHomePage(input: $input) { __typename ... on Error { message } } }`, {
+        input: { content: { brand: { name: "Home" } } },
+      }),
+  },
+  {
+    name: "createCoupon",
+    allowed: ADMIN,
+    run: (a) =>
+      mutation(a, "createCoupon", `mutation($input: CreateCouponInput!) { createCoupon(input: $input) { __typename ... on Error { message } } }`, {
+        input: { code: `CODE${++seq}`, type: "PERCENT", value: 10 },
+      }),
+  },
+  {
+    name: "toggleCoupon",
+    allowed: ADMIN,
+    run: async (a) => {
+      const c = await f.coupon({ code: `TOGGLE${++seq}` });
+      return mutation(a, "toggleCoupon", `mutation($input: ToggleCouponInput!) { toggleCoupon(input: $input) { __typename ... on Error { message } } }`, {
+        input: { id: String(c.id) },
+      });
+    },
+  },
+  {
+    name: "deleteCoupon",
+    allowed: ADMIN,
+    run: async (a) => {
+      const c = await f.coupon({ code: `DELETE${++seq}` });
+      return mutation(a, "deleteCoupon", `mutation($input: DeleteCouponInput!) { deleteCoupon(input: $input) { __typename ... on Error { message } } }`, {
+        input: { id: String(c.id) },
+      });
+    },
+  },
+  {
+    name: "createUser",
+    allowed: ADMIN,
+    run: (a) =>
+      mutation(a, "createUser", `mutation($input: CreateUserInput!) { createUser(input: $input) { __typename ... on Error { message } } }`, {
+        input: { username: `staff${++seq}`, password: "staff-password" },
+      }),
+  },
+];
+
+beforeAll(async () => {
+  // Day 5 of the month: inside the skip and change windows (1–28), before any cutoff.
+  t = await createTestApp({ now: "2026-03-05T15:00:00Z" });
+  f = factories(t);
+  const page = { pickupEnabled: true, shippingEnabled: true, skipWindowStart: 1, skipWindowEnd: 28, changeWindowStart: 1, changeWindowEnd: 28 };
+  const alpha = await f.business({ slug: "alpha", name: "Alpha Farm", page });
+  const beta = await f.business({ slug: "beta", name: "Beta Bakery", page });
+  const planA = await f.plan(alpha, { prices: { PICKUP: 3000, SHIPPING: 3500 } });
+  const planB = await f.plan(beta);
+  const addonA = await f.addon(alpha);
+
+  const users = Object.fromEntries(
+    await Promise.all(USERS.map(async (name) => [name, await f.user({ username: name.toLowerCase(), isAdmin: name === "admin", email: `${name}@example.com` })])),
+  );
+  await f.attach(alpha, users.viewerA, "VIEWER");
+  await f.attach(alpha, users.editorA, "EDITOR");
+  await f.attach(alpha, users.ownerA, "OWNER");
+  await f.attach(beta, users.ownerB, "OWNER");
+  for (const name of USERS) tokens[name] = await f.session(users[name], sessionTenant[name] ?? null);
+  tokens.anonymous = null;
+  tokens.partnerA = await f.partnerToken(alpha, users.ownerA);
+
+  const membershipA = await f.subscription({ user: users.memberA, business: alpha, plan: planA });
+  const orderA = await f.order({ subscription: membershipA, period: "2026-03", totalCents: 3000 });
+  const membershipB = await f.subscription({ user: users.memberB, business: beta, plan: planB });
+  await f.order({ subscription: membershipB, period: "2026-03", totalCents: 3000 });
+  ids = {
+    alpha: alpha.id,
+    beta: beta.id,
+    planA: planA.id,
+    planARef: planA.ref,
+    addonA: addonA.id,
+    memberAId: users.memberA.id,
+    memberAGlobal: gid("User", users.memberA.id),
+    membershipA: membershipA.id,
+    orderA: orderA.id,
+  };
+});
+afterAll(() => t.close());
+
+describe("authorization matrix", () => {
+  for (const op of OPERATIONS) {
+    it(op.name, async () => {
+      const outcome: Record<string, "allowed" | "refused"> = {};
+      for (const actor of ACTORS) outcome[actor] = (await op.run(actor)) ? "allowed" : "refused";
+      const expected = Object.fromEntries(ACTORS.map((a) => [a, op.allowed.includes(a) ? "allowed" : "refused"]));
+      expect(outcome).toEqual(expected);
+    });
+  }
+
+  it("covers every mutation of the schema", async () => {
+    const res = await t.gqlOk(`{ __schema { mutationType { fields { name } } } }`);
+    const mutations: string[] = res.__schema.mutationType.fields.map((f: { name: string }) => f.name);
+    const covered = new Set(OPERATIONS.map((o) => /^(\w+)/.exec(o.name)![1]));
+    // Tested elsewhere: credentials (auth.test.ts), payment steps bound to a client secret (checkout.test.ts),
+    // token revocation (businesses.test.ts).
+    const elsewhere = ["register", "login", "logout", "changePassword", "completeCheckout", "confirmSandboxPayment", "completeSandboxChallenge", "revokeApiToken"];
+    expect(mutations.filter((m) => !covered.has(m) && !elsewhere.includes(m))).toEqual([]);
+  });
+});
