@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import type { FulfillmentMode, Prisma } from "../generated/prisma/client.ts";
 import { requireMember } from "../auth/policy.ts";
+import { MEMBER_STATUSES } from "../businesses/service.ts";
 import { variationFor } from "../catalog/service.ts";
 import { discountCents, findActiveCoupon } from "../coupons/service.ts";
 import { addressSchema } from "../users/service.ts";
@@ -133,8 +134,6 @@ export interface StartedCheckout {
   clientSecret: string;
   quote: Quote;
 }
-
-const MEMBER_STATUSES = ["ACTIVE", "PAST_DUE"] as const;
 
 /**
  * Opens a checkout: an INCOMPLETE membership holding the priced selection and a payment intent for the

@@ -240,7 +240,7 @@ builder.mutationFields((t) => ({
   }),
   deleteBusiness: t.field({
     type: DeleteBusinessPayload,
-    description: "Deletes a business with its page, catalogue and attachments; refused while members are active (administrators).",
+    description: "Deletes a business with its page, catalogue and attachments; refused while members are active or once it has order history (administrators).",
     errors: { types: RULE_ERRORS },
     args: { input: t.arg({ type: DeleteBusinessInput, required: true }) },
     resolve: (_p, { input }, ctx) => businesses.deleteBusiness(ctx, input.businessId),

@@ -49,6 +49,7 @@ const isUniqueViolation = (e: unknown) => (e as { code?: string } | null)?.code 
 export const SLUG_TAKEN = "A business with this subdomain already exists";
 export const ONE_OWNER = "A business can have only one owner";
 const HAS_MEMBERS = "This business has active memberships. Cancel them before deleting the business.";
+const HAS_ORDERS = "This business has order history, which must be kept, so it cannot be deleted.";
 
 const roleSchema = z.enum(["OWNER", "EDITOR", "VIEWER"], { error: "Role must be owner, editor or viewer" });
 
@@ -105,7 +106,9 @@ export async function deleteBusiness(ctx: ServiceContext, id: number) {
   return ctx.db.$transaction(async (tx) => {
     const members = await tx.subscription.count({ where: { businessId: id, status: { in: [...MEMBER_STATUSES] } } });
     if (members > 0) throw new ConflictError(HAS_MEMBERS, "has_active_memberships");
-    // Ended subscriptions reference plans (restrict); remove them before the cascade removes the plans.
+    // Orders and payments are financial records: a business that has taken money keeps them.
+    if (await tx.order.count({ where: { businessId: id } })) throw new ConflictError(HAS_ORDERS, "has_order_history");
+    // Ended subscriptions without orders reference plans (restrict); remove them before the cascade removes the plans.
     await tx.subscription.deleteMany({ where: { businessId: id } });
     await tx.business.delete({ where: { id } });
     return business;

@@ -10,7 +10,8 @@ type Month = { year: number; month: number };
 /** Spec §9 defaults. */
 export const DEFAULT_BOX_READY_DAY = 1;
 export const DEFAULT_BILLING_DAY = 1;
-export const DEFAULT_WINDOW = { startDay: 1, endDay: 14 } as const;
+// Window defaults are page settings (spec §3/§9): one definition, in the page content module.
+export { DEFAULT_WINDOW } from "../pages/content.ts";
 
 /** 1 → "1st", 2 → "2nd", 11 → "11th", 22 → "22nd". */
 export function ordinal(n: number): string {

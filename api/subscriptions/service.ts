@@ -14,6 +14,7 @@ import { ConflictError, ForbiddenError, NotFoundError, RuleViolationError, Valid
 import { parseInput } from "../shared/validation.ts";
 import {
   currentPeriod,
+  DEFAULT_BILLING_DAY,
   DEFAULT_WINDOW,
   nextBillingPeriod,
   nextBoxDate,
@@ -51,7 +52,7 @@ export interface Timing {
 
 /** A business without a saved page uses the spec §3 defaults. */
 export function timingOf(page: PageTiming | null | undefined): Timing {
-  if (!page) return { billingDay: 1, cutoffDay: null, boxReadyDay: null, skipWindow: { ...DEFAULT_WINDOW }, changeWindow: { ...DEFAULT_WINDOW } };
+  if (!page) return { billingDay: DEFAULT_BILLING_DAY, cutoffDay: null, boxReadyDay: null, skipWindow: { ...DEFAULT_WINDOW }, changeWindow: { ...DEFAULT_WINDOW } };
   return {
     billingDay: page.billingDay,
     cutoffDay: page.cutoffDay,

@@ -104,7 +104,7 @@ describe("createBusiness", () => {
 });
 
 describe("deleteBusiness", () => {
-  it("deletes a business with its page and attachments, and ended memberships", async () => {
+  it("deletes a business with its page and attachments, and ended memberships that never paid", async () => {
     const { business, owner } = await staffedBusiness("Short Lived");
     const plan = await t.db.prisma.plan.create({ data: { businessId: business.databaseId, ref: "item_1", name: "Box", variations: { create: { mode: "PICKUP", amountCents: 1000 } } } });
     await t.db.prisma.subscription.create({
@@ -132,6 +132,20 @@ describe("deleteBusiness", () => {
       message: "This business has active memberships. Cancel them before deleting the business.",
     });
     expect(await t.db.prisma.business.count({ where: { id: business.databaseId } })).toBe(1);
+  });
+
+  it("refuses once the business has order history, keeping its records", async () => {
+    const { business, owner } = await staffedBusiness("Paid Farm");
+    const plan = await t.db.prisma.plan.create({ data: { businessId: business.databaseId, ref: "item_1", name: "Box" } });
+    const sub = await t.db.prisma.subscription.create({
+      data: { userId: owner.id, businessId: business.databaseId, planId: plan.id, mode: "PICKUP", planAmountCents: 1000, totalCents: 1000, status: "CANCELED" },
+    });
+    await t.db.prisma.order.create({
+      data: { subscriptionId: sub.id, userId: owner.id, businessId: business.databaseId, kind: "INITIAL", period: "2026-02", mode: "PICKUP", selection: {}, subtotalCents: 1000, totalCents: 1000 },
+    });
+    const r = await t.gqlOk(DELETE, { id: business.databaseId }, { token: admin.token });
+    expect(r.deleteBusiness).toMatchObject({ __typename: "ConflictError", message: "This business has order history, which must be kept, so it cannot be deleted." });
+    expect(await t.db.prisma.order.count({ where: { businessId: business.databaseId } })).toBe(1);
   });
 });
 
