@@ -22,7 +22,10 @@ if (config.seedDemo) {
 const app = await buildApp({ config, db, clock: systemClock, logger: log });
 await app.listen({ host: config.host, port: config.port });
 const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
-log.info(`Membership platform ready at http://${shown}:${config.port}/ (${db.kind} database)`);
+const url = `http://${shown}:${config.port}/`;
+log.info({ url, database: db.kind, payments: config.paymentProvider }, "membership platform ready");
+// A plain line for whoever ran `npm start` (logs stay JSON for log shippers).
+if (config.env !== "production") console.log(`\n  Membership platform running at ${url}  (${db.kind} database, ${config.paymentProvider} payments)\n`);
 
 closeWithGrace({ delay: 10_000, logger: log }, async ({ err }) => {
   if (err) log.error({ err }, "shutting down after error");
