@@ -12,6 +12,8 @@ process.env.E2E_PORT ??= execFileSync(process.execPath, [
 ]).toString();
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "membership-e2e-"));
 const port = Number(process.env.E2E_PORT);
+/** The server's clock starts here; tests/e2e/support pins the browser to it too. */
+export const E2E_CLOCK_START = "2026-03-05T15:00:00Z";
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
@@ -52,6 +54,9 @@ export default defineConfig({
       DATABASE_URL: "",
       SEED_DEMO: "1",
       LOG_LEVEL: "warn",
+      // A fixed business day (the 5th: inside the default skip/change windows, before any cutoff), so the
+      // flows do not depend on when the suite runs. Tests pin the browser's clock to the same instant.
+      CLOCK_START: E2E_CLOCK_START,
     },
   },
 });

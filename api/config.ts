@@ -28,6 +28,8 @@ const EnvSchema = z.object({
   WEB_DIST_DIR: z.string().default("./dist/web"),
   /** Behind a reverse proxy: trust X-Forwarded-* for client IPs (rate limits). */
   TRUST_PROXY: bool.default(false),
+  /** Outside production: start the clock at this ISO instant (demos, browser tests). */
+  CLOCK_START: z.iso.datetime({ offset: true }).optional(),
 });
 
 export type Config = {
@@ -45,6 +47,8 @@ export type Config = {
   logLevel: string;
   webDistDir: string;
   trustProxy: boolean;
+  /** ISO instant the clock starts at (never in production). */
+  clockStart: string | undefined;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -74,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
+    clockStart: e.NODE_ENV === "production" ? undefined : e.CLOCK_START,
   };
 }
 

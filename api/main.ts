@@ -3,11 +3,14 @@ import pino from "pino";
 import { loadConfig } from "./config.ts";
 import { openDatabase } from "./db.ts";
 import { buildApp } from "./server.ts";
-import { systemClock } from "./shared/clock.ts";
+import { ShiftedClock, systemClock, type Clock } from "./shared/clock.ts";
 import path from "node:path";
 
 const config = loadConfig();
 const log = pino({ level: config.logLevel, ...(config.env === "development" && process.stdout.isTTY ? { transport: { target: "pino-pretty" } } : {}) });
+
+const clock: Clock = config.clockStart ? new ShiftedClock(config.clockStart) : systemClock;
+if (config.clockStart) log.warn({ clockStart: config.clockStart }, "clock shifted: business dates follow CLOCK_START");
 
 const db = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, "pglite") });
 const applied = await db.migrate();
@@ -15,11 +18,11 @@ if (applied.length) log.info({ applied }, "migrations applied");
 
 if (config.seedDemo) {
   const { seedDemoData } = await import("../prisma/seed-data.ts");
-  const seeded = await seedDemoData(db.prisma, systemClock);
+  const seeded = await seedDemoData(db.prisma, clock);
   if (seeded) log.info("demo data created");
 }
 
-const app = await buildApp({ config, db, clock: systemClock, logger: log });
+const app = await buildApp({ config, db, clock, logger: log });
 await app.listen({ host: config.host, port: config.port });
 const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
 const url = `http://${shown}:${config.port}/`;

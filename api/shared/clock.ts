@@ -24,3 +24,17 @@ export class FixedClock implements Clock {
     this.#t += ms;
   }
 }
+
+/**
+ * A clock that starts at a chosen instant and then runs in real time: demos and browser tests can live on a
+ * given day (inside a skip window, past a cutoff) while sessions and timers still move.
+ */
+export class ShiftedClock implements Clock {
+  readonly #offsetMs: number;
+  constructor(start: Date | string, bootedAt: Date = new Date()) {
+    this.#offsetMs = new Date(start).getTime() - bootedAt.getTime();
+  }
+  now(): Date {
+    return new Date(Date.now() + this.#offsetMs);
+  }
+}
