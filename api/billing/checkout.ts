@@ -12,6 +12,7 @@ import { parseInput } from "../shared/validation.ts";
 import { cutoffMessage, isPastCutoff } from "../subscriptions/rules.ts";
 import { priceSelection, type PriceBreakdown } from "./pricing.ts";
 import { providerFor, recordPayment, settlePeriod } from "./service.ts";
+import { saveDefaultCard } from "./cards.ts";
 
 /**
  * Checkout (spec §2 checkout, §4 payment, §5 cutoff): the server prices the selection from the catalogue,
@@ -283,15 +284,8 @@ export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "cl
 
   if (intent.paymentMethodId) {
     const card = await provider.describeCard(intent.paymentMethodId);
-    await ctx.db.$transaction([
-      ctx.db.paymentMethod.updateMany({ where: { userId: sub.userId, provider: provider.name }, data: { isDefault: false } }),
-      ctx.db.paymentMethod.upsert({
-        where: { providerPaymentMethodId: card.id },
-        create: { userId: sub.userId, provider: provider.name, providerPaymentMethodId: card.id, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear, isDefault: true },
-        update: { isDefault: true },
-      }),
-      ctx.db.subscription.update({ where: { id: sub.id }, data: { providerPaymentMethodId: card.id } }),
-    ]);
+    // A card that was saved to the customer becomes the one renewals charge.
+    if (card.customerId) await saveDefaultCard(ctx.db, provider.name, sub.userId, card);
   }
   const kind = intent.metadata.kind === "RESTART" || intent.metadata.kind === "RENEWAL" ? intent.metadata.kind : "INITIAL";
   const orderId = await settlePeriod(ctx.db, sub, { period, kind, paymentId: payment.id });

@@ -43,6 +43,8 @@ export interface SetupIntentInfo {
 
 export interface CardSummary {
   id: string;
+  /** Customer the card is saved to; null for a single-use card that cannot be charged again. */
+  customerId: string | null;
   brand: string;
   last4: string;
   expMonth: number;

@@ -291,7 +291,7 @@ export class SandboxProvider implements PaymentProvider {
   async describeCard(paymentMethodId: string): Promise<CardSummary> {
     const card = await this.load<StoredCard>(paymentMethodId, "payment_method");
     if (!card) throw new SandboxCardError("resource_missing", `No such payment method: ${paymentMethodId}`);
-    return { id: paymentMethodId, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
+    return { id: paymentMethodId, customerId: card.customerId, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
   }
 
   async refund(args: { paymentIntentId: string; amountCents: number; idempotencyKey: string }): Promise<{ id: string; status: string }> {

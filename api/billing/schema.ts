@@ -1,4 +1,5 @@
 import { builder } from "../graphql/builder.ts";
+import { payloadQuery } from "../graphql/payload-query.ts";
 import { RULE_ERRORS } from "../graphql/errors.ts";
 import { FulfillmentModeEnum } from "../catalog/schema.ts";
 import { AddressInput } from "../users/schema.ts";
@@ -8,6 +9,9 @@ import { bpsToPercent } from "../pages/content.ts";
 import type { PaymentIntentInfo } from "./provider.ts";
 import { SandboxCardError } from "./sandbox.ts";
 import { completeCheckout, quoteSelection, startCheckout, type Quote } from "./checkout.ts";
+import { defaultCardOf, finishCardUpdate, promotePaymentMethod, SingleUsePaymentMethodError, startCardUpdate } from "./cards.ts";
+import type { SetupIntentInfo } from "./provider.ts";
+import { ErrorInterface } from "../graphql/errors.ts";
 import { sandboxFor } from "./service.ts";
 
 const CheckoutSelectionInput = builder.inputType("CheckoutSelectionInput", {
@@ -183,5 +187,85 @@ builder.mutationFields((t) => ({
     args: { clientSecret: t.arg.string({ required: true }), succeed: t.arg.boolean({ required: true }) },
     resolve: (_p, { clientSecret, succeed }, ctx) =>
       sandboxStep(() => sandboxFor(ctx).completeChallenge(clientSecret, succeed ? "complete" : "fail")),
+  }),
+}));
+
+// ---- saved cards ------------------------------------------------------------------------------------------
+
+const SavedCard = builder.prismaObject("PaymentMethod", {
+  name: "SavedCard",
+  description: "The card renewals charge.",
+  fields: (t) => ({
+    brand: t.exposeString("brand"),
+    last4: t.exposeString("last4"),
+    expMonth: t.exposeInt("expMonth"),
+    expYear: t.exposeInt("expYear"),
+  }),
+});
+
+builder.prismaObjectFields("User", (t) => ({
+  paymentMethod: t.field({
+    type: SavedCard,
+    nullable: true,
+    description: "The default card for renewals, if one is saved.",
+    resolve: (user, _a, ctx) => defaultCardOf(ctx, user.id),
+  }),
+}));
+
+builder.objectType(SingleUsePaymentMethodError, {
+  name: "SingleUsePaymentMethodError",
+  interfaces: [ErrorInterface],
+  isTypeOf: (o) => o instanceof SingleUsePaymentMethodError,
+  fields: (t) => ({
+    setupIntentClientSecret: t.exposeString("setupIntentClientSecret", { description: "Confirm it with the card form to save the card." }),
+  }),
+});
+
+const SetupIntentRef = builder.objectRef<SetupIntentInfo>("SetupIntent").implement({
+  description: "A setup intent as the card form sees it (Stripe's shape).",
+  fields: (t) => ({
+    id: t.exposeString("id"),
+    status: t.exposeString("status"),
+    lastError: t.field({ type: PaymentErrorRef, nullable: true, resolve: (i) => i.lastError }),
+  }),
+});
+
+const CardUpdate = builder.objectRef<{ clientSecret: string; setupIntentId: string }>("CardUpdate").implement({
+  fields: (t) => ({ clientSecret: t.exposeString("clientSecret"), setupIntentId: t.exposeString("setupIntentId") }),
+});
+
+builder.mutationFields((t) => ({
+  startCardUpdate: t.field({
+    type: CardUpdate,
+    errors: { types: RULE_ERRORS },
+    description: "Card update, step 1: a setup intent to confirm with the new card.",
+    resolve: (_p, _a, ctx) => startCardUpdate(ctx),
+  }),
+  confirmSandboxSetup: t.field({
+    type: SetupIntentRef,
+    errors: { types: [ValidationError] },
+    description: "Sandbox provider: what stripe.confirmCardSetup does, with a Stripe test card.",
+    args: { clientSecret: t.arg.string({ required: true }), card: t.arg({ type: SandboxCardInput, required: true }) },
+    resolve: (_p, { clientSecret, card }, ctx) => sandboxStep(() => sandboxFor(ctx).confirmSetupIntent(clientSecret, card)),
+  }),
+  finishCardUpdate: t.prismaField({
+    type: SavedCard,
+    errors: { types: RULE_ERRORS },
+    description: "Card update, step 2: the confirmed card becomes the one renewals charge.",
+    args: { setupIntentId: t.arg.string({ required: true }) },
+    resolve: async (query, _p, { setupIntentId }, ctx) => {
+      const saved = await finishCardUpdate(ctx, { setupIntentId });
+      return ctx.db.paymentMethod.findUniqueOrThrow({ ...payloadQuery(query), where: { id: saved.id } });
+    },
+  }),
+  promotePaymentMethod: t.prismaField({
+    type: SavedCard,
+    errors: { types: [...RULE_ERRORS, SingleUsePaymentMethodError] },
+    description: "Keep the card of a successful payment for renewals (legacy checkout step).",
+    args: { paymentIntentId: t.arg.string({ required: true }) },
+    resolve: async (query, _p, { paymentIntentId }, ctx) => {
+      const saved = await promotePaymentMethod(ctx, { paymentIntentId });
+      return ctx.db.paymentMethod.findUniqueOrThrow({ ...payloadQuery(query), where: { id: saved.id } });
+    },
   }),
 }));
