@@ -271,6 +271,11 @@ const OPERATIONS: Operation[] = [
     },
   },
   {
+    name: "startCardUpdate (own card)",
+    allowed: USERS,
+    run: (a) => mutation(a, "startCardUpdate", `mutation { startCardUpdate { __typename ... on Error { message } } }`, {}),
+  },
+  {
     name: "updateProfile (own)",
     allowed: USERS,
     run: (a) => mutation(a, "updateProfile", `mutation { updateProfile(input: { phone: "555-0100" }) { __typename ... on Error { message } } }`, {}),
@@ -395,8 +400,11 @@ describe("authorization matrix", () => {
     const mutations: string[] = res.__schema.mutationType.fields.map((f: { name: string }) => f.name);
     const covered = new Set(OPERATIONS.map((o) => /^(\w+)/.exec(o.name)![1]));
     // Tested elsewhere: credentials (auth.test.ts), payment steps bound to a client secret (checkout.test.ts),
-    // token revocation (businesses.test.ts).
-    const elsewhere = ["register", "login", "logout", "changePassword", "completeCheckout", "confirmSandboxPayment", "completeSandboxChallenge", "revokeApiToken"];
+    // token revocation (businesses.test.ts), steps bound to the caller's own payment or setup intent (cards.test.ts).
+    const elsewhere = [
+      "register", "login", "logout", "changePassword", "completeCheckout", "confirmSandboxPayment", "completeSandboxChallenge",
+      "revokeApiToken", "confirmSandboxSetup", "finishCardUpdate", "promotePaymentMethod",
+    ];
     expect(mutations.filter((m) => !covered.has(m) && !elsewhere.includes(m))).toEqual([]);
   });
 });
