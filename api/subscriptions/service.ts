@@ -135,7 +135,7 @@ async function loadSubscription(ctx: ServiceContext, id: number): Promise<Subscr
 }
 
 /** The member acting on their own subscription, with a session of that business (tenant check). */
-async function ownSubscription(ctx: ServiceContext, id: number): Promise<SubscriptionForRules> {
+export async function ownSubscription(ctx: ServiceContext, id: number): Promise<SubscriptionForRules> {
   const sub = await loadSubscription(ctx, id);
   const actor = requireMember(ctx, sub.business.slug);
   if (sub.userId !== actor.user.id) throw new ForbiddenError("This subscription belongs to another member.", "not_owner");

@@ -1,0 +1,480 @@
+/**
+ * Spec §7 member routes (/api/my/*, bearer): the portal's lists, profile, password, card update, and the
+ * skip / restart / change actions. Each calls the same service as the GraphQL mutation of that name.
+ */
+import { z } from "zod";
+import type { ServiceContext } from "../api/context.ts";
+import { businessesWhere, requireMember, requireUser } from "../api/auth/policy.ts";
+import { finishCardUpdate, startCardUpdate } from "../api/billing/cards.ts";
+import { MODE_NAMES, variationId } from "../api/catalog/service.ts";
+import * as subscriptions from "../api/subscriptions/service.ts";
+import * as users from "../api/users/service.ts";
+import { NotFoundError, ValidationError } from "../api/shared/errors.ts";
+import { dollarsToCents, formatCents } from "../api/shared/money.ts";
+import { idParam, Ok, type Router } from "./router.ts";
+import {
+  BusinessRef,
+  businessRefSelect,
+  MembershipRow,
+  membershipRow,
+  membershipRowSelect,
+  orderJson,
+  orderSelect,
+  OrderShape,
+  StatusFilter,
+} from "./rows.ts";
+
+const Window = z.object({ startDay: z.number().int(), endDay: z.number().int(), open: z.boolean(), opensOn: z.string(), closesOn: z.string() });
+const Mode = z.enum(["pickup", "shipping", "delivery"]);
+
+const SubscriptionShape = MembershipRow.extend({
+  id: z.number().int(),
+  business_id: z.number().int(),
+  item_id: z.string().describe("Plan ref (item_…)"),
+  item_name: z.string(),
+  mode: Mode,
+  variation_id: z.string(),
+  variation_name: z.string(),
+  addons: z.array(z.object({ id: z.string(), name: z.string(), amount: z.number().int().describe("cents") })),
+  amount: z.number().int().describe("Plan price, cents"),
+  total: z.number().int().describe("Charged each period (plan + add-ons − discount + tax), cents"),
+  price: z.string().describe("total, formatted"),
+  billing_day: z.number().int(),
+  is_gift: z.boolean(),
+  next_box_date: z.string().describe("ISO date"),
+  skip_window: Window,
+  change_window: Window,
+  skips: z.array(z.string().describe("YYYY-MM")),
+  pending_change: z
+    .object({ item_id: z.string(), mode: Mode, addon_ids: z.array(z.string()), effective_period: z.string() })
+    .nullable(),
+});
+
+const subscriptionSelect = {
+  ...membershipRowSelect,
+  businessId: true,
+  mode: true,
+  planAmountCents: true,
+  totalCents: true,
+  billingDay: true,
+  isGift: true,
+  business: { select: { ...membershipRowSelect.business.select, timeZone: true, page: { select: subscriptions.timingSelect } } },
+  plan: { select: { ref: true, name: true } },
+  addons: { select: { amountCents: true, addon: { select: { ref: true, name: true } } } },
+  skips: { select: { yearMonth: true }, orderBy: { yearMonth: "asc" } },
+  pendingChange: { select: { planId: true, mode: true, addonIds: true, effectivePeriod: true } },
+} as const;
+
+/** The tenant's business filter of member lists: the portal of /b/{slug} shows that business only. */
+function tenantFilter(ctx: ServiceContext) {
+  requireMember(ctx);
+  return ctx.tenant ? { business: { slug: ctx.tenant } } : {};
+}
+
+/** The member's membership at a business as the portal shows it (spec §4: one per business). */
+async function portalSubscriptionAt(ctx: ServiceContext, slug: string) {
+  const actor = requireMember(ctx, slug.toLowerCase());
+  const rows = await ctx.db.subscription.findMany({
+    where: { userId: actor.user.id, business: { slug: slug.toLowerCase() }, status: { not: "INCOMPLETE" } },
+    select: { id: true, businessId: true, providerSubscriptionId: true, status: true, startedAt: true },
+  });
+  const sub = subscriptions.portalOrder(rows, true)[0];
+  if (!sub) throw new NotFoundError("Subscription");
+  return sub;
+}
+
+const NewSelection = z.object({
+  businessSlug: z.string().optional(),
+  chosenItemId: z.string({ error: "Please choose a package" }).min(1, "Please choose a package"),
+  chosenItemName: z.string().optional(),
+  chosenItemAmountCents: z.number().optional(),
+  chosenItemPrice: z.string().optional(),
+  chosenAddons: z.array(z.object({ id: z.string() }).loose()).max(100).default([]),
+  chosenAddonIds: z.array(z.string()).max(100).optional(),
+  mode: Mode.optional(),
+  fulfillmentMode: Mode.optional(),
+  ts: z.number().optional(),
+}).loose();
+
+/** Schedules a change from a §3 selection: refs become the catalogue's ids, then subscriptions.changeSubscription. */
+async function applySelection(ctx: ServiceContext, slug: string, selection: z.output<typeof NewSelection>) {
+  const sub = await portalSubscriptionAt(ctx, slug);
+  const mode = selection.mode ?? selection.fulfillmentMode;
+  if (!mode) throw new ValidationError("Please choose a fulfillment mode", [{ path: "selection.mode", message: "Required" }]);
+  const addonRefs = selection.chosenAddonIds ?? selection.chosenAddons.map((a) => a.id);
+  const [plan, addons] = await Promise.all([
+    ctx.db.plan.findUnique({ where: { businessId_ref: { businessId: sub.businessId, ref: selection.chosenItemId } }, select: { id: true } }),
+    ctx.db.addon.findMany({ where: { businessId: sub.businessId, ref: { in: addonRefs } }, select: { id: true } }),
+  ]);
+  if (!plan) throw new ValidationError("This package is not available", [{ path: "selection.chosenItemId", message: "This package is not available" }]);
+  if (addons.length !== new Set(addonRefs).size) throw new ValidationError("An add-on is not available", [{ path: "selection.chosenAddons", message: "An add-on is not available" }]);
+  return subscriptions.changeSubscription(ctx, {
+    subscriptionId: sub.id,
+    planId: plan.id,
+    mode: mode.toUpperCase() as "PICKUP" | "SHIPPING" | "DELIVERY",
+    addonIds: addons.map((a) => a.id),
+  });
+}
+
+const ChosenAddon = z.object({ id: z.string(), name: z.string(), price: z.string(), amount: z.number().int(), amountCents: z.number().int() });
+
+export function memberRoutes(r: Router) {
+  r.add({
+    method: "GET",
+    path: "/my/businesses",
+    tag: "member",
+    summary: "Businesses the user is attached to (administrators: all)",
+    access: "member",
+    response: z.array(BusinessRef),
+    handler: async (ctx) => {
+      requireUser(ctx);
+      return ctx.db.business.findMany({ where: businessesWhere(ctx, "viewDashboard"), select: businessRefSelect, orderBy: [{ name: "asc" }, { id: "asc" }] });
+    },
+  });
+
+  r.add({
+    method: "GET",
+    path: "/my/orders",
+    tag: "member",
+    summary: "The member's order history, newest first (the X-Tenant business only when one is named)",
+    access: "member",
+    response: z.object({ orders: z.array(OrderShape) }),
+    handler: async (ctx) => {
+      const where = tenantFilter(ctx);
+      const rows = await ctx.db.order.findMany({
+        where: { userId: requireUser(ctx).user.id, ...where },
+        select: orderSelect,
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: 200,
+      });
+      return { orders: rows.map(orderJson) };
+    },
+  });
+
+  r.add({
+    method: "GET",
+    path: "/my/subscriptions",
+    tag: "member",
+    summary: "The member's memberships in the portal's order (spec §4), with next box and windows",
+    access: "member",
+    response: z.object({ subscriptions: z.array(SubscriptionShape) }),
+    handler: async (ctx) => {
+      const where = tenantFilter(ctx);
+      const rows = await ctx.db.subscription.findMany({
+        where: { userId: requireUser(ctx).user.id, status: { not: "INCOMPLETE" }, ...where },
+        select: subscriptionSelect,
+      });
+      const changes = rows.flatMap((s) => (s.pendingChange ? [s.pendingChange] : []));
+      const [plans, addons] = await Promise.all([
+        ctx.db.plan.findMany({ where: { id: { in: changes.map((c) => c.planId) } }, select: { id: true, ref: true } }),
+        ctx.db.addon.findMany({ where: { id: { in: changes.flatMap((c) => c.addonIds) } }, select: { id: true, ref: true } }),
+      ]);
+      const planRef = new Map(plans.map((p) => [p.id, p.ref]));
+      const addonRef = new Map(addons.map((a) => [a.id, a.ref]));
+      return {
+        subscriptions: subscriptions.portalOrder(rows, false).map((s) => {
+          const mode = s.mode.toLowerCase() as z.infer<typeof Mode>;
+          return {
+            ...membershipRow(s),
+            id: s.id,
+            business_id: s.businessId,
+            item_id: s.plan.ref,
+            item_name: s.plan.name,
+            mode,
+            variation_id: variationId(s.plan.ref, s.mode),
+            variation_name: MODE_NAMES[s.mode],
+            addons: s.addons.map((a) => ({ id: a.addon.ref, name: a.addon.name, amount: a.amountCents })),
+            amount: s.planAmountCents,
+            total: s.totalCents,
+            price: formatCents(s.totalCents),
+            billing_day: s.billingDay,
+            is_gift: s.isGift,
+            next_box_date: subscriptions.nextBoxDateOf(ctx, { ...s, status: s.status }),
+            skip_window: subscriptions.windowOf(ctx, s.business, "skipWindow"),
+            change_window: subscriptions.windowOf(ctx, s.business, "changeWindow"),
+            skips: s.skips.map((k) => k.yearMonth),
+            pending_change: s.pendingChange
+              ? {
+                  item_id: planRef.get(s.pendingChange.planId) ?? "",
+                  mode: s.pendingChange.mode.toLowerCase() as z.infer<typeof Mode>,
+                  addon_ids: s.pendingChange.addonIds.flatMap((id) => addonRef.get(id) ?? []),
+                  effective_period: s.pendingChange.effectivePeriod,
+                }
+              : null,
+          };
+        }),
+      };
+    },
+  });
+
+  r.add({
+    method: "GET",
+    path: "/my/skips",
+    tag: "member",
+    summary: "Months the member skipped",
+    access: "member",
+    response: z.object({ items: z.array(z.object({ business_slug: z.string(), year_month: z.string().describe("YYYY-MM") })) }),
+    handler: async (ctx) => {
+      const where = tenantFilter(ctx);
+      const rows = await ctx.db.skip.findMany({
+        where: { subscription: { userId: requireUser(ctx).user.id, ...where } },
+        select: { yearMonth: true, subscription: { select: { business: { select: { slug: true } } } } },
+        orderBy: [{ yearMonth: "asc" }, { id: "asc" }],
+      });
+      return { items: rows.map((s) => ({ business_slug: s.subscription.business.slug, year_month: s.yearMonth })) };
+    },
+  });
+
+  r.add({
+    method: "GET",
+    path: "/my/memberships",
+    tag: "member",
+    summary: "Memberships of the businesses the user may read (business owners and staff; administrators: all)",
+    access: "member",
+    query: z.object({ q: z.string().max(200).optional(), status: StatusFilter }),
+    response: z.object({ items: z.array(MembershipRow) }),
+    handler: async (ctx, { query }) => {
+      requireUser(ctx);
+      const rows = await ctx.db.subscription.findMany({
+        where: subscriptions.membershipsWhere(ctx, { search: query.q, status: query.status }),
+        select: membershipRowSelect,
+        orderBy: subscriptions.membershipOrder,
+        take: 500,
+      });
+      return { items: rows.map(membershipRow) };
+    },
+  });
+
+  const AddressJson = z.object({
+    fullName: z.string(), phone: z.string(), street: z.string(), apt: z.string(), city: z.string(), state: z.string(), zip: z.string(), country: z.string(),
+  });
+  const profileJson = (u: { username?: string; email: string | null; name: string | null; phone: string | null; address: unknown }) => {
+    const address = u.address ? users.addressSchema.safeParse(u.address) : null;
+    return { email: u.email, name: u.name, phone: u.phone, address_json: address?.success ? address.data : null };
+  };
+  const Profile = z.object({
+    email: z.string().nullable(),
+    name: z.string().nullable(),
+    phone: z.string().nullable(),
+    address_json: AddressJson.nullable().describe("The saved address (an object)"),
+  });
+
+  r.add({
+    method: "GET",
+    path: "/my/profile/basic",
+    tag: "member",
+    summary: "The member's contact details and saved address",
+    access: "member",
+    response: Profile.extend({ username: z.string() }),
+    handler: async (ctx) => {
+      const user = await users.userById(ctx, requireUser(ctx).user.id);
+      return { username: user.username, ...profileJson(user) };
+    },
+  });
+
+  r.add({
+    method: "POST",
+    path: "/my/profile",
+    tag: "member",
+    summary: "Updates the member's profile; fields left out are kept",
+    access: "member",
+    body: z.object({
+      profile: z.object({
+        email: z.string().max(254).optional(),
+        name: z.string().max(200).optional(),
+        phone: z.string().max(50).optional(),
+        address: users.addressPatchSchema.optional(),
+      }),
+    }),
+    response: Profile,
+    handler: async (ctx, { body }) => profileJson(await users.updateProfile(ctx, body.profile)),
+  });
+
+  r.add({
+    method: "POST",
+    path: "/my/change-password",
+    tag: "member",
+    summary: "Changes the password and ends every session (log in again)",
+    access: "member",
+    body: z.object({ currentPassword: z.string().max(500).default(""), newPassword: z.string().max(500).default("") }),
+    response: Ok,
+    handler: async (ctx, { body }) => {
+      await users.changePassword(ctx, body);
+      return { ok: true as const };
+    },
+  });
+
+  r.add({
+    method: "POST",
+    path: "/my/payments/update-card/start",
+    tag: "member",
+    summary: "Card update, step 1: a setup intent for the card form",
+    access: "member",
+    response: z.object({ client_secret: z.string(), setup_intent_id: z.string() }),
+    handler: async (ctx) => {
+      const started = await startCardUpdate(ctx);
+      return { client_secret: started.clientSecret, setup_intent_id: started.setupIntentId };
+    },
+  });
+
+  r.add({
+    method: "POST",
+    path: "/my/payments/update-card/finalize",
+    tag: "member",
+    summary: "Card update, step 2: the confirmed card becomes the one renewals charge",
+    access: "member",
+    body: z.object({ setup_intent_id: z.string({ error: "Missing setup_intent_id" }).min(1, "Missing setup_intent_id").max(200) }),
+    response: Ok.extend({ card: z.object({ brand: z.string(), last4: z.string(), exp_month: z.number().int(), exp_year: z.number().int() }) }),
+    handler: async (ctx, { body }) => {
+      const card = await finishCardUpdate(ctx, { setupIntentId: body.setup_intent_id });
+      return { ok: true as const, card: { brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear } };
+    },
+  });
+
+  const subscriptionId = z.object({ id: idParam("Missing subscription id") });
+
+  r.add({
+    method: "POST",
+    path: "/my/subscriptions/{id}/restart",
+    tag: "member",
+    summary: "Restarts a canceled membership, charging the current period now",
+    access: "member",
+    params: subscriptionId,
+    response: z.object({
+      ok: z.literal(true),
+      outcome: z.enum(["paid", "reactivated", "requires_action"]),
+      client_secret: z.string().nullable().describe("Confirm with the card form when outcome is requires_action"),
+      order_id: z.number().int().nullable(),
+    }),
+    errors: [409, 422],
+    handler: async (ctx, { params }) => {
+      const r = await subscriptions.restartSubscription(ctx, { subscriptionId: params.id });
+      return {
+        ok: true as const,
+        outcome: r.outcome.toLowerCase() as "paid" | "reactivated" | "requires_action",
+        client_secret: r.outcome === "REQUIRES_ACTION" ? r.clientSecret : null,
+        order_id: r.outcome === "PAID" ? r.orderId : null,
+      };
+    },
+  });
+
+  r.add({
+    method: "POST",
+    path: "/my/subscriptions/{id}/skip",
+    tag: "member",
+    summary: "Skips the month of the next box (inside the skip window)",
+    access: "member",
+    params: subscriptionId,
+    response: z.object({ ok: z.literal(true), resumeDate: z.string().describe("ISO date payments resume"), skippedMonth: z.string().describe("YYYY-MM") }),
+    errors: [409, 422],
+    handler: async (ctx, { params }) => {
+      const r = await subscriptions.skipMonth(ctx, { subscriptionId: params.id });
+      return { ok: true as const, resumeDate: r.resumeDate, skippedMonth: r.skippedMonth };
+    },
+  });
+
+  r.add({
+    method: "GET",
+    path: "/my/subscriptions/{id}/config",
+    tag: "member",
+    summary: "The membership's current selection (for the change flow)",
+    access: "member",
+    params: subscriptionId,
+    response: z.object({
+      ok: z.literal(true),
+      normalized: z.object({
+        baseId: z.string().describe("Plan ref"),
+        basePrice: z.number().int().describe("Plan price, cents"),
+        addons: z.array(ChosenAddon),
+        upgrades: z.array(z.object({ amount: z.number().int() })),
+      }),
+      selection: z.object({
+        businessSlug: z.string(),
+        mode: Mode,
+        fulfillmentMode: Mode,
+        chosenItemId: z.string(),
+        chosenItemName: z.string(),
+        chosenItemAmountCents: z.number().int(),
+        chosenItemPrice: z.string(),
+        chosenVariationId: z.string(),
+        chosenVariationName: z.string(),
+        chosenAddonIds: z.array(z.string()),
+        chosenAddons: z.array(ChosenAddon),
+        chosenUpgrades: z.array(z.object({ amount: z.number().int() })),
+        isChange: z.literal(true),
+      }),
+    }),
+    handler: async (ctx, { params }) => {
+      const own = await subscriptions.ownSubscription(ctx, params.id);
+      const sub = await ctx.db.subscription.findUniqueOrThrow({
+        where: { id: own.id },
+        select: {
+          mode: true,
+          planAmountCents: true,
+          business: { select: { slug: true } },
+          plan: { select: { ref: true, name: true } },
+          addons: { select: { amountCents: true, addon: { select: { ref: true, name: true } } } },
+        },
+      });
+      const mode = sub.mode.toLowerCase() as z.infer<typeof Mode>;
+      const addons = sub.addons.map((a) => ({ id: a.addon.ref, name: a.addon.name, price: formatCents(a.amountCents), amount: a.amountCents, amountCents: a.amountCents }));
+      return {
+        ok: true as const,
+        normalized: { baseId: sub.plan.ref, basePrice: sub.planAmountCents, addons, upgrades: [] },
+        selection: {
+          businessSlug: sub.business.slug,
+          mode,
+          fulfillmentMode: mode,
+          chosenItemId: sub.plan.ref,
+          chosenItemName: sub.plan.name,
+          chosenItemAmountCents: sub.planAmountCents,
+          chosenItemPrice: formatCents(sub.planAmountCents),
+          chosenVariationId: variationId(sub.plan.ref, sub.mode),
+          chosenVariationName: MODE_NAMES[sub.mode],
+          chosenAddonIds: addons.map((a) => a.id),
+          chosenAddons: addons,
+          chosenUpgrades: [],
+          isChange: true as const,
+        },
+      };
+    },
+  });
+
+  r.add({
+    method: "POST",
+    path: "/my/subscriptions/{slug}/apply-change",
+    tag: "member",
+    summary: "Schedules a new selection from the next billing cycle (no charge today)",
+    access: "member",
+    params: z.object({ slug: z.string().min(1).max(100) }),
+    body: z.object({ selection: NewSelection }),
+    response: Ok.extend({ effective_period: z.string().nullable().describe("YYYY-MM; null when a pending change was withdrawn") }),
+    errors: [422],
+    handler: async (ctx, { params, body }) => {
+      const r = await applySelection(ctx, params.slug, body.selection);
+      return { ok: true as const, effective_period: r.effectivePeriod };
+    },
+  });
+
+  r.add({
+    method: "POST",
+    path: "/my/subscriptions/{tenant}/change",
+    tag: "member",
+    summary: "The checkout's change flow: schedules the new selection from the next billing cycle; nothing is charged today",
+    access: "member",
+    params: z.object({ tenant: z.string().min(1).max(100) }),
+    body: z.object({ new_selection: NewSelection, amount: z.union([z.number(), z.string()]).optional().describe("dollars (informational)") }),
+    response: z.object({ message: z.string(), charged_amount: z.number().describe("dollars charged now (0)") }),
+    errors: [422],
+    handler: async (ctx, { params, body }) => {
+      if (body.amount !== undefined && dollarsToCents(body.amount) === null) {
+        throw new ValidationError("Invalid amount", [{ path: "amount", message: "Invalid amount" }]);
+      }
+      const r = await applySelection(ctx, params.tenant, body.new_selection);
+      const message = r.effectivePeriod
+        ? `Subscription updated. Your new selection starts with the ${r.effectivePeriod} billing period; nothing is charged today.`
+        : "Subscription updated. Your pending change was withdrawn.";
+      return { message, charged_amount: 0 };
+    },
+  });
+}
