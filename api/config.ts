@@ -28,6 +28,8 @@ const EnvSchema = z.object({
   WEB_DIST_DIR: z.string().default("./dist/web"),
   /** Behind a reverse proxy: trust X-Forwarded-* for client IPs (rate limits). */
   TRUST_PROXY: bool.default(false),
+  /** Minutes between runs of the in-process billing clock; 0 turns it off (run `npm run billing:run` instead). */
+  BILLING_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(60),
   /** Outside production: start the clock at this ISO instant (demos, browser tests). */
   CLOCK_START: z.iso.datetime({ offset: true }).optional(),
 });
@@ -47,6 +49,8 @@ export type Config = {
   logLevel: string;
   webDistDir: string;
   trustProxy: boolean;
+  /** Interval of the in-process billing clock in ms; 0 = off. */
+  billingIntervalMs: number;
   /** ISO instant the clock starts at (never in production). */
   clockStart: string | undefined;
 };
@@ -79,10 +83,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
     clockStart: e.NODE_ENV === "production" ? undefined : e.CLOCK_START,
+    billingIntervalMs: e.BILLING_INTERVAL_MINUTES * 60_000,
   };
 }
 
 /** Configuration for tests: in-memory everything, no demo data. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", SEED_DEMO: "0" }), ...overrides };
+  return { ...loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", SEED_DEMO: "0", BILLING_INTERVAL_MINUTES: "0" }), ...overrides };
 }

@@ -3,6 +3,7 @@ import pino from "pino";
 import { loadConfig } from "./config.ts";
 import { openDatabase } from "./db.ts";
 import { buildApp } from "./server.ts";
+import { startBillingClock } from "./billing/renewals.ts";
 import { ShiftedClock, systemClock, type Clock } from "./shared/clock.ts";
 import path from "node:path";
 
@@ -30,8 +31,14 @@ log.info({ url, database: db.kind, payments: config.paymentProvider }, "membersh
 // A plain line for whoever ran `npm start` (logs stay JSON for log shippers).
 if (config.env !== "production") console.log(`\n  Membership platform running at ${url}  (${db.kind} database, ${config.paymentProvider} payments)\n`);
 
+// The billing clock runs in every server process; leases and idempotency keys make concurrent runs safe.
+const stopBillingClock = config.billingIntervalMs
+  ? startBillingClock({ db: db.prisma, clock, config, log }, config.billingIntervalMs)
+  : async () => {};
+
 closeWithGrace({ delay: 10_000, logger: log }, async ({ err }) => {
   if (err) log.error({ err }, "shutting down after error");
+  await stopBillingClock();
   await app.close();
   await db.close();
 });

@@ -2,6 +2,8 @@ import type { PrismaClient } from "../api/db.ts";
 import type { Clock } from "../api/shared/clock.ts";
 import type { FulfillmentMode, OrderKind, Prisma } from "../api/generated/prisma/client.ts";
 import { hashPassword } from "../api/auth/passwords.ts";
+import { saveDefaultCard } from "../api/billing/cards.ts";
+import { SandboxProvider } from "../api/billing/sandbox.ts";
 import { addMonths, localDate, yearMonthOf } from "../api/shared/calendar.ts";
 
 /**
@@ -275,7 +277,7 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
   // Hash outside the transaction: argon2 is deliberately slow.
   const [adminHash, ownerHash, memberHash] = await Promise.all(["admin1234", "owner1234", "member1234"].map(hashPassword));
 
-  return db.$transaction(
+  const created = await db.$transaction(
     async (tx) => {
       if ((await tx.user.count()) > 0 || (await tx.business.count()) > 0) return false;
 
@@ -438,4 +440,25 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
     },
     { timeout: 60_000, maxWait: 30_000 },
   );
+  if (created) await saveDemoCards(db, clock);
+  return created;
+}
+
+/**
+ * Demo members get a saved sandbox test card (Visa 4242), so their memberships renew on the billing clock like
+ * real ones. Only meaningful with the sandbox provider, which is what demo installations use.
+ */
+async function saveDemoCards(db: PrismaClient, clock: Clock): Promise<void> {
+  const sandbox = new SandboxProvider(db, clock);
+  const members = await db.user.findMany({
+    where: { subscriptions: { some: { status: { in: ["ACTIVE", "PAST_DUE"] } } } },
+    select: { id: true, email: true, name: true },
+  });
+  for (const member of members) {
+    const customerId = await sandbox.ensureCustomer({ userId: member.id, email: member.email, name: member.name });
+    await db.user.update({ where: { id: member.id }, data: { paymentCustomerId: customerId } });
+    const setup = await sandbox.createSetupIntent({ customerId, idempotencyKey: `demo-card:${member.id}` });
+    const saved = await sandbox.confirmSetupIntent(setup.clientSecret, { number: "4242424242424242", expMonth: 12, expYear: clock.now().getUTCFullYear() + 4, cvc: "123" });
+    await saveDefaultCard(db, sandbox.name, member.id, await sandbox.describeCard(saved.paymentMethodId!));
+  }
 }

@@ -226,7 +226,7 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
       kind: "INITIAL",
     },
   });
-  await recordPayment(ctx.db, intent, { userId, subscriptionId, provider: provider.name, idempotencyKey });
+  await recordPayment(ctx.db, intent, { userId, subscriptionId, provider: provider.name, idempotencyKey, at: ctx.clock.now() });
   return { subscriptionId, paymentIntentId: intent.id, clientSecret: intent.clientSecret, quote };
 }
 
@@ -256,7 +256,7 @@ export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "cl
   const payment = await ctx.db.payment.findUniqueOrThrow({ where: { id: paymentId } });
   const provider = providerFor(ctx);
   const intent = await provider.retrievePaymentIntent(payment.providerPaymentId);
-  await recordPayment(ctx.db, intent, { userId: payment.userId, subscriptionId: payment.subscriptionId, provider: provider.name });
+  await recordPayment(ctx.db, intent, { userId: payment.userId, subscriptionId: payment.subscriptionId, provider: provider.name, at: ctx.clock.now() });
   if (intent.status !== "succeeded") {
     throw new RuleViolationError(intent.lastError?.message ?? "Payment was not completed", intent.lastError?.code ?? "payment_incomplete");
   }
@@ -288,7 +288,7 @@ export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "cl
     if (card.customerId) await saveDefaultCard(ctx.db, provider.name, sub.userId, card);
   }
   const kind = intent.metadata.kind === "RESTART" || intent.metadata.kind === "RENEWAL" ? intent.metadata.kind : "INITIAL";
-  const orderId = await settlePeriod(ctx.db, sub, { period, kind, paymentId: payment.id });
+  const orderId = await settlePeriod(ctx.db, sub, { period, kind, paymentId: payment.id, at: ctx.clock.now() });
   const order = await ctx.db.order.findUniqueOrThrow({ where: { id: orderId } });
   return completed(sub, order);
 

@@ -41,7 +41,7 @@ export const PAYMENT_STATUS: Record<IntentStatus, PaymentStatus> = {
 export async function recordPayment(
   db: Prisma.TransactionClient | PrismaClient,
   intent: PaymentIntentInfo,
-  link: { userId: number; subscriptionId?: number | null; orderId?: number | null; provider: string; idempotencyKey?: string },
+  link: { userId: number; subscriptionId?: number | null; orderId?: number | null; provider: string; idempotencyKey?: string; at: Date },
 ) {
   const status = intent.lastError && intent.status === "requires_payment_method" ? "FAILED" : PAYMENT_STATUS[intent.status];
   const common = {
@@ -61,6 +61,8 @@ export async function recordPayment(
       userId: link.userId,
       subscriptionId: link.subscriptionId ?? null,
       idempotencyKey: link.idempotencyKey ?? null,
+      // Domain time (the injectable clock), not the database's: retries are spaced by it.
+      createdAt: link.at,
     },
     update: common,
   });
@@ -104,7 +106,7 @@ export function selectionSnapshot(sub: BillableSubscription) {
 export async function settlePeriod(
   db: PrismaClient,
   sub: BillableSubscription,
-  args: { period: string; kind: OrderKind; paymentId?: number },
+  args: { period: string; kind: OrderKind; paymentId?: number; at: Date },
 ): Promise<number> {
   const settle = () => db.$transaction(async (tx) => {
     const existing = await tx.order.findUnique({ where: { subscriptionId_period: { subscriptionId: sub.id, period: args.period } } });
@@ -127,6 +129,7 @@ export async function settlePeriod(
           discountCents: sub.discountCents,
           taxCents: sub.taxCents,
           totalCents: sub.totalCents,
+          createdAt: args.at,
         },
       }));
     if (args.paymentId) await tx.payment.update({ where: { id: args.paymentId }, data: { orderId: order.id } });
@@ -185,7 +188,7 @@ export async function chargeForPeriod(
 
   if (sub.totalCents === 0) {
     // Fully discounted: nothing to charge, the period is still delivered.
-    return { outcome: "paid", orderId: await settlePeriod(ctx.db, sub, { period: args.period, kind: args.kind }) };
+    return { outcome: "paid", orderId: await settlePeriod(ctx.db, sub, { period: args.period, kind: args.kind, at: ctx.clock.now() }) };
   }
 
   const savedMethod =
@@ -218,10 +221,11 @@ export async function chargeForPeriod(
     subscriptionId: sub.id,
     provider: provider.name,
     idempotencyKey: args.idempotencyKey,
+    at: ctx.clock.now(),
   });
 
   if (intent.status === "succeeded") {
-    return { outcome: "paid", orderId: await settlePeriod(ctx.db, sub, { period: args.period, kind: args.kind, paymentId: payment.id }) };
+    return { outcome: "paid", orderId: await settlePeriod(ctx.db, sub, { period: args.period, kind: args.kind, paymentId: payment.id, at: ctx.clock.now() }) };
   }
   if (intent.status === "requires_action" || (!savedMethod && intent.status === "requires_payment_method" && !intent.lastError)) {
     return { outcome: "requires_action", clientSecret: intent.clientSecret, paymentIntentId: intent.id };

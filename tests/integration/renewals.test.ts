@@ -1,0 +1,139 @@
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_ATTEMPTS, runRenewals } from "../../api/billing/renewals.ts";
+import { sandboxFor } from "../../api/billing/service.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { factories, type Factories } from "../support/factories.ts";
+
+let t: TestApp;
+let f: Factories;
+const log = pino({ level: "silent" });
+const ctx = () => ({ db: t.db.prisma, clock: t.clock, config: t.config, log });
+const run = (businessId: number) => runRenewals(ctx(), { businessId });
+
+/** A business billing on the 3rd, with tax 5.75 %, and a member with a saved test card. */
+async function setup(cardNumber = "4242424242424242") {
+  const business = await f.business({ page: { billingDay: 3, taxEnabled: true, taxRateBps: 575, pickupEnabled: true, shippingEnabled: true } });
+  const plan = await f.plan(business, { prices: { PICKUP: 2000, SHIPPING: 2600 } });
+  const bigger = await f.plan(business, { name: "Family Box", prices: { PICKUP: 3000, SHIPPING: 3600 } });
+  const eggs = await f.addon(business, { name: "Eggs", amountCents: 500 });
+  const user = await f.user();
+  const s = sandboxFor(ctx());
+  const customerId = await s.ensureCustomer({ userId: user.id });
+  await t.db.prisma.user.update({ where: { id: user.id }, data: { paymentCustomerId: customerId } });
+  const seti = await s.createSetupIntent({ customerId, idempotencyKey: `setup-${user.id}` });
+  const confirmed = await s.confirmSetupIntent(seti.clientSecret, { number: cardNumber, expMonth: 12, expYear: 2031, cvc: "123" });
+  const sub = await f.subscription({ user, business, plan, planAmountCents: 2000, totalCents: 2115, paidThroughPeriod: "2026-03" });
+  await t.db.prisma.subscription.update({ where: { id: sub.id }, data: { billingDay: 3, taxCents: 115, taxRateBps: 575, providerPaymentMethodId: confirmed.paymentMethodId } });
+  return { business, plan, bigger, eggs, user, sub };
+}
+
+const orders = (subscriptionId: number) => t.db.prisma.order.findMany({ where: { subscriptionId }, orderBy: { period: "asc" } });
+const status = async (id: number) => (await t.db.prisma.subscription.findUniqueOrThrow({ where: { id } })).status;
+
+beforeAll(async () => {
+  t = await createTestApp({ now: "2026-04-02T15:00:00Z" });
+  f = factories(t);
+});
+afterAll(() => t.close());
+
+describe("billing clock", () => {
+  it("charges on the billing day (business time zone), once per period however often it runs", async () => {
+    t.clock.set("2026-04-02T15:00:00Z");
+    const { business, sub } = await setup();
+    expect(await run(business.id)).toMatchObject({ due: 0, charged: 0 });
+
+    // 2026-04-03 01:00 UTC is still April 2nd in New York: not yet.
+    t.clock.set("2026-04-03T01:00:00Z");
+    expect((await run(business.id)).charged).toBe(0);
+
+    t.clock.set("2026-04-03T14:00:00Z");
+    expect(await run(business.id)).toMatchObject({ due: 1, charged: 1 });
+    expect(await run(business.id)).toMatchObject({ due: 0, charged: 0 });
+    t.clock.set("2026-04-20T14:00:00Z");
+    expect((await run(business.id)).charged).toBe(0);
+
+    const list = await orders(sub.id);
+    expect(list.map((o) => [o.period, o.kind, o.totalCents])).toEqual([["2026-04", "RENEWAL", 2115]]);
+    const paid = await t.db.prisma.subscription.findUniqueOrThrow({ where: { id: sub.id } });
+    expect(paid.paidThroughPeriod).toBe("2026-04");
+    expect(await t.db.prisma.payment.count({ where: { subscriptionId: sub.id, status: "SUCCEEDED" } })).toBe(1);
+  });
+
+  it("does not charge a skipped month and charges the next one", async () => {
+    const { business, sub } = await setup();
+    await t.db.prisma.skip.create({ data: { subscriptionId: sub.id, yearMonth: "2026-04" } });
+    t.clock.set("2026-04-05T14:00:00Z");
+    expect(await run(business.id)).toMatchObject({ charged: 0, skipped: 1 });
+    t.clock.set("2026-05-03T14:00:00Z");
+    expect(await run(business.id)).toMatchObject({ charged: 1, skipped: 0 });
+    expect((await orders(sub.id)).map((o) => o.period)).toEqual(["2026-05"]);
+  });
+
+  it("applies a scheduled change from its period, at today's prices with tax", async () => {
+    const { business, sub, bigger, eggs } = await setup();
+    await t.db.prisma.subscriptionChange.create({
+      data: { subscriptionId: sub.id, planId: bigger.id, mode: "SHIPPING", addonIds: [eggs.id], effectivePeriod: "2026-04" },
+    });
+    t.clock.set("2026-04-03T14:00:00Z");
+    expect(await run(business.id)).toMatchObject({ charged: 1, changesApplied: 1 });
+    const changed = await t.db.prisma.subscription.findUniqueOrThrow({ where: { id: sub.id }, include: { addons: true, pendingChange: true } });
+    // 3600 + 500 = 4100; 5.75 % = 235.75 → 236
+    expect(changed).toMatchObject({ planId: bigger.id, mode: "SHIPPING", planAmountCents: 3600, addonsAmountCents: 500, taxCents: 236, totalCents: 4336, pendingChange: null });
+    expect(changed.addons.map((a) => a.addonId)).toEqual([eggs.id]);
+    const [order] = await orders(sub.id);
+    expect(order).toMatchObject({ period: "2026-04", totalCents: 4336 });
+    expect(order.selection).toMatchObject({ chosenItemName: "Family Box", chosenVariationName: "Shipping", chosenAddons: [{ name: "Eggs", amountCents: 500 }] });
+  });
+
+  it("declined renewals: past due, retried once a day, canceled after the last attempt", async () => {
+    const { business, sub } = await setup("4000000000000341");
+    t.clock.set("2026-04-03T14:00:00Z");
+    expect(await run(business.id)).toMatchObject({ failed: 1 });
+    expect(await status(sub.id)).toBe("PAST_DUE");
+    // Same day: waits.
+    t.clock.set("2026-04-03T20:00:00Z");
+    expect(await run(business.id)).toMatchObject({ failed: 0, waiting: 1 });
+    // Attempts on the 3rd, 4th, 5th…; the last allowed one cancels.
+    for (let day = 4; day < 2 + MAX_ATTEMPTS; day++) {
+      t.clock.set(`2026-04-0${day}T15:00:00Z`);
+      expect(await run(business.id)).toMatchObject({ failed: 1 });
+    }
+    t.clock.set(`2026-04-0${2 + MAX_ATTEMPTS}T15:00:00Z`);
+    expect(await run(business.id)).toMatchObject({ canceled: 1 });
+    expect(await status(sub.id)).toBe("CANCELED");
+    expect(await t.db.prisma.payment.count({ where: { subscriptionId: sub.id, status: "FAILED" } })).toBe(MAX_ATTEMPTS);
+    expect(await orders(sub.id)).toEqual([]);
+  });
+
+  it("a past-due membership recovers on the next run after the member saves a working card", async () => {
+    const { business, sub, user } = await setup("4000000000000341");
+    t.clock.set("2026-04-03T14:00:00Z");
+    await run(business.id);
+    expect(await status(sub.id)).toBe("PAST_DUE");
+
+    const s = sandboxFor(ctx());
+    const u = await t.db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+    const seti = await s.createSetupIntent({ customerId: u.paymentCustomerId!, idempotencyKey: `new-card-${user.id}` });
+    const good = await s.confirmSetupIntent(seti.clientSecret, { number: "4242424242424242", expMonth: 12, expYear: 2031, cvc: "123" });
+    await t.db.prisma.subscription.update({ where: { id: sub.id }, data: { providerPaymentMethodId: good.paymentMethodId } });
+
+    t.clock.set("2026-04-04T15:00:00Z");
+    expect(await run(business.id)).toMatchObject({ charged: 1 });
+    expect(await status(sub.id)).toBe("ACTIVE");
+    expect((await orders(sub.id)).map((o) => o.period)).toEqual(["2026-04"]);
+  });
+
+  it("two runs at once charge each membership exactly once", async () => {
+    const { business, sub } = await setup();
+    const second = await setup();
+    const third = await setup();
+    t.clock.set("2026-04-03T14:00:00Z");
+    const reports = await Promise.all([run(business.id), run(business.id), run(second.business.id), run(second.business.id), run(third.business.id)]);
+    expect(reports.reduce((n, r) => n + r.charged, 0)).toBe(3);
+    for (const id of [sub.id, second.sub.id, third.sub.id]) {
+      expect(await orders(id)).toHaveLength(1);
+      expect(await t.db.prisma.payment.count({ where: { subscriptionId: id, status: "SUCCEEDED" } })).toBe(1);
+    }
+  });
+});
