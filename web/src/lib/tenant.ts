@@ -44,3 +44,33 @@ export function apiHeaders({ requestPath, pagePath, store }: RequestHeadersInput
   if (token && (!tenant || !authTenant || tenant === authTenant)) headers.Authorization = `Bearer ${token}`;
   return headers;
 }
+
+/**
+ * Spec §1/§2: a tenant subdomain is the main host with one more label in front ({slug}.{host}). The main host
+ * comes from VITE_PUBLIC_HOST when the build sets it; otherwise `{slug}.localhost` and three-or-more-label
+ * names (not IP addresses, not www) count as tenant hosts, the rest of the name being the main host.
+ */
+export function tenantHost(hostname: string, port = "", publicHost: string | undefined = import.meta.env?.VITE_PUBLIC_HOST): { slug: string; mainHost: string } | null {
+  const host = hostname.toLowerCase();
+  const withPort = (h: string) => (port ? `${h}:${port}` : h);
+  const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+  if (publicHost) {
+    const main = publicHost.toLowerCase().replace(/:\d+$/, "");
+    if (!host.endsWith(`.${main}`)) return null;
+    const label = host.slice(0, -(main.length + 1));
+    return label && !label.includes(".") && SLUG.test(label) && label !== "www" ? { slug: label, mainHost: publicHost.toLowerCase().includes(":") ? publicHost.toLowerCase() : withPort(main) } : null;
+  }
+  if (/^[\d.]+$/.test(host) || host.includes(":")) return null;
+  const labels = host.split(".");
+  const isLocal = labels.length === 2 && labels[1] === "localhost";
+  if (!isLocal && labels.length < 3) return null;
+  const [label, ...rest] = labels;
+  if (label === "www" || !SLUG.test(label)) return null;
+  return { slug: label, mainHost: withPort(rest.join(".")) };
+}
+
+/** The tenant of the current browser host, or null on the main host. */
+export function currentTenantHost(): { slug: string; mainHost: string } | null {
+  if (typeof window === "undefined") return null;
+  return tenantHost(window.location.hostname, window.location.port);
+}

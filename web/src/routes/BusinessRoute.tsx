@@ -1,9 +1,14 @@
-import { Button, Stack } from "@chakra-ui/react";
+import { Box, Button, Container, Stack, Text } from "@chakra-ui/react";
 import { Suspense, useEffect, useState } from "react";
 import { graphql, useLazyLoadQuery } from "react-relay";
-import { Link as RouterLink, useParams } from "react-router";
+import { Link as RouterLink, useParams, useSearchParams } from "react-router";
 import type { BusinessRouteQuery } from "./__generated__/BusinessRouteQuery.graphql.ts";
+import { BusinessFaqs } from "../features/business-page/BusinessFaqs.tsx";
+import { BusinessFooter } from "../features/business-page/BusinessFooter.tsx";
 import { BusinessHero } from "../features/business-page/BusinessHero.tsx";
+import { MembershipBuilder } from "../features/business-page/MembershipBuilder.tsx";
+import { isDarkBackground } from "../lib/color.ts";
+import { useSessionVersion } from "../lib/session.ts";
 import { STORAGE_KEYS, writeItem } from "../lib/storage.ts";
 import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
 import { ErrorBoundary } from "../ui/ErrorBoundary.tsx";
@@ -15,30 +20,52 @@ const BusinessQuery = graphql`
     business(slug: $slug) {
       name
       slug
+      page {
+        theme {
+          pageBg
+        }
+        ...BusinessFaqsFragment_page
+        ...BusinessFooterFragment_page
+      }
       ...BusinessHeroFragment_business
+      ...MembershipBuilderFragment_business
+    }
+    viewer {
+      id
+      subscriptions(businessSlug: $slug, onePerBusiness: true) {
+        status
+        ...MembershipBuilderFragment_membership
+      }
     }
   }
 `;
 
-/** /b/:slug: a business's page. */
-export default function BusinessRoute() {
-  const slug = (useParams().slug ?? "").toLowerCase();
+/** /b/:slug (or `/` on a tenant host, with the slug forced from the host): a business's page. */
+export default function BusinessRoute({ forcedSlug }: { forcedSlug?: string }) {
+  const params = useParams();
+  const slug = (forcedSlug ?? params.slug ?? "").toLowerCase();
   const [attempt, setAttempt] = useState(0);
   return (
-    <ErrorBoundary key={`${slug}:${attempt}`} fallback={() => (
-      <PageContent>
-        <ErrorState message="Failed to load this business. Please try again." onRetry={() => setAttempt((n) => n + 1)} />
-      </PageContent>
-    )}>
+    <ErrorBoundary
+      key={`${slug}:${attempt}`}
+      fallback={() => (
+        <PageContent>
+          <ErrorState message="Failed to load this business. Please try again." onRetry={() => setAttempt((n) => n + 1)} />
+        </PageContent>
+      )}
+    >
       <Suspense fallback={<LoadingState label="Loading business…" />}>
-        <BusinessPage slug={slug} fetchKey={attempt} />
+        <BusinessPage slug={slug} fetchKey={attempt} onTenantHost={!!forcedSlug} />
       </Suspense>
     </ErrorBoundary>
   );
 }
 
-function BusinessPage({ slug, fetchKey }: { slug: string; fetchKey: number }) {
-  const { business } = useLazyLoadQuery<BusinessRouteQuery>(BusinessQuery, { slug }, { fetchKey, fetchPolicy: fetchKey ? "network-only" : "store-or-network" });
+function BusinessPage({ slug, fetchKey, onTenantHost }: { slug: string; fetchKey: number; onTenantHost: boolean }) {
+  const session = useSessionVersion();
+  const { business, viewer } = useLazyLoadQuery<BusinessRouteQuery>(BusinessQuery, { slug }, { fetchKey: `${fetchKey}:${session}`, fetchPolicy: fetchKey ? "network-only" : "store-and-network" });
+  const [params] = useSearchParams();
+  const changeMode = params.get("change") === "true";
   useDocumentTitle(business ? business.name : "Business not found");
   useEffect(() => {
     // Spec §3 current_tenant: later API calls from pages without /b/{slug} (portal, checkout) use this business.
@@ -46,7 +73,29 @@ function BusinessPage({ slug, fetchKey }: { slug: string; fetchKey: number }) {
   }, [business]);
 
   if (!business) return <BusinessNotFound slug={slug} />;
-  return <BusinessHero business={business} />;
+  const base = onTenantHost ? "" : `/b/${business.slug}`;
+  const pageBg = business.page?.theme.pageBg ?? "#ffffff";
+  const dark = isDarkBackground(pageBg);
+  const membership = viewer?.subscriptions.find((s) => s.status !== "INCOMPLETE") ?? null;
+  return (
+    <Box bg={pageBg} color={dark ? "white" : "gray.900"} data-theme-dark={dark || undefined} minH="full">
+      {changeMode && (
+        <Box bg="blue.50" color="blue.900" borderBottomWidth="1px" borderColor="blue.200">
+          <Container maxW="6xl" py="3">
+            <Text fontWeight="medium">Change mode: pick a new package, add-ons or fulfillment. Changes take effect next billing cycle.</Text>
+          </Container>
+        </Box>
+      )}
+      <BusinessHero business={business} portalPath={`${base}/membership`} />
+      <Container maxW="6xl" py={{ base: "6", md: "10" }}>
+        <Stack gap="12">
+          <MembershipBuilder business={business} membership={membership} changeMode={changeMode} checkoutPath={`${base}/membership/checkout`} loggedIn={!!viewer} />
+          {business.page && <BusinessFaqs page={business.page} />}
+        </Stack>
+      </Container>
+      {business.page && <BusinessFooter page={business.page} />}
+    </Box>
+  );
 }
 
 function BusinessNotFound({ slug }: { slug: string }) {

@@ -1,9 +1,11 @@
-import { Badge, Box, Button, Container, HStack, Heading, Image, SimpleGrid, Stack, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, Container, HStack, Heading, SimpleGrid, Stack, Text } from "@chakra-ui/react";
 import { graphql, useFragment } from "react-relay";
 import { Link as RouterLink } from "react-router";
 import type { BusinessHeroFragment_business$key } from "./__generated__/BusinessHeroFragment_business.graphql.ts";
+import { BusinessGallery } from "./BusinessGallery.tsx";
 import { BusinessLogo } from "../businesses/BusinessLogo.tsx";
 import { memberCountLabel } from "../businesses/memberCount.ts";
+import { isDarkBackground } from "../../lib/color.ts";
 
 const BusinessHeroFragment = graphql`
   fragment BusinessHeroFragment_business on Business {
@@ -13,46 +15,62 @@ const BusinessHeroFragment = graphql`
     description
     memberCount
     page {
+      descriptionHtml
+      brand {
+        name
+        logoUrl
+      }
+      theme {
+        pageBg
+        primary
+      }
       gallery {
         url
       }
+      ...BusinessGalleryFragment_page
     }
   }
 `;
 
-/** The top of a business page: brand row, description, primary gallery image and membership call to action. */
-export function BusinessHero({ business }: { business: BusinessHeroFragment_business$key }) {
+/** The top of a business page: brand row, description, gallery and member login. */
+export function BusinessHero({ business, portalPath }: { business: BusinessHeroFragment_business$key; portalPath: string }) {
   const data = useFragment(BusinessHeroFragment, business);
-  const primaryImage = data.page?.gallery[0]?.url;
+  const page = data.page;
+  const dark = isDarkBackground(page?.theme.pageBg ?? "#ffffff");
+  const name = page?.brand.name || data.name;
+  const hasGallery = (page?.gallery.length ?? 0) > 0;
   return (
-    <Box as="section" bgGradient="to-b" gradientFrom="orange.50" gradientTo="transparent" borderBottomWidth="1px" borderColor="orange.100">
-      <Container maxW="6xl" py={{ base: "10", md: "16" }}>
-        <SimpleGrid columns={{ base: 1, lg: primaryImage ? 2 : 1 }} gap={{ base: "8", lg: "12" }} alignItems="center">
-          <Stack gap="6">
-            <HStack gap={{ base: "4", md: "6" }} align="center">
-              <BusinessLogo name={data.name} logoUrl={data.logoUrl} size="2xl" />
-              <Heading as="h1" size={{ base: "3xl", md: "4xl" }} lineHeight="shorter">
-                {data.name}
+    <Box as="section">
+      <Container maxW="6xl" pt={{ base: "6", md: "12" }} pb={{ base: "4", md: "8" }}>
+        <SimpleGrid columns={{ base: 1, lg: hasGallery ? 2 : 1 }} gap={{ base: "6", lg: "12" }} alignItems="center">
+          <Stack gap="5" order={{ base: 2, lg: 1 }}>
+            <HStack gap={{ base: "4", md: "5" }} align="center" data-testid="brand-row">
+              <BusinessLogo name={name} logoUrl={page?.brand.logoUrl ?? data.logoUrl} size="2xl" />
+              <Heading as="h1" size={{ base: "2xl", md: "4xl" }} lineHeight="shorter">
+                {name}
               </Heading>
             </HStack>
-            <Text color="fg.muted" fontSize="lg" maxW="2xl">
-              {data.description || `Monthly membership boxes from ${data.name}: choose a package, add extras and pick how you receive it.`}
-            </Text>
+            {page?.descriptionHtml ? (
+              <Box fontSize="lg" color={dark ? "whiteAlpha.900" : "fg.muted"} css={{ "& p": { mb: "2" }, "& a": { textDecoration: "underline" } }} dangerouslySetInnerHTML={{ __html: page.descriptionHtml }} />
+            ) : (
+              <Text color={dark ? "whiteAlpha.900" : "fg.muted"} fontSize="lg">
+                {data.description || `Monthly membership boxes from ${name}.`}
+              </Text>
+            )}
             <HStack gap="3" wrap="wrap">
-              <Badge colorPalette="orange" variant="subtle" size="lg" rounded="full">
+              <Badge colorPalette={dark ? "gray" : "orange"} variant="subtle" size="lg" rounded="full">
                 {memberCountLabel(data.memberCount)}
               </Badge>
-            </HStack>
-            <HStack gap="3" wrap="wrap">
-              <Button asChild colorPalette="orange" size="lg">
-                <RouterLink to={`/b/${data.slug}/membership`}>Member login</RouterLink>
-              </Button>
-              <Button asChild variant="outline" size="lg" bg="bg">
-                <RouterLink to="/businesses">All businesses</RouterLink>
+              <Button asChild variant="outline" size="sm" bg={dark ? "transparent" : "bg"} color="inherit">
+                <RouterLink to={portalPath}>Member login</RouterLink>
               </Button>
             </HStack>
           </Stack>
-          {primaryImage && <Image src={primaryImage} alt={`${data.name}`} rounded="2xl" shadow="md" w="full" aspectRatio={4 / 3} objectFit="cover" />}
+          {page && hasGallery && (
+            <Box order={{ base: 1, lg: 2 }}>
+              <BusinessGallery page={page} />
+            </Box>
+          )}
         </SimpleGrid>
       </Container>
     </Box>

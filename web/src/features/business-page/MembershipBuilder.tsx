@@ -1,0 +1,395 @@
+import { Badge, Box, Button, Flex, Heading, HStack, SimpleGrid, Stack, Text } from "@chakra-ui/react";
+import { useMemo, useState } from "react";
+import { graphql, useFragment } from "react-relay";
+import { useNavigate } from "react-router";
+import type { MembershipBuilderFragment_business$key } from "./__generated__/MembershipBuilderFragment_business.graphql.ts";
+import type { MembershipBuilderFragment_membership$key } from "./__generated__/MembershipBuilderFragment_membership.graphql.ts";
+import { ChangeConfirmDialog } from "./ChangeConfirmDialog.tsx";
+import { defaultMode, enabledModes, modeExtraCents, sameIds, toggleAddon } from "./rules.ts";
+import { formatCents, formatSurcharge } from "../../lib/money.ts";
+import { fromGraphQLMode, MODE_LABELS, readSelection, saveSelection, type FulfillmentModeName, type MembershipSelection } from "../../lib/selection.ts";
+import { isDarkBackground } from "../../lib/color.ts";
+
+const MembershipBuilderFragment = graphql`
+  fragment MembershipBuilderFragment_business on Business {
+    slug
+    name
+    page {
+      addonLimit
+      addonSectionTitle
+      billingDay
+      fulfillment {
+        pickup
+        shipping
+        delivery
+        pickupAddress
+        shippingText
+        deliveryArea
+      }
+      tax {
+        enabled
+        ratePercent
+      }
+      theme {
+        primary
+        primaryText
+        buttonBorder
+        selection
+        pageBg
+      }
+    }
+    plans(first: 50) {
+      edges {
+        node {
+          id
+          ref
+          name
+          description
+          priceCents
+          variations {
+            id
+            mode
+            name
+            amountCents
+          }
+        }
+      }
+    }
+    addons(first: 100) {
+      edges {
+        node {
+          id
+          ref
+          name
+          description
+          amountCents
+        }
+      }
+    }
+  }
+`;
+
+const MembershipFragment = graphql`
+  fragment MembershipBuilderFragment_membership on Membership {
+    id
+    status
+    mode
+    plan {
+      ref
+    }
+    addons {
+      addon {
+        ref
+      }
+    }
+    pendingChange {
+      mode
+      plan {
+        ref
+      }
+      addons {
+        ref
+      }
+    }
+  }
+`;
+
+interface Props {
+  business: MembershipBuilderFragment_business$key;
+  /** The member's membership here (change mode compares with it when no stored selection matches). */
+  membership: MembershipBuilderFragment_membership$key | null;
+  changeMode: boolean;
+  preview?: boolean;
+  /** Where Checkout goes (/b/{slug}/membership/checkout, or /membership/checkout on a tenant host). */
+  checkoutPath: string;
+  loggedIn: boolean;
+}
+
+interface Choice {
+  planRef: string;
+  addonRefs: string[];
+  mode: FulfillmentModeName | null;
+}
+
+/** Plan cards, add-ons, fulfillment choice and the monthly total, with Checkout (or Update in change mode). */
+export function MembershipBuilder({ business, membership, changeMode, preview, checkoutPath, loggedIn }: Props) {
+  const data = useFragment(MembershipBuilderFragment, business);
+  const current = useFragment(MembershipFragment, membership);
+  const navigate = useNavigate();
+  const page = data.page;
+  const plans = data.plans.edges.map((e) => e.node);
+  const addons = data.addons.edges.map((e) => e.node);
+  const fulfillment = page?.fulfillment ?? { pickup: true, shipping: false, delivery: false, pickupAddress: "", shippingText: "Nationwide Shipping", deliveryArea: "" };
+  const modes = enabledModes(fulfillment);
+  const addonLimit = page?.addonLimit ?? 0;
+  const theme = page?.theme;
+  const dark = isDarkBackground(theme?.pageBg ?? "#ffffff");
+
+  // Change mode: the original is the stored selection of this business, else the member's current membership.
+  const original = useMemo<Choice | null>(() => {
+    if (!changeMode) return null;
+    const stored = readSelection();
+    if (stored && stored.businessSlug.toLowerCase() === data.slug) {
+      return { planRef: stored.chosenItemId, addonRefs: stored.chosenAddonIds ?? [], mode: stored.mode };
+    }
+    if (current) {
+      const src = current.pendingChange ?? null;
+      return src
+        ? { planRef: src.plan.ref, addonRefs: src.addons.map((a) => a.ref), mode: fromGraphQLMode(src.mode) }
+        : { planRef: current.plan.ref, addonRefs: current.addons.map((a) => a.addon.ref), mode: fromGraphQLMode(current.mode) };
+    }
+    return null;
+  }, [changeMode, current, data.slug]);
+
+  const [choice, setChoice] = useState<Choice>(() => ({
+    planRef: original && plans.some((p) => p.ref === original.planRef) ? original.planRef : (plans[0]?.ref ?? ""),
+    addonRefs: original ? original.addonRefs.filter((r) => addons.some((a) => a.ref === r)) : [],
+    mode: original?.mode && modes.includes(original.mode) ? original.mode : defaultMode(fulfillment),
+  }));
+  const [notice, setNotice] = useState<string | null>(null);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+
+  const plan = plans.find((p) => p.ref === choice.planRef) ?? plans[0];
+  const variation = plan?.variations.find((v) => v.mode.toLowerCase() === choice.mode);
+  const chosenAddons = addons.filter((a) => choice.addonRefs.includes(a.ref));
+  const addonsCents = chosenAddons.reduce((sum, a) => sum + a.amountCents, 0);
+  const planCents = variation?.amountCents ?? plan?.priceCents ?? 0;
+  const totalCents = planCents + addonsCents;
+  const changed = !!original && (original.planRef !== choice.planRef || original.mode !== choice.mode || !sameIds(original.addonRefs, choice.addonRefs));
+
+  const primaryButton = {
+    bg: theme?.primary ?? "#f97316",
+    color: theme?.primaryText ?? "#ffffff",
+    borderWidth: "2px",
+    borderColor: theme?.buttonBorder ?? "transparent",
+    _hover: { filter: "brightness(0.92)" },
+    _disabled: { opacity: 0.5, cursor: "not-allowed", filter: "none" },
+  } as const;
+  const selectionColor = theme?.selection ?? "#2563eb";
+  const cardBg = dark ? "whiteAlpha.100" : "white";
+  const mutedColor = dark ? "whiteAlpha.800" : "fg.muted";
+
+  function modeDetails(mode: FulfillmentModeName): string {
+    if (mode === "pickup") return fulfillment.pickupAddress;
+    if (mode === "shipping") return fulfillment.shippingText || "Nationwide Shipping";
+    return fulfillment.deliveryArea;
+  }
+
+  function checkout() {
+    if (preview) {
+      setNotice("Checkout is disabled in preview mode.");
+      return;
+    }
+    if (!plan || !choice.mode) return;
+    const selection: Omit<MembershipSelection, "ts"> = {
+      businessSlug: data.slug,
+      mode: choice.mode,
+      fulfillmentMode: choice.mode,
+      fulfillmentDetails: modeDetails(choice.mode),
+      itemIds: plans.map((p) => p.ref),
+      chosenItemId: plan.ref,
+      chosenItemName: plan.name,
+      chosenItemAmountCents: planCents,
+      chosenItemPrice: formatCents(planCents),
+      chosenVariationId: variation?.id ?? `${plan.ref}_${choice.mode}`,
+      chosenVariationName: variation?.name ?? MODE_LABELS[choice.mode],
+      chosenAddonIds: chosenAddons.map((a) => a.ref),
+      chosenAddons: chosenAddons.map((a) => ({ id: a.ref, name: a.name, price: formatCents(a.amountCents), amount: a.amountCents / 100, amountCents: a.amountCents })),
+      chosenUpgrades: [],
+      pickupAddress: fulfillment.pickupAddress,
+      price: formatCents(totalCents),
+      taxEnabled: page?.tax.enabled ?? false,
+      taxRate: page?.tax.ratePercent ?? 5.75,
+      billingDay: page?.billingDay ?? 1,
+      email: "",
+      isGift: false,
+      couponCode: "",
+      isChange: false,
+      address: null,
+      account: null,
+    };
+    saveSelection(selection);
+    navigate(checkoutPath);
+  }
+
+  return (
+    <Stack gap="10">
+      <Box as="section" aria-labelledby="plans-heading">
+        <Heading id="plans-heading" as="h2" size="xl" mb="4">
+          {changeMode ? "Change your box" : "Choose your box"}
+        </Heading>
+        {plans.length === 0 ? (
+          <Text color={mutedColor}>No packages are offered right now.</Text>
+        ) : (
+          <SimpleGrid as="fieldset" columns={{ base: 1, md: Math.min(plans.length, 3) }} gap="4" role="radiogroup" aria-label="Package">
+            {plans.map((p) => {
+              const selected = p.ref === plan?.ref;
+              const price = p.variations.find((v) => v.mode.toLowerCase() === choice.mode)?.amountCents ?? p.priceCents ?? 0;
+              return (
+                <Box as="label" key={p.id} cursor="pointer" p="5" rounded="xl" bg={cardBg} borderWidth="2px" borderColor={selected ? selectionColor : dark ? "whiteAlpha.300" : "gray.200"} shadow={selected ? "md" : "xs"} transition="all 0.15s" _focusWithin={{ outline: "3px solid", outlineColor: selectionColor, outlineOffset: "2px" }} data-testid="plan-card" data-selected={selected || undefined}>
+                  <HStack justify="space-between" align="flex-start" gap="3">
+                    <HStack gap="3" align="flex-start">
+                      <input type="radio" name="plan" value={p.ref} checked={selected} onChange={() => setChoice((c) => ({ ...c, planRef: p.ref }))} style={{ marginTop: 6, accentColor: selectionColor, width: 18, height: 18 }} aria-label={p.name} />
+                      <Stack gap="1">
+                        <Text fontWeight="bold" fontSize="lg">
+                          {p.name}
+                        </Text>
+                        {p.description && (
+                          <Text fontSize="sm" color={mutedColor}>
+                            {p.description}
+                          </Text>
+                        )}
+                      </Stack>
+                    </HStack>
+                    <Text fontWeight="bold" fontSize="lg" whiteSpace="nowrap">
+                      {formatCents(price)}
+                      <Text as="span" fontSize="sm" fontWeight="normal" color={mutedColor}>
+                        /mo
+                      </Text>
+                    </Text>
+                  </HStack>
+                </Box>
+              );
+            })}
+          </SimpleGrid>
+        )}
+      </Box>
+
+      {addons.length > 0 && (
+        <Box as="section" aria-labelledby="addons-heading">
+          <Flex justify="space-between" align="baseline" wrap="wrap" gap="2" mb="4">
+            <Heading id="addons-heading" as="h2" size="xl">
+              {page?.addonSectionTitle || "Available Add-ons"}
+            </Heading>
+            {addonLimit > 0 && (
+              <Text fontSize="sm" color={mutedColor}>
+                Choose up to {addonLimit}
+              </Text>
+            )}
+          </Flex>
+          <SimpleGrid columns={{ base: 1, sm: 2, lg: 3 }} gap="3">
+            {addons.map((a) => {
+              const on = choice.addonRefs.includes(a.ref);
+              return (
+                <Box as="label" key={a.id} cursor="pointer" p="4" rounded="lg" bg={cardBg} borderWidth="2px" borderColor={on ? selectionColor : dark ? "whiteAlpha.300" : "gray.200"} _focusWithin={{ outline: "3px solid", outlineColor: selectionColor, outlineOffset: "2px" }} data-testid="addon-card">
+                  <HStack align="flex-start" gap="3">
+                    <input type="checkbox" checked={on} onChange={() => setChoice((c) => ({ ...c, addonRefs: toggleAddon(c.addonRefs, a.ref, addonLimit) }))} style={{ marginTop: 4, accentColor: selectionColor, width: 18, height: 18 }} aria-label={`${a.name} (${formatCents(a.amountCents)})`} />
+                    <Stack gap="0.5" flex="1">
+                      <HStack justify="space-between" gap="2">
+                        <Text fontWeight="semibold">{a.name}</Text>
+                        <Text fontWeight="semibold" whiteSpace="nowrap">
+                          +{formatCents(a.amountCents)}
+                        </Text>
+                      </HStack>
+                      {a.description && (
+                        <Text fontSize="sm" color={mutedColor}>
+                          {a.description}
+                        </Text>
+                      )}
+                    </Stack>
+                  </HStack>
+                </Box>
+              );
+            })}
+          </SimpleGrid>
+        </Box>
+      )}
+
+      <Box as="section" aria-labelledby="fulfillment-heading">
+        <Heading id="fulfillment-heading" as="h2" size="xl" mb="4">
+          How you get it
+        </Heading>
+        {modes.length === 0 ? (
+          <Text color={mutedColor}>Select at least one</Text>
+        ) : (
+          <Stack as="fieldset" role="radiogroup" aria-label="Fulfillment" gap="3" direction={{ base: "column", md: "row" }}>
+            {modes.map((m) => {
+              const selected = choice.mode === m;
+              const extra = plan ? modeExtraCents(plan.variations, m) : null;
+              return (
+                <Box as="label" key={m} flex="1" cursor="pointer" p="4" rounded="lg" bg={cardBg} borderWidth="2px" borderColor={selected ? selectionColor : dark ? "whiteAlpha.300" : "gray.200"} _focusWithin={{ outline: "3px solid", outlineColor: selectionColor, outlineOffset: "2px" }}>
+                  <HStack align="flex-start" gap="3">
+                    <input type="radio" name="fulfillment" value={m} checked={selected} onChange={() => setChoice((c) => ({ ...c, mode: m }))} style={{ marginTop: 4, accentColor: selectionColor, width: 18, height: 18 }} aria-label={`${MODE_LABELS[m]}${extra !== null && extra > 0 ? ` ${formatSurcharge(extra)}` : ""}`} />
+                    <Stack gap="0.5">
+                      <Text fontWeight="semibold">
+                        {MODE_LABELS[m]}{" "}
+                        {extra !== null && extra > 0 && (
+                          <Text as="span" fontWeight="normal" color={mutedColor}>
+                            {formatSurcharge(extra)}
+                          </Text>
+                        )}
+                      </Text>
+                      {modeDetails(m) && (
+                        <Text fontSize="sm" color={mutedColor}>
+                          {modeDetails(m)}
+                        </Text>
+                      )}
+                    </Stack>
+                  </HStack>
+                </Box>
+              );
+            })}
+          </Stack>
+        )}
+      </Box>
+
+      <Flex as="section" aria-label="Monthly total" direction={{ base: "column", sm: "row" }} justify="space-between" align={{ base: "stretch", sm: "center" }} gap="4" p="5" rounded="xl" bg={cardBg} borderWidth="1px" borderColor={dark ? "whiteAlpha.300" : "gray.200"} shadow="sm" position={{ base: "sticky", md: "static" }} bottom="3" zIndex="docked">
+        <Stack gap="0">
+          <Text fontSize="sm" color={mutedColor}>
+            Monthly total{page?.tax.enabled ? ` (plus ${page.tax.ratePercent.toFixed(2)}% tax)` : ""}
+          </Text>
+          <Text fontSize="2xl" fontWeight="bold" data-testid="monthly-total">
+            {formatCents(totalCents)}
+            <Text as="span" fontSize="md" fontWeight="normal" color={mutedColor}>
+              {" "}
+              / month
+            </Text>
+          </Text>
+          {chosenAddons.length > 0 && (
+            <HStack gap="1" wrap="wrap" mt="1">
+              {chosenAddons.map((a) => (
+                <Badge key={a.id} size="sm" variant="subtle">
+                  {a.name}
+                </Badge>
+              ))}
+            </HStack>
+          )}
+        </Stack>
+        {changeMode ? (
+          <Stack gap="1" align={{ base: "stretch", sm: "flex-end" }}>
+            <Button size="lg" {...primaryButton} disabled={!changed || !current} onClick={() => setConfirmOpen(true)}>
+              Update
+            </Button>
+            {!loggedIn ? (
+              <Text fontSize="sm" color={mutedColor}>Log in to change your box.</Text>
+            ) : !current ? (
+              <Text fontSize="sm" color={mutedColor}>You have no membership here to change.</Text>
+            ) : !changed ? (
+              <Text fontSize="sm" color={mutedColor}>Change the package, add-ons or fulfillment to update.</Text>
+            ) : null}
+          </Stack>
+        ) : (
+          <Button size="lg" {...primaryButton} disabled={!plan || !choice.mode} onClick={checkout}>
+            Checkout
+          </Button>
+        )}
+      </Flex>
+      {notice && (
+        <Text role="alert" color="red.600" fontWeight="medium">
+          {notice}
+        </Text>
+      )}
+      {changeMode && current && choice.mode && plan && (
+        <ChangeConfirmDialog
+          open={confirmOpen}
+          onOpenChange={setConfirmOpen}
+          membershipId={current.id}
+          planId={plan.id}
+          addonIds={chosenAddons.map((a) => a.id)}
+          mode={choice.mode}
+          summary={`${plan.name}, ${MODE_LABELS[choice.mode]}${chosenAddons.length ? ` + ${chosenAddons.map((a) => a.name).join(", ")}` : ""}: ${formatCents(totalCents)} / month`}
+        />
+      )}
+    </Stack>
+  );
+}

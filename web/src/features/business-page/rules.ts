@@ -1,0 +1,37 @@
+import type { FulfillmentModeName } from "../../lib/selection.ts";
+
+export const MODE_ORDER: FulfillmentModeName[] = ["pickup", "shipping", "delivery"];
+
+/** The enabled fulfillment modes in spec order (pickup, shipping, delivery). */
+export function enabledModes(f: { pickup: boolean; shipping: boolean; delivery: boolean }): FulfillmentModeName[] {
+  return MODE_ORDER.filter((m) => f[m]);
+}
+
+/** Spec §4: the mode defaults to the first enabled in pickup, shipping, delivery order. */
+export function defaultMode(f: { pickup: boolean; shipping: boolean; delivery: boolean }): FulfillmentModeName | null {
+  return enabledModes(f)[0] ?? null;
+}
+
+/**
+ * Spec §4 add-on limit: 0 = unlimited; once the limit is reached, with limit 1 the new add-on replaces the old,
+ * with a greater limit the extra choice is ignored. Toggling a chosen add-on removes it.
+ */
+export function toggleAddon(chosen: readonly string[], id: string, limit: number): string[] {
+  if (chosen.includes(id)) return chosen.filter((x) => x !== id);
+  if (limit > 0 && chosen.length >= limit) return limit === 1 ? [id] : [...chosen];
+  return [...chosen, id];
+}
+
+/** Spec §9: the extra of a mode over pickup ('(+$X)' shown only when positive); null when either price is missing. */
+export function modeExtraCents(variations: readonly { mode: string; amountCents: number }[], mode: FulfillmentModeName): number | null {
+  const price = (m: FulfillmentModeName) => variations.find((v) => v.mode.toLowerCase() === m)?.amountCents;
+  const base = price("pickup");
+  const other = price(mode);
+  if (mode === "pickup" || base === undefined || other === undefined) return null;
+  return other - base;
+}
+
+/** Same add-on ids regardless of order. */
+export function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && [...a].sort().join("|") === [...b].sort().join("|");
+}

@@ -1,0 +1,135 @@
+import { Box, Button, Field, Flex, Heading, Input, NativeSelect, SimpleGrid, Stack, Text } from "@chakra-ui/react";
+import { useEffect, useRef, useState } from "react";
+import { graphql, useRelayEnvironment } from "react-relay";
+import type { AddressStepSaveProfileMutation } from "./__generated__/AddressStepSaveProfileMutation.graphql.ts";
+import { US_STATES } from "./usStates.ts";
+import { commitAsync } from "../../lib/mutations.ts";
+import type { SelectionAddress } from "../../lib/selection.ts";
+
+const SaveProfileMutation = graphql`
+  mutation AddressStepSaveProfileMutation($input: UpdateProfileInput!) {
+    updateProfile(input: $input) {
+      __typename
+      ... on UpdateProfileSuccess {
+        data {
+          id
+          name
+          phone
+          address {
+            fullName
+            phone
+            street
+            apt
+            city
+            state
+            zip
+            country
+          }
+        }
+      }
+    }
+  }
+`;
+
+/** Spec §9 address save delay while editing. */
+export const ADDRESS_SAVE_DELAY_MS = 800;
+
+export const EMPTY_ADDRESS: SelectionAddress = { fullName: "", phone: "", street: "", apt: "", city: "", state: "", zip: "", country: "United States" };
+
+interface Props {
+  address: SelectionAddress;
+  onChange: (patch: Partial<SelectionAddress>) => void;
+  loggedIn: boolean;
+  onBack: () => void;
+  onContinue: () => void;
+}
+
+/** Step 1 'Address': saved to the profile 800 ms after editing and at once on Continue (failures ignored). */
+export function AddressStep({ address, onChange, loggedIn, onBack, onContinue }: Props) {
+  const environment = useRelayEnvironment();
+  const [error, setError] = useState<string | null>(null);
+  const first = useRef(true);
+
+  const save = (a: SelectionAddress) =>
+    commitAsync<AddressStepSaveProfileMutation>(environment, SaveProfileMutation, { input: { name: a.fullName || undefined, phone: a.phone || undefined, address: a } }).catch(() => undefined);
+
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (!loggedIn) return;
+    const t = setTimeout(() => void save(address), ADDRESS_SAVE_DELAY_MS);
+    return () => clearTimeout(t);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [address, loggedIn]);
+
+  function submit(e: React.FormEvent) {
+    e.preventDefault();
+    if (!address.street.trim()) {
+      setError("Please enter your street address.");
+      return;
+    }
+    if (loggedIn) void save(address);
+    onContinue();
+  }
+
+  const field = (key: keyof SelectionAddress, label: string, opts: { required?: boolean; autoComplete?: string; type?: string } = {}) => (
+    <Field.Root required={opts.required ?? true}>
+      <Field.Label>
+        {label} {(opts.required ?? true) && <Field.RequiredIndicator />}
+      </Field.Label>
+      <Input type={opts.type ?? "text"} autoComplete={opts.autoComplete} value={address[key]} onChange={(e) => onChange({ [key]: e.target.value })} bg="bg" />
+    </Field.Root>
+  );
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Heading as="h2" size="lg" mb="6">
+        Address
+      </Heading>
+      <Stack gap="4">
+        <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
+          {field("fullName", "Full name", { autoComplete: "name" })}
+          {field("phone", "Phone", { autoComplete: "tel", type: "tel" })}
+        </SimpleGrid>
+        {field("street", "Street address", { autoComplete: "address-line1" })}
+        {field("apt", "Apt, suite, unit (optional)", { required: false, autoComplete: "address-line2" })}
+        <SimpleGrid columns={{ base: 1, md: 3 }} gap="4">
+          {field("city", "City", { autoComplete: "address-level2" })}
+          <Field.Root required>
+            <Field.Label>
+              State <Field.RequiredIndicator />
+            </Field.Label>
+            <NativeSelect.Root>
+              <NativeSelect.Field value={address.state} onChange={(e) => onChange({ state: e.target.value })} bg="bg" autoComplete="address-level1">
+                <option value="">Select…</option>
+                {US_STATES.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </NativeSelect.Field>
+              <NativeSelect.Indicator />
+            </NativeSelect.Root>
+          </Field.Root>
+          {field("zip", "Zip code", { autoComplete: "postal-code" })}
+        </SimpleGrid>
+        {field("country", "Country", { autoComplete: "country-name" })}
+        {error && (
+          <Text role="alert" color="red.600">
+            {error}
+          </Text>
+        )}
+        <Flex justify="space-between" gap="3" pt="2" direction={{ base: "column-reverse", sm: "row" }}>
+          <Button variant="outline" onClick={onBack}>
+            Back
+          </Button>
+          <Button type="submit" colorPalette="orange">
+            Continue to Review
+          </Button>
+        </Flex>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,216 @@
+import { Box, Button, Checkbox, Field, Flex, Heading, Input, Link, Stack, Text } from "@chakra-ui/react";
+import { useEffect, useState } from "react";
+import { fetchQuery, graphql, useRelayEnvironment } from "react-relay";
+import { Link as RouterLink } from "react-router";
+import type { ContactStepUsernameQuery } from "./__generated__/ContactStepUsernameQuery.graphql.ts";
+import type { ContactStepRegisterMutation } from "./__generated__/ContactStepRegisterMutation.graphql.ts";
+import { commitAsync } from "../../lib/mutations.ts";
+import { saveSession } from "../../lib/session.ts";
+
+const UsernameQuery = graphql`
+  query ContactStepUsernameQuery($username: String!) {
+    usernameAvailable(username: $username)
+  }
+`;
+
+const RegisterMutation = graphql`
+  mutation ContactStepRegisterMutation($input: RegisterInput!) {
+    register(input: $input) {
+      __typename
+      ... on RegisterSuccess {
+        data {
+          token
+          tenant
+          user {
+            id
+            username
+            email
+            isAdmin
+          }
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+/** Spec §9 username check delay and §5 minimum length. */
+export const USERNAME_CHECK_DELAY_MS = 500;
+export const USERNAME_MIN_LENGTH = 3;
+
+type Availability = "unchecked" | "checking" | "available" | "taken" | "error";
+
+export interface ContactValues {
+  email: string;
+  username: string;
+  password: string;
+  isGift: boolean;
+}
+
+interface Props {
+  loggedInUser: { username: string; email: string | null } | null;
+  values: ContactValues;
+  onChange: (patch: Partial<ContactValues>) => void;
+  onBack: () => void;
+  onContinue: () => void;
+  loginPath: string;
+}
+
+/** Step 0 'Contact & Account Information': profile details when logged in, registration fields otherwise. */
+export function ContactStep({ loggedInUser, values, onChange, onBack, onContinue, loginPath }: Props) {
+  const environment = useRelayEnvironment();
+  const [availability, setAvailability] = useState<Availability>("unchecked");
+  const [availabilityError, setAvailabilityError] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (loggedInUser) return;
+    const name = values.username.trim();
+    if (name.length < USERNAME_MIN_LENGTH) {
+      setAvailability("unchecked");
+      return;
+    }
+    setAvailability("checking");
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      fetchQuery<ContactStepUsernameQuery>(environment, UsernameQuery, { username: name }, { fetchPolicy: "network-only" })
+        .toPromise()
+        .then((res) => !cancelled && setAvailability(res?.usernameAvailable ? "available" : "taken"))
+        .catch((e: Error) => {
+          if (cancelled) return;
+          setAvailability("error");
+          setAvailabilityError(e.message || "Error checking username availability");
+        });
+    }, USERNAME_CHECK_DELAY_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [values.username, loggedInUser, environment]);
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    setError(null);
+    if (!values.email.trim() || !/^\S+@\S+\.\S+$/.test(values.email.trim())) {
+      setError("Please enter a valid email address.");
+      return;
+    }
+    if (loggedInUser) {
+      onContinue();
+      return;
+    }
+    if (!values.username.trim() || !values.password) {
+      setError("Please provide username and password");
+      return;
+    }
+    if (availability !== "available") {
+      setError("Please choose an available username");
+      return;
+    }
+    setBusy(true);
+    try {
+      const res = await commitAsync<ContactStepRegisterMutation>(environment, RegisterMutation, { input: { username: values.username.trim(), password: values.password, email: values.email.trim() } });
+      const r = res.register;
+      if (!r.data) {
+        setError(("message" in r && r.message) || "Registration failed");
+        return;
+      }
+      saveSession({ token: r.data.token, tenant: r.data.tenant, user: r.data.user });
+      onContinue();
+    } catch (err) {
+      setError((err as Error).message || "Registration failed");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const usernameHint: Record<Availability, { text: string; color: string } | null> = {
+    unchecked: values.username.trim().length > 0 ? { text: "Username must be at least 3 characters long", color: "fg.muted" } : null,
+    checking: { text: "Checking availability…", color: "fg.muted" },
+    available: { text: "Username is available", color: "green.600" },
+    taken: { text: "Username is already taken. Please choose a different one.", color: "red.600" },
+    error: { text: availabilityError || "Error checking username availability", color: "red.600" },
+  };
+  const hint = usernameHint[availability];
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Heading as="h2" size="lg">
+        Contact &amp; Account Information
+      </Heading>
+      <Text color="fg.muted" mb="6">
+        We'll use this information to send you membership updates
+      </Text>
+      <Stack gap="4">
+        {loggedInUser ? (
+          <>
+            <Field.Root readOnly>
+              <Field.Label>Username</Field.Label>
+              <Input value={loggedInUser.username} readOnly bg="bg.muted" />
+            </Field.Root>
+            <Field.Root readOnly={!!loggedInUser.email} required>
+              <Field.Label>Email</Field.Label>
+              <Input type="email" value={values.email} readOnly={!!loggedInUser.email} onChange={(e) => onChange({ email: e.target.value })} bg={loggedInUser.email ? "bg.muted" : "bg"} />
+              <Field.HelperText>Your email comes from your profile. Change it on the Profile tab of your membership page.</Field.HelperText>
+            </Field.Root>
+          </>
+        ) : (
+          <>
+            <Field.Root required>
+              <Field.Label>
+                Email <Field.RequiredIndicator />
+              </Field.Label>
+              <Input type="email" autoComplete="email" value={values.email} onChange={(e) => onChange({ email: e.target.value })} bg="bg" />
+            </Field.Root>
+            <Field.Root required invalid={availability === "taken" || availability === "error"}>
+              <Field.Label>
+                Username <Field.RequiredIndicator />
+              </Field.Label>
+              <Input autoComplete="username" value={values.username} onChange={(e) => onChange({ username: e.target.value })} bg="bg" />
+              {hint && (
+                <Text fontSize="sm" color={hint.color} aria-live="polite" data-testid="username-status">
+                  {hint.text}
+                </Text>
+              )}
+            </Field.Root>
+            <Field.Root required>
+              <Field.Label>
+                Password <Field.RequiredIndicator />
+              </Field.Label>
+              <Input type="password" autoComplete="new-password" value={values.password} onChange={(e) => onChange({ password: e.target.value })} bg="bg" />
+            </Field.Root>
+          </>
+        )}
+        <Checkbox.Root checked={values.isGift} onCheckedChange={(e) => onChange({ isGift: !!e.checked })}>
+          <Checkbox.HiddenInput />
+          <Checkbox.Control />
+          <Checkbox.Label>This is a gift subscription</Checkbox.Label>
+        </Checkbox.Root>
+        {!loggedInUser && (
+          <Text fontSize="sm">
+            Already have an account?{" "}
+            <Link asChild color="blue.600" fontWeight="medium">
+              <RouterLink to={loginPath}>Log in</RouterLink>
+            </Link>
+          </Text>
+        )}
+        {error && (
+          <Text role="alert" color="red.600">
+            {error}
+          </Text>
+        )}
+        <Flex justify="space-between" gap="3" pt="2" direction={{ base: "column-reverse", sm: "row" }}>
+          <Button variant="outline" onClick={onBack}>
+            ← Back to Selection
+          </Button>
+          <Button type="submit" colorPalette="orange" loading={busy}>
+            Continue to Address
+          </Button>
+        </Flex>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,88 @@
+import { Box, Flex, Heading, Separator, Stack, Text } from "@chakra-ui/react";
+import { graphql } from "react-relay";
+import { formatCents } from "../../lib/money.ts";
+import type { OrderSummaryQuoteQuery$data } from "./__generated__/OrderSummaryQuoteQuery.graphql.ts";
+
+/** The server's price for the selection (spec: never priced from the browser). */
+export const OrderSummaryQuoteQuery = graphql`
+  query OrderSummaryQuoteQuery($selection: CheckoutSelectionInput!) {
+    checkoutQuote(selection: $selection) {
+      __typename
+      ... on CheckoutQuoteSuccess {
+        data {
+          planName
+          planRef
+          planAmountCents
+          addons {
+            ref
+            name
+            amountCents
+          }
+          addonsAmountCents
+          subtotalCents
+          discountCents
+          couponCode
+          taxCents
+          taxRatePercent
+          totalCents
+          billingDay
+          nextBillingDate
+          mode
+        }
+      }
+      ... on Error {
+        message
+        reason
+      }
+    }
+  }
+`;
+
+export type CheckoutQuote = NonNullable<OrderSummaryQuoteQuery$data["checkoutQuote"]["data"]>;
+
+function Line({ label, value, strong, muted }: { label: string; value: string; strong?: boolean; muted?: boolean }) {
+  return (
+    <Flex justify="space-between" gap="4" fontWeight={strong ? "bold" : "normal"} color={muted ? "fg.muted" : undefined} fontSize={strong ? "lg" : "sm"}>
+      <Text>{label}</Text>
+      <Text textAlign="end">{value}</Text>
+    </Flex>
+  );
+}
+
+/** Spec §2 Order Summary: package line, add-ons, subtotal, email, gift, coupon, tax with percent, total. */
+export function OrderSummary({ quote, businessName, email, isGift, couponCode }: { quote: CheckoutQuote | null; businessName: string; email: string; isGift: boolean; couponCode: string }) {
+  return (
+    <Box as="aside" aria-labelledby="order-summary" p="5" rounded="xl" bg="bg" borderWidth="1px" shadow="sm" position={{ lg: "sticky" }} top="20">
+      <Heading id="order-summary" as="h2" size="md" mb="1">
+        Order Summary
+      </Heading>
+      <Text fontSize="sm" color="fg.muted" mb="4">
+        {businessName}
+      </Text>
+      {!quote ? (
+        <Text fontSize="sm" color="fg.muted">
+          Calculating…
+        </Text>
+      ) : (
+        <Stack gap="2" data-testid="order-summary">
+          <Line label={quote.planName} value={formatCents(quote.planAmountCents)} />
+          {quote.addons.map((a) => (
+            <Line key={a.ref} label={`+ ${a.name}`} value={formatCents(a.amountCents)} muted />
+          ))}
+          <Separator my="1" />
+          <Line label="Subtotal" value={formatCents(quote.subtotalCents)} />
+          {quote.discountCents > 0 && <Line label={`Discount (${quote.couponCode})`} value={`-${formatCents(quote.discountCents)}`} />}
+          <Line label="Email" value={email || "Not provided"} muted />
+          {isGift && <Line label="Gift" value="Yes, this is a gift" muted />}
+          {(quote.couponCode || couponCode) && <Line label="Coupon" value={quote.couponCode || couponCode} muted />}
+          {quote.taxCents > 0 && <Line label={`Tax (${quote.taxRatePercent.toFixed(2)}%)`} value={formatCents(quote.taxCents)} />}
+          <Separator my="1" />
+          <Line label="Total" value={formatCents(quote.totalCents)} strong />
+          <Text fontSize="xs" color="fg.muted">
+            {quote.taxCents > 0 ? "Monthly charge (tax included)" : "Monthly charge"}
+          </Text>
+        </Stack>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,207 @@
+import { Box, Button, Field, Flex, Heading, HStack, Input, Stack, Text } from "@chakra-ui/react";
+import { useRef, useState } from "react";
+import { graphql, useRelayEnvironment } from "react-relay";
+import type { ReviewStepStartMutation } from "./__generated__/ReviewStepStartMutation.graphql.ts";
+import type { ReviewStepCompleteMutation } from "./__generated__/ReviewStepCompleteMutation.graphql.ts";
+import type { CheckoutQuote } from "./OrderSummary.tsx";
+import { CardPaymentForm, PaymentFlowError, type PaymentConfigLike } from "../payments/CardPaymentForm.tsx";
+import { monthDayOrdinal } from "../../lib/dates.ts";
+import { commitAsync } from "../../lib/mutations.ts";
+import { formatCents } from "../../lib/money.ts";
+import { MODE_LABELS, toGraphQLMode, type MembershipSelection, type SelectionAddress } from "../../lib/selection.ts";
+
+const StartMutation = graphql`
+  mutation ReviewStepStartMutation($input: StartCheckoutInput!) {
+    startCheckout(input: $input) {
+      __typename
+      ... on StartCheckoutSuccess {
+        data {
+          clientSecret
+          paymentIntentId
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+const CompleteMutation = graphql`
+  mutation ReviewStepCompleteMutation($paymentIntentId: String!) {
+    completeCheckout(paymentIntentId: $paymentIntentId) {
+      __typename
+      ... on CompleteCheckoutSuccess {
+        data {
+          chargedCents
+          createdAt
+          nextBillingDate
+          order {
+            id
+            databaseId
+          }
+          membership {
+            id
+            status
+          }
+        }
+      }
+      ... on Error {
+        message
+        reason
+      }
+    }
+  }
+`;
+
+export interface CheckoutResult {
+  orderId: number;
+  createdAt: string;
+  chargedCents: number;
+  nextBillingDate: string;
+  message: string | null;
+}
+
+/** The pay button text of spec §2, from the server's quote. */
+export function payButtonLabel(totalCents: number, nextBillingDate: string): string {
+  const total = formatCents(totalCents);
+  return `Pay ${total} now and it renews at ${total} every month on ${monthDayOrdinal(nextBillingDate)}`;
+}
+
+interface Props {
+  selection: MembershipSelection;
+  quote: CheckoutQuote | null;
+  refusal: string | null;
+  couponError: string | null;
+  email: string;
+  isGift: boolean;
+  address: SelectionAddress;
+  fulfillmentDetails: string;
+  couponCode: string;
+  onApplyCoupon: (code: string) => void;
+  paymentConfig: PaymentConfigLike;
+  onBack: () => void;
+  onSuccess: (result: CheckoutResult) => void;
+}
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <Flex justify="space-between" gap="4" py="1.5" borderBottomWidth="1px" borderColor="border.muted" fontSize="sm" direction={{ base: "column", sm: "row" }}>
+      <Text color="fg.muted">{label}</Text>
+      <Box textAlign={{ sm: "end" }} fontWeight="medium">
+        {children}
+      </Box>
+    </Flex>
+  );
+}
+
+/** Step 2 'Review & Payment': review box, coupon, the card form and the payment flow. */
+export function ReviewStep({ selection, quote, refusal, couponError, email, isGift, address, fulfillmentDetails, couponCode, onApplyCoupon, paymentConfig, onBack, onSuccess }: Props) {
+  const environment = useRelayEnvironment();
+  const [coupon, setCoupon] = useState(couponCode);
+  // One idempotency key per checkout attempt: a retry after a decline reuses the same payment intent.
+  const attempt = useRef<{ key: string; total: number } | null>(null);
+  const paymentIntentId = useRef<string | null>(null);
+  const mode = selection.mode;
+  const showAddress = mode === "shipping" || mode === "delivery";
+
+  async function prepare(): Promise<string> {
+    if (!quote) throw new PaymentFlowError("Failed to initialize payment");
+    if (!attempt.current || attempt.current.total !== quote.totalCents) attempt.current = { key: crypto.randomUUID(), total: quote.totalCents };
+    const res = await commitAsync<ReviewStepStartMutation>(environment, StartMutation, {
+      input: {
+        selection: { businessSlug: selection.businessSlug, planRef: selection.chosenItemId, addonRefs: selection.chosenAddonIds, mode: toGraphQLMode(mode), couponCode: quote.couponCode || undefined },
+        email,
+        isGift,
+        address,
+        idempotencyKey: attempt.current.key,
+        expectedTotalCents: quote.totalCents,
+      },
+    }).catch(() => {
+      throw new PaymentFlowError("Payment submission failed");
+    });
+    const r = res.startCheckout;
+    if (!r.data) throw new PaymentFlowError(("message" in r && r.message) || "Failed to initialize payment");
+    paymentIntentId.current = r.data.paymentIntentId;
+    return r.data.clientSecret;
+  }
+
+  async function complete(): Promise<void> {
+    const res = await commitAsync<ReviewStepCompleteMutation>(environment, CompleteMutation, { paymentIntentId: paymentIntentId.current! }).catch(() => {
+      throw new PaymentFlowError("Failed to save order");
+    });
+    const r = res.completeCheckout;
+    if (!r.data) throw new PaymentFlowError(("message" in r && (r.message || r.reason)) || "Failed to save order");
+    attempt.current = null;
+    onSuccess({ orderId: r.data.order.databaseId, createdAt: r.data.createdAt, chargedCents: r.data.chargedCents, nextBillingDate: r.data.nextBillingDate, message: null });
+  }
+
+  return (
+    <Stack gap="6">
+      <Heading as="h2" size="lg">
+        Review &amp; Payment
+      </Heading>
+      <Box p="4" rounded="lg" borderWidth="1px" bg="bg" aria-label="Review" as="section">
+        <Row label="Package">{quote?.planName ?? selection.chosenItemName}</Row>
+        <Row label="Price">{quote ? `${formatCents(quote.planAmountCents)} / month` : selection.chosenItemPrice}</Row>
+        <Row label="Selected item">{selection.chosenVariationName ? `${selection.chosenItemName} (${selection.chosenVariationName})` : selection.chosenItemName}</Row>
+        <Row label="Fulfillment">
+          {MODE_LABELS[mode]}
+          {fulfillmentDetails ? `: ${fulfillmentDetails}` : ""}
+        </Row>
+        {(quote?.addons ?? selection.chosenAddons.map((a) => ({ ref: a.id, name: a.name, amountCents: a.amountCents }))).map((a) => (
+          <Row key={a.ref} label="Add-on">
+            {a.name} ({formatCents(a.amountCents)})
+          </Row>
+        ))}
+        <Row label="Contact email">{email}</Row>
+        {showAddress && (
+          <Row label={mode === "shipping" ? "Ship to" : "Deliver to"}>
+            {address.fullName && <Text>{address.fullName}</Text>}
+            <Text>
+              {address.street}
+              {address.apt ? `, ${address.apt}` : ""}
+            </Text>
+            <Text>{[address.city, address.state, address.zip].filter(Boolean).join(", ")}</Text>
+          </Row>
+        )}
+        {quote?.couponCode && <Row label="Coupon code">{quote.couponCode}</Row>}
+      </Box>
+
+      <Field.Root invalid={!!couponError}>
+        <Field.Label>Coupon code</Field.Label>
+        <HStack w="full">
+          <Input value={coupon} onChange={(e) => setCoupon(e.target.value.toUpperCase())} textTransform="uppercase" placeholder="WELCOME10" bg="bg" />
+          <Button variant="outline" onClick={() => onApplyCoupon(coupon.trim())}>
+            Apply
+          </Button>
+        </HStack>
+        {couponError ? <Field.ErrorText>{couponError}</Field.ErrorText> : <Field.HelperText>Have a discount code? Enter it here to apply it to your order</Field.HelperText>}
+      </Field.Root>
+
+      {refusal ? (
+        <Box role="alert" p="4" rounded="lg" bg="orange.50" borderWidth="1px" borderColor="orange.200" color="orange.900">
+          {refusal}
+        </Box>
+      ) : (
+        <Box>
+          <Heading as="h3" size="md" mb="3">
+            Card details
+          </Heading>
+          <CardPaymentForm
+            config={paymentConfig}
+            submitLabel={quote ? payButtonLabel(quote.totalCents, quote.nextBillingDate) : "Pay now"}
+            disabled={!quote}
+            prepare={prepare}
+            onSucceeded={complete}
+          />
+        </Box>
+      )}
+      <Box>
+        <Button variant="outline" onClick={onBack}>
+          Back
+        </Button>
+      </Box>
+    </Stack>
+  );
+}

@@ -1,0 +1,33 @@
+import { Box, Heading, Stack, Text } from "@chakra-ui/react";
+import type { CheckoutResult } from "./ReviewStep.tsx";
+import { dateTime, longDate } from "../../lib/dates.ts";
+import { formatCents } from "../../lib/money.ts";
+
+/** Spec §2 success panel. */
+export function SuccessPanel({ result }: { result: CheckoutResult }) {
+  const updated = !!result.message && result.message.toLowerCase().includes("updated");
+  return (
+    <Box role="status" p={{ base: "6", md: "8" }} rounded="xl" bg="green.50" borderWidth="1px" borderColor="green.200" color="green.900">
+      <Stack gap="2">
+        <Heading as="h2" size="xl">
+          {updated ? "Subscription Updated!" : "Subscription Activated!"}
+        </Heading>
+        <Text>
+          <strong>Order ID:</strong> {result.orderId}
+        </Text>
+        <Text>
+          <strong>{updated ? "Updated" : "Started"}:</strong> {dateTime(result.createdAt)}
+        </Text>
+        {result.chargedCents > 0 && (
+          <Text>
+            <strong>Amount charged:</strong> {formatCents(result.chargedCents)}
+          </Text>
+        )}
+        <Text>{result.message || (result.nextBillingDate ? `Your monthly subscription is now active. Next billing: ${longDate(result.nextBillingDate)}` : "You'll be charged on the 1st of each month.")}</Text>
+        <Text fontStyle="italic" color="green.700">
+          Redirecting to your membership dashboard...
+        </Text>
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,228 @@
+import { Box, Button, Field, Heading, Input, SimpleGrid, Stack, Text } from "@chakra-ui/react";
+import { useState } from "react";
+import { graphql, useFragment, useRelayEnvironment } from "react-relay";
+import type { ProfileTabFragment_user$key } from "./__generated__/ProfileTabFragment_user.graphql.ts";
+import type { ProfileTabSaveMutation } from "./__generated__/ProfileTabSaveMutation.graphql.ts";
+import type { ProfileTabPasswordMutation } from "./__generated__/ProfileTabPasswordMutation.graphql.ts";
+import { commitAsync } from "../../lib/mutations.ts";
+import { clearSession } from "../../lib/session.ts";
+import type { SelectionAddress } from "../../lib/selection.ts";
+import { CardUpdateSection } from "./CardUpdateSection.tsx";
+import type { PaymentConfigLike } from "../payments/CardPaymentForm.tsx";
+
+const ProfileTabFragment = graphql`
+  fragment ProfileTabFragment_user on User {
+    id
+    username
+    email
+    name
+    phone
+    address {
+      fullName
+      phone
+      street
+      apt
+      city
+      state
+      zip
+      country
+    }
+  }
+`;
+
+const SaveMutation = graphql`
+  mutation ProfileTabSaveMutation($input: UpdateProfileInput!) {
+    updateProfile(input: $input) {
+      __typename
+      ... on UpdateProfileSuccess {
+        data {
+          id
+          email
+          name
+          phone
+          address {
+            fullName
+            phone
+            street
+            apt
+            city
+            state
+            zip
+            country
+          }
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+const PasswordMutation = graphql`
+  mutation ProfileTabPasswordMutation($input: ChangePasswordInput!) {
+    changePassword(input: $input) {
+      __typename
+      ... on ChangePasswordSuccess {
+        data
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+/** Spec §5 member password form rule: all three fields, and the confirmation must match. */
+export function passwordFormError(current: string, next: string, confirm: string): string | null {
+  if (!current || !next || !confirm) return "Please fill all password fields";
+  if (next !== confirm) return "New password and confirmation do not match";
+  return null;
+}
+
+/** Profile tab: email, name, phone, address; password change; card update. */
+export function ProfileTab({ user, paymentConfig }: { user: ProfileTabFragment_user$key; paymentConfig: PaymentConfigLike }) {
+  const data = useFragment(ProfileTabFragment, user);
+  const environment = useRelayEnvironment();
+  const [email, setEmail] = useState(data.email ?? "");
+  const [name, setName] = useState(data.name ?? "");
+  const [phone, setPhone] = useState(data.phone ?? "");
+  const a = data.address;
+  const [address, setAddress] = useState<SelectionAddress>({ fullName: a?.fullName ?? "", phone: a?.phone ?? "", street: a?.street ?? "", apt: a?.apt ?? "", city: a?.city ?? "", state: a?.state ?? "", zip: a?.zip ?? "", country: a?.country ?? "" });
+  const [profileMsg, setProfileMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [pw, setPw] = useState({ current: "", next: "", confirm: "" });
+  const [pwMsg, setPwMsg] = useState<string | null>(null);
+  const [pwBusy, setPwBusy] = useState(false);
+
+  async function saveProfile(e: React.FormEvent) {
+    e.preventDefault();
+    setSaving(true);
+    setProfileMsg(null);
+    try {
+      const res = await commitAsync<ProfileTabSaveMutation>(environment, SaveMutation, { input: { email, name, phone, address } });
+      const r = res.updateProfile;
+      setProfileMsg(r.data ? { ok: true, text: "Profile saved." } : { ok: false, text: ("message" in r && r.message) || "Failed to save profile" });
+    } catch (err) {
+      setProfileMsg({ ok: false, text: (err as Error).message || "Failed to save profile" });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function changePassword(e: React.FormEvent) {
+    e.preventDefault();
+    const problem = passwordFormError(pw.current, pw.next, pw.confirm);
+    if (problem) {
+      setPwMsg(problem);
+      return;
+    }
+    setPwBusy(true);
+    setPwMsg(null);
+    try {
+      const res = await commitAsync<ProfileTabPasswordMutation>(environment, PasswordMutation, { input: { currentPassword: pw.current, newPassword: pw.next } });
+      const r = res.changePassword;
+      if (!r.data) {
+        setPwMsg(("message" in r && r.message) || "Failed to change password");
+        return;
+      }
+      // Spec §4: success clears the stored session and returns to login.
+      clearSession();
+    } catch (err) {
+      setPwMsg((err as Error).message || "Failed to change password");
+    } finally {
+      setPwBusy(false);
+    }
+  }
+
+  const addrField = (key: keyof SelectionAddress, label: string) => (
+    <Field.Root>
+      <Field.Label>{label}</Field.Label>
+      <Input value={address[key]} onChange={(e) => setAddress((cur) => ({ ...cur, [key]: e.target.value }))} />
+    </Field.Root>
+  );
+
+  return (
+    <Stack gap="8">
+      <Box as="section" p={{ base: "4", md: "6" }} rounded="xl" bg="bg" borderWidth="1px">
+        <Heading as="h2" size="lg" mb="4">
+          Profile
+        </Heading>
+        <form onSubmit={saveProfile}>
+          <Stack gap="4">
+            <Text fontSize="sm" color="fg.muted">
+              Username: <strong>{data.username}</strong>
+            </Text>
+            <SimpleGrid columns={{ base: 1, md: 3 }} gap="4">
+              <Field.Root>
+                <Field.Label>Email</Field.Label>
+                <Input type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+              </Field.Root>
+              <Field.Root>
+                <Field.Label>Name</Field.Label>
+                <Input value={name} onChange={(e) => setName(e.target.value)} />
+              </Field.Root>
+              <Field.Root>
+                <Field.Label>Phone</Field.Label>
+                <Input type="tel" value={phone} onChange={(e) => setPhone(e.target.value)} />
+              </Field.Root>
+            </SimpleGrid>
+            <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
+              {addrField("fullName", "Full name")}
+              {addrField("street", "Street address")}
+              {addrField("apt", "Apt, suite, unit")}
+              {addrField("city", "City")}
+              {addrField("state", "State")}
+              {addrField("zip", "Zip code")}
+              {addrField("country", "Country")}
+            </SimpleGrid>
+            {profileMsg && (
+              <Text role={profileMsg.ok ? "status" : "alert"} color={profileMsg.ok ? "green.700" : "red.600"}>
+                {profileMsg.text}
+              </Text>
+            )}
+            <Box>
+              <Button type="submit" colorPalette="orange" loading={saving}>
+                Save profile
+              </Button>
+            </Box>
+          </Stack>
+        </form>
+      </Box>
+
+      <Box as="section" p={{ base: "4", md: "6" }} rounded="xl" bg="bg" borderWidth="1px">
+        <Heading as="h2" size="lg" mb="4">
+          Change password
+        </Heading>
+        <form onSubmit={changePassword} noValidate>
+          <Stack gap="4" maxW="md">
+            <Field.Root>
+              <Field.Label>Current password</Field.Label>
+              <Input type="password" autoComplete="current-password" value={pw.current} onChange={(e) => setPw({ ...pw, current: e.target.value })} />
+            </Field.Root>
+            <Field.Root>
+              <Field.Label>New password</Field.Label>
+              <Input type="password" autoComplete="new-password" value={pw.next} onChange={(e) => setPw({ ...pw, next: e.target.value })} />
+            </Field.Root>
+            <Field.Root>
+              <Field.Label>Confirm new password</Field.Label>
+              <Input type="password" autoComplete="new-password" value={pw.confirm} onChange={(e) => setPw({ ...pw, confirm: e.target.value })} />
+            </Field.Root>
+            {pwMsg && (
+              <Text role="alert" color="red.600">
+                {pwMsg}
+              </Text>
+            )}
+            <Box>
+              <Button type="submit" variant="outline" loading={pwBusy}>
+                Change password
+              </Button>
+            </Box>
+          </Stack>
+        </form>
+      </Box>
+
+      <CardUpdateSection paymentConfig={paymentConfig} />
+    </Stack>
+  );
+}

@@ -1,0 +1,377 @@
+import { Badge, Box, Button, Dialog, Flex, Heading, HStack, Link, Portal, Stack, Text } from "@chakra-ui/react";
+import { useState } from "react";
+import { graphql, useFragment, useRelayEnvironment } from "react-relay";
+import { Link as RouterLink } from "react-router";
+import type { SubscriptionCardFragment_membership$key } from "./__generated__/SubscriptionCardFragment_membership.graphql.ts";
+import type { SubscriptionCardSkipMutation } from "./__generated__/SubscriptionCardSkipMutation.graphql.ts";
+import type { SubscriptionCardRestartMutation } from "./__generated__/SubscriptionCardRestartMutation.graphql.ts";
+import type { SubscriptionCardCompleteMutation } from "./__generated__/SubscriptionCardCompleteMutation.graphql.ts";
+import { CardPaymentForm, PaymentFlowError, type PaymentConfigLike } from "../payments/CardPaymentForm.tsx";
+import { longDate, monthDayOrdinal } from "../../lib/dates.ts";
+import { commitAsync } from "../../lib/mutations.ts";
+import { formatCents } from "../../lib/money.ts";
+import { fromGraphQLMode, MODE_LABELS } from "../../lib/selection.ts";
+
+const SubscriptionCardFragment = graphql`
+  fragment SubscriptionCardFragment_membership on Membership {
+    id
+    databaseId
+    status
+    planName
+    mode
+    totalCents
+    nextBoxDate
+    startedAt
+    canceledAt
+    business {
+      name
+      slug
+    }
+    addons {
+      name
+      amountCents
+    }
+    skipWindow {
+      open
+      opensOn
+      closesOn
+    }
+    changeWindow {
+      open
+      opensOn
+      closesOn
+    }
+    pendingChange {
+      effectivePeriod
+      mode
+      plan {
+        name
+      }
+    }
+    skips {
+      yearMonth
+    }
+  }
+`;
+
+const SkipMutation = graphql`
+  mutation SubscriptionCardSkipMutation($input: SkipMonthInput!) {
+    skipMonth(input: $input) {
+      __typename
+      ... on SkipMonthSuccess {
+        data {
+          resumeDate
+          skippedMonth
+          membership {
+            id
+            nextBoxDate
+            skips {
+              yearMonth
+            }
+            skipWindow {
+              open
+              opensOn
+              closesOn
+            }
+          }
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+const RestartMutation = graphql`
+  mutation SubscriptionCardRestartMutation($input: RestartSubscriptionInput!) {
+    restartSubscription(input: $input) {
+      __typename
+      ... on RestartSubscriptionSuccess {
+        data {
+          outcome
+          clientSecret
+          paymentIntentId
+          membership {
+            id
+            status
+            canceledAt
+            nextBoxDate
+          }
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+const CompleteMutation = graphql`
+  mutation SubscriptionCardCompleteMutation($paymentIntentId: String!) {
+    completeCheckout(paymentIntentId: $paymentIntentId) {
+      __typename
+      ... on CompleteCheckoutSuccess {
+        data {
+          membership {
+            id
+            status
+            canceledAt
+            nextBoxDate
+          }
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+export const RESTART_CONFIRMATION = "Restart this subscription? You will be charged for the current period now.";
+
+const STATUS_LABEL: Record<string, { label: string; palette: string }> = {
+  ACTIVE: { label: "Active", palette: "green" },
+  PAST_DUE: { label: "Past due", palette: "orange" },
+  CANCELED: { label: "Canceled", palette: "gray" },
+  INCOMPLETE: { label: "Incomplete", palette: "gray" },
+};
+
+/** One membership: details, skip (inside the window), change box link, restart of a canceled one. */
+export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenProfile }: { membership: SubscriptionCardFragment_membership$key; paymentConfig: PaymentConfigLike; onChanged: () => void; onOpenProfile: () => void }) {
+  const m = useFragment(SubscriptionCardFragment, membership);
+  const environment = useRelayEnvironment();
+  const [dialog, setDialog] = useState<null | "skip" | "skipped" | "restart" | "restartPay">(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [skipMessage, setSkipMessage] = useState("");
+  const [restartPayment, setRestartPayment] = useState<{ clientSecret: string; paymentIntentId: string } | null>(null);
+  const status = STATUS_LABEL[m.status] ?? { label: m.status, palette: "gray" };
+  const current = m.status === "ACTIVE" || m.status === "PAST_DUE";
+  const nextMonth = m.nextBoxDate ? monthName(m.nextBoxDate) : "next month";
+
+  async function skip() {
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await commitAsync<SubscriptionCardSkipMutation>(environment, SkipMutation, { input: { subscriptionId: m.id } });
+      const r = res.skipMonth;
+      if (!r.data) {
+        setError(("message" in r && r.message) || "Failed to skip this month");
+        return;
+      }
+      setSkipMessage(r.data.resumeDate ? `Payments paused until ${monthDayOrdinal(r.data.resumeDate)}` : "Payments paused successfully");
+      setDialog("skipped");
+    } catch (e) {
+      setError((e as Error).message || "Failed to skip this month");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function restart() {
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await commitAsync<SubscriptionCardRestartMutation>(environment, RestartMutation, { input: { subscriptionId: m.id } });
+      const r = res.restartSubscription;
+      if (!r.data) {
+        setError(("message" in r && r.message) || "Failed to restart subscription");
+        return;
+      }
+      if (r.data.outcome === "REQUIRES_ACTION" && r.data.clientSecret && r.data.paymentIntentId) {
+        setRestartPayment({ clientSecret: r.data.clientSecret, paymentIntentId: r.data.paymentIntentId });
+        setDialog("restartPay");
+        return;
+      }
+      setDialog(null);
+      onChanged();
+    } catch {
+      setError("Failed to restart subscription");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Box p={{ base: "4", md: "6" }} rounded="xl" bg="bg" borderWidth="1px" shadow="xs" data-testid="subscription-card">
+      <Flex justify="space-between" align="flex-start" gap="3" wrap="wrap">
+        <Stack gap="1">
+          <Heading as="h3" size="lg">
+            {m.business.name}
+          </Heading>
+          <Text color="fg.muted">
+            {m.planName} · {MODE_LABELS[fromGraphQLMode(m.mode)]} · {formatCents(m.totalCents)} / month
+          </Text>
+        </Stack>
+        <Badge colorPalette={status.palette} size="lg" rounded="full">
+          {status.label}
+        </Badge>
+      </Flex>
+      {m.addons.length > 0 && (
+        <Text fontSize="sm" mt="2">
+          Add-ons: {m.addons.map((a) => `${a.name} (${formatCents(a.amountCents)})`).join(", ")}
+        </Text>
+      )}
+      <Stack gap="1" mt="3" fontSize="sm">
+        {current && <Text>Next box: {longDate(m.nextBoxDate)}</Text>}
+        <Text color="fg.muted">Member since {longDate(m.startedAt)}</Text>
+        {m.canceledAt && <Text color="fg.muted">Canceled on {longDate(m.canceledAt)}</Text>}
+        {m.pendingChange && (
+          <Text color="blue.700">
+            Scheduled change: {m.pendingChange.plan.name}, {MODE_LABELS[fromGraphQLMode(m.pendingChange.mode)]} from {m.pendingChange.effectivePeriod}
+          </Text>
+        )}
+      </Stack>
+      {m.status === "PAST_DUE" && (
+        <Box role="alert" mt="3" p="3" rounded="md" bg="orange.50" borderWidth="1px" borderColor="orange.200" color="orange.900" fontSize="sm">
+          Your last payment did not go through.{" "}
+          <Link as="button" onClick={onOpenProfile} color="orange.900" textDecoration="underline" fontWeight="semibold">
+            Update your card
+          </Link>{" "}
+          to keep your membership.
+        </Box>
+      )}
+      {error && !dialog && (
+        <Text role="alert" color="red.600" mt="3">
+          {error}
+        </Text>
+      )}
+      <HStack gap="2" mt="4" wrap="wrap">
+        {current && (
+          <>
+            <Button size="sm" colorPalette="orange" variant="outline" disabled={!m.skipWindow.open} onClick={() => { setError(null); setDialog("skip"); }}>
+              Skip a month
+            </Button>
+            {m.changeWindow.open ? (
+              <Button asChild size="sm" colorPalette="blue" variant="outline">
+                <RouterLink to={`/b/${m.business.slug}?change=true`}>Change box</RouterLink>
+              </Button>
+            ) : (
+              <Button size="sm" variant="outline" disabled>
+                Change box
+              </Button>
+            )}
+          </>
+        )}
+        {m.status === "CANCELED" && (
+          <Button size="sm" colorPalette="green" onClick={() => { setError(null); setDialog("restart"); }}>
+            Restart subscription
+          </Button>
+        )}
+      </HStack>
+      {current && (!m.skipWindow.open || !m.changeWindow.open) && (
+        <Text fontSize="xs" color="fg.muted" mt="2">
+          {!m.skipWindow.open && `Skipping opens ${longDate(m.skipWindow.opensOn)}. `}
+          {!m.changeWindow.open && `Changes open ${longDate(m.changeWindow.opensOn)}.`}
+        </Text>
+      )}
+      {current && (
+        <Text fontSize="xs" color="fg.muted" mt="2" data-testid="window-note">
+          Skip window closes {longDate(m.skipWindow.closesOn)}; change window closes {longDate(m.changeWindow.closesOn)}.
+        </Text>
+      )}
+
+      <Dialog.Root open={dialog !== null} onOpenChange={(e) => !e.open && !busy && setDialog(null)} placement="center" role={dialog === "skip" || dialog === "restart" ? "alertdialog" : "dialog"}>
+        <Portal>
+          <Dialog.Backdrop />
+          <Dialog.Positioner px="4">
+            <Dialog.Content>
+              {dialog === "skip" && (
+                <>
+                  <Dialog.Header>
+                    <Dialog.Title>Skip {nextMonth}?</Dialog.Title>
+                  </Dialog.Header>
+                  <Dialog.Body>
+                    <Text>Your {m.business.name} box for {nextMonth} will be skipped and you won't be charged for it. Your membership resumes the month after.</Text>
+                    {error && (
+                      <Text role="alert" color="red.600" mt="3">
+                        {error}
+                      </Text>
+                    )}
+                  </Dialog.Body>
+                  <Dialog.Footer>
+                    <Button variant="outline" onClick={() => setDialog(null)} disabled={busy}>
+                      Keep my box
+                    </Button>
+                    <Button colorPalette="orange" onClick={skip} loading={busy}>
+                      Skip month
+                    </Button>
+                  </Dialog.Footer>
+                </>
+              )}
+              {dialog === "skipped" && (
+                <>
+                  <Dialog.Header>
+                    <Dialog.Title>Month skipped</Dialog.Title>
+                  </Dialog.Header>
+                  <Dialog.Body>
+                    <Text>{skipMessage}</Text>
+                  </Dialog.Body>
+                  <Dialog.Footer>
+                    <Button colorPalette="orange" onClick={() => setDialog(null)}>
+                      Done
+                    </Button>
+                  </Dialog.Footer>
+                </>
+              )}
+              {dialog === "restart" && (
+                <>
+                  <Dialog.Header>
+                    <Dialog.Title>Restart subscription</Dialog.Title>
+                  </Dialog.Header>
+                  <Dialog.Body>
+                    <Text>{RESTART_CONFIRMATION}</Text>
+                    {error && (
+                      <Text role="alert" color="red.600" mt="3">
+                        {error}
+                      </Text>
+                    )}
+                  </Dialog.Body>
+                  <Dialog.Footer>
+                    <Button variant="outline" onClick={() => setDialog(null)} disabled={busy}>
+                      Cancel
+                    </Button>
+                    <Button colorPalette="green" onClick={restart} loading={busy}>
+                      Restart
+                    </Button>
+                  </Dialog.Footer>
+                </>
+              )}
+              {dialog === "restartPay" && restartPayment && (
+                <>
+                  <Dialog.Header>
+                    <Dialog.Title>Confirm your card</Dialog.Title>
+                  </Dialog.Header>
+                  <Dialog.Body>
+                    <Text mb="4">Enter your card to pay for the current period and restart your {m.business.name} membership.</Text>
+                    <CardPaymentForm
+                      config={paymentConfig}
+                      submitLabel={`Pay ${formatCents(m.totalCents)} and restart`}
+                      prepare={async () => restartPayment.clientSecret}
+                      onSucceeded={async () => {
+                        const res = await commitAsync<SubscriptionCardCompleteMutation>(environment, CompleteMutation, { paymentIntentId: restartPayment.paymentIntentId }).catch(() => {
+                          throw new PaymentFlowError("Failed to restart subscription");
+                        });
+                        const r = res.completeCheckout;
+                        if (!r.data) throw new PaymentFlowError(("message" in r && r.message) || "Failed to restart subscription");
+                        setDialog(null);
+                        onChanged();
+                      }}
+                    />
+                  </Dialog.Body>
+                </>
+              )}
+            </Dialog.Content>
+          </Dialog.Positioner>
+        </Portal>
+      </Dialog.Root>
+    </Box>
+  );
+}
+
+function monthName(iso: string): string {
+  const months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+  const m = /^\d{4}-(\d{2})/.exec(iso);
+  return m ? months[Number(m[1]) - 1] : "next month";
+}

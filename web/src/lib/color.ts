@@ -1,0 +1,36 @@
+/** Parses #rgb, #rrggbb or #rrggbbaa; null for anything else (e.g. "transparent"). */
+export function parseHex(color: string): { r: number; g: number; b: number } | null {
+  const hex = color.trim().replace(/^#/, "");
+  if (!/^[0-9a-f]+$/i.test(hex)) return null;
+  const full = hex.length === 3 ? hex.split("").map((c) => c + c).join("") : hex.length === 6 || hex.length === 8 ? hex.slice(0, 6) : null;
+  if (!full) return null;
+  return { r: parseInt(full.slice(0, 2), 16), g: parseInt(full.slice(2, 4), 16), b: parseInt(full.slice(4, 6), 16) };
+}
+
+/** Perceived brightness 0–255 (ITU-R BT.601 weights). */
+export function brightness(color: string): number | null {
+  const rgb = parseHex(color);
+  return rgb ? (rgb.r * 299 + rgb.g * 587 + rgb.b * 114) / 1000 : null;
+}
+
+/** Spec §9: a background with brightness below 150 is dark. Unparseable colours count as light. */
+export function isDarkBackground(color: string): boolean {
+  const b = brightness(color);
+  return b !== null && b < 150;
+}
+
+export interface FooterButtonColors {
+  bg: string;
+  text: string;
+  border: string;
+}
+
+/** Spec §9: footer button colours default to a dark or white variant by page background. */
+export function footerButtonColors(theme: { pageBg: string; footerButtonBg: string; footerButtonText: string; footerButtonBorder: string }): FooterButtonColors {
+  const dark = isDarkBackground(theme.pageBg);
+  return {
+    bg: theme.footerButtonBg || (dark ? "#ffffff" : "#1f2937"),
+    text: theme.footerButtonText || (dark ? "#111827" : "#ffffff"),
+    border: theme.footerButtonBorder || "transparent",
+  };
+}

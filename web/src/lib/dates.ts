@@ -1,0 +1,42 @@
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/** 1 → "1st", 2 → "2nd", 11 → "11th", 23 → "23rd". */
+export function ordinal(n: number): string {
+  const mod100 = n % 100;
+  if (mod100 >= 11 && mod100 <= 13) return `${n}th`;
+  switch (n % 10) {
+    case 1:
+      return `${n}st`;
+    case 2:
+      return `${n}nd`;
+    case 3:
+      return `${n}rd`;
+    default:
+      return `${n}th`;
+  }
+}
+
+/** The calendar parts of an ISO date ("2026-04-01" or a full timestamp), read as written: no time-zone shift. */
+function dateParts(iso: string): { year: number; month: number; day: number } | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
+  if (!m) return null;
+  return { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
+}
+
+/** "2026-04-01" → "April 1st" (the pay button and the skip message). */
+export function monthDayOrdinal(iso: string): string {
+  const p = dateParts(iso);
+  return p ? `${MONTHS[p.month - 1]} ${ordinal(p.day)}` : iso;
+}
+
+/** "2026-04-01" → "April 1, 2026". */
+export function longDate(iso: string): string {
+  const p = dateParts(iso);
+  return p ? `${MONTHS[p.month - 1]} ${p.day}, ${p.year}` : iso;
+}
+
+/** A timestamp shown in the viewer's locale ("Mar 5, 2026, 3:00 PM"). */
+export function dateTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
+}

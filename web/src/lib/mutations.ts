@@ -1,0 +1,24 @@
+import { commitMutation, type Environment, type GraphQLTaggedNode, type MutationParameters } from "relay-runtime";
+
+/** Runs a Relay mutation as a promise (multi-step flows such as checkout await one step after another). */
+export function commitAsync<T extends MutationParameters>(environment: Environment, mutation: GraphQLTaggedNode, variables: T["variables"], extra?: { optimisticResponse?: T["rawResponse"]; updater?: never }): Promise<T["response"]> {
+  return new Promise((resolve, reject) => {
+    commitMutation<T>(environment, {
+      mutation,
+      variables,
+      optimisticResponse: extra?.optimisticResponse as never,
+      onCompleted: (response, errors) => {
+        if (errors?.length && !response) reject(new Error(errors.map((e) => e.message).join("; ")));
+        else resolve(response);
+      },
+      onError: reject,
+    });
+  });
+}
+
+/** The message of a union result's error member ({ __typename: "...Error", message }), or null on success. */
+export function resultError(result: { readonly __typename: string; readonly message?: string | null } | null | undefined): string | null {
+  if (!result) return "No response";
+  if (result.__typename.endsWith("Success")) return null;
+  return result.message || "Request failed";
+}

@@ -1,0 +1,252 @@
+import { Box, Container, Grid, HStack, Heading, Stack, Text } from "@chakra-ui/react";
+import { Suspense, useEffect, useMemo, useState } from "react";
+import { fetchQuery, graphql, useLazyLoadQuery, useRelayEnvironment } from "react-relay";
+import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
+import type { CheckoutRouteQuery } from "./__generated__/CheckoutRouteQuery.graphql.ts";
+import type { OrderSummaryQuoteQuery as QuoteQueryType } from "../features/checkout/__generated__/OrderSummaryQuoteQuery.graphql.ts";
+import { AddressStep, EMPTY_ADDRESS } from "../features/checkout/AddressStep.tsx";
+import { ContactStep, type ContactValues } from "../features/checkout/ContactStep.tsx";
+import { OrderSummary, OrderSummaryQuoteQuery, type CheckoutQuote } from "../features/checkout/OrderSummary.tsx";
+import { ReviewStep, type CheckoutResult } from "../features/checkout/ReviewStep.tsx";
+import { SuccessPanel } from "../features/checkout/SuccessPanel.tsx";
+import { clearSelection, readSelection, toGraphQLMode, updateSelection, type MembershipSelection, type SelectionAddress } from "../lib/selection.ts";
+import { readSession, useSessionVersion } from "../lib/session.ts";
+import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
+import { ErrorBoundary } from "../ui/ErrorBoundary.tsx";
+import { PageContent } from "../ui/PageShell.tsx";
+import { ErrorState, LoadingState } from "../ui/StatusStates.tsx";
+
+const CheckoutQuery = graphql`
+  query CheckoutRouteQuery($slug: String!) {
+    business(slug: $slug) {
+      name
+      slug
+    }
+    viewer {
+      id
+      username
+      email
+      name
+      phone
+      address {
+        fullName
+        phone
+        street
+        apt
+        city
+        state
+        zip
+        country
+      }
+    }
+    paymentConfig {
+      provider
+      publishableKey
+    }
+  }
+`;
+
+const STEPS = ["Contact & Account", "Address", "Review & Payment"];
+/** Spec §9: redirect after checkout success. */
+const CHECKOUT_REDIRECT_MS = 2000;
+
+/** /membership/checkout and /b/:slug/membership/checkout: the three checkout steps with the order summary. */
+export default function CheckoutRoute() {
+  useDocumentTitle("Checkout");
+  const selection = useMemo(() => readSelection(), []);
+  const [attempt, setAttempt] = useState(0);
+  if (!selection) return <Navigate to="/membership" replace />;
+  return (
+    <ErrorBoundary key={attempt} fallback={() => <PageContent><ErrorState message="Failed to load checkout. Please try again." onRetry={() => setAttempt((n) => n + 1)} /></PageContent>}>
+      <CheckoutFlow selection={selection} />
+    </ErrorBoundary>
+  );
+}
+
+function CheckoutFlow({ selection }: { selection: MembershipSelection }) {
+  const [params] = useSearchParams();
+  const resume = Number(params.get("resumeStep"));
+  const [step, setStep] = useState(Number.isInteger(resume) && resume >= 0 && resume <= 2 ? resume : 0);
+  const [contact, setContact] = useState<ContactValues>({ email: selection.email ?? "", username: "", password: "", isGift: !!selection.isGift });
+  const [address, setAddress] = useState<SelectionAddress>(selection.address ?? EMPTY_ADDRESS);
+  const [couponCode, setCouponCode] = useState(selection.couponCode ?? "");
+  const [result, setResult] = useState<CheckoutResult | null>(null);
+  const state = { step, setStep, contact, setContact, address, setAddress, couponCode, setCouponCode, result, setResult };
+  return (
+    <Suspense fallback={<LoadingState label="Loading checkout…" />}>
+      <CheckoutBody selection={selection} state={state} />
+    </Suspense>
+  );
+}
+
+interface FlowState {
+  step: number;
+  setStep: (n: number) => void;
+  contact: ContactValues;
+  setContact: React.Dispatch<React.SetStateAction<ContactValues>>;
+  address: SelectionAddress;
+  setAddress: React.Dispatch<React.SetStateAction<SelectionAddress>>;
+  couponCode: string;
+  setCouponCode: (c: string) => void;
+  result: CheckoutResult | null;
+  setResult: (r: CheckoutResult) => void;
+}
+
+function CheckoutBody({ selection, state }: { selection: MembershipSelection; state: FlowState }) {
+  const session = useSessionVersion();
+  const environment = useRelayEnvironment();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { slug: pathSlug } = useParams();
+  const data = useLazyLoadQuery<CheckoutRouteQuery>(CheckoutQuery, { slug: selection.businessSlug }, { fetchKey: session, fetchPolicy: "network-only" });
+  const stored = readSession();
+  // Spec §4: a session of another business counts as logged out here.
+  const sessionMatches = !stored?.tenant || stored.tenant === selection.businessSlug.toLowerCase();
+  const viewer = sessionMatches ? data.viewer : null;
+  const [quote, setQuote] = useState<CheckoutQuote | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [couponError, setCouponError] = useState<string | null>(null);
+  const { step, setStep, contact, setContact, address, setAddress, couponCode, setCouponCode, result } = state;
+
+  // Prefill from the profile once the viewer is known (empty fields only).
+  useEffect(() => {
+    if (!viewer) return;
+    setContact((c) => ({ ...c, email: c.email || viewer.email || "" }));
+    if (viewer.address) {
+      const a = viewer.address;
+      setAddress((cur) => (cur.street ? cur : { fullName: a.fullName || viewer.name || "", phone: a.phone || viewer.phone || "", street: a.street, apt: a.apt, city: a.city, state: a.state, zip: a.zip, country: a.country || "United States" }));
+    }
+  }, [viewer, setContact, setAddress]);
+
+  useEffect(() => {
+    let cancelled = false;
+    const run = (code: string | undefined) =>
+      fetchQuery<QuoteQueryType>(environment, OrderSummaryQuoteQuery, { selection: { businessSlug: selection.businessSlug, planRef: selection.chosenItemId, addonRefs: selection.chosenAddonIds ?? [], mode: toGraphQLMode(selection.mode), couponCode: code } }, { fetchPolicy: "network-only" }).toPromise();
+    (async () => {
+      try {
+        const res = await run(couponCode || undefined);
+        if (cancelled || !res) return;
+        const q = res.checkoutQuote;
+        if (q.data) {
+          setQuote(q.data);
+          setRefusal(null);
+          setCouponError(null);
+          return;
+        }
+        const message = ("message" in q && q.message) || "Failed to initialize payment";
+        if (couponCode && !("reason" in q && q.reason === "past_cutoff")) {
+          setCouponError(message);
+          const again = await run(undefined);
+          const q2 = again?.checkoutQuote;
+          if (!cancelled && q2?.data) setQuote(q2.data);
+          else if (!cancelled && q2 && "message" in q2) setRefusal(q2.message ?? message);
+          return;
+        }
+        setRefusal(message);
+      } catch (e) {
+        if (!cancelled) setRefusal((e as Error).message || "Failed to initialize payment");
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [environment, selection, couponCode]);
+
+  useEffect(() => {
+    if (!result) return;
+    const t = setTimeout(() => navigate(`/membership?orderId=${result.orderId}&success=1`), CHECKOUT_REDIRECT_MS);
+    return () => clearTimeout(t);
+  }, [result, navigate]);
+
+  const base = pathSlug ? `/b/${pathSlug}` : "";
+  const businessName = data.business?.name ?? selection.businessSlug;
+  const loggedInUser = viewer ? { username: viewer.username, email: viewer.email ?? null } : null;
+
+  return (
+    <Container maxW="6xl" py={{ base: "6", md: "10" }}>
+      <Stack gap="2" mb="6">
+        <Heading as="h1" size={{ base: "xl", md: "2xl" }}>
+          Checkout
+        </Heading>
+        <Box as="nav" aria-label="Checkout steps">
+          <HStack as="ol" gap={{ base: "1", md: "3" }} wrap="wrap" listStyleType="none" fontSize={{ base: "xs", md: "sm" }}>
+            {STEPS.map((label, i) => (
+              <HStack as="li" key={label} gap="1.5" aria-current={i === step ? "step" : undefined}>
+                <Box as="span" w="6" h="6" rounded="full" display="inline-flex" alignItems="center" justifyContent="center" fontWeight="bold" bg={i <= step ? "orange.500" : "gray.200"} color={i <= step ? "white" : "gray.600"}>
+                  {i + 1}
+                </Box>
+                <Text as="span" fontWeight={i === step ? "bold" : "normal"} color={i === step ? "fg" : "fg.muted"}>
+                  {label}
+                </Text>
+                {i < STEPS.length - 1 && (
+                  <Text as="span" color="fg.subtle" aria-hidden="true">
+                    ›
+                  </Text>
+                )}
+              </HStack>
+            ))}
+          </HStack>
+        </Box>
+      </Stack>
+      <Grid templateColumns={{ base: "1fr", lg: "minmax(0, 1fr) 360px" }} gap={{ base: "6", lg: "10" }} alignItems="start">
+        <Box p={{ base: "4", md: "6" }} rounded="xl" bg="bg" borderWidth="1px" shadow="sm">
+          {result ? (
+            <SuccessPanel result={result} />
+          ) : step === 0 ? (
+            <ContactStep
+              loggedInUser={loggedInUser}
+              values={contact}
+              onChange={(patch) => setContact((c) => ({ ...c, ...patch }))}
+              onBack={() => navigate(`${base || `/b/${selection.businessSlug}`}`)}
+              onContinue={() => {
+                updateSelection({ email: contact.email.trim(), isGift: contact.isGift, account: { username: loggedInUser?.username ?? contact.username.trim() } });
+                setStep(1);
+              }}
+              loginPath={`${base}/membership?r=${encodeURIComponent(location.pathname)}`}
+            />
+          ) : step === 1 ? (
+            <AddressStep
+              address={address}
+              onChange={(patch) => setAddress((a) => ({ ...a, ...patch }))}
+              loggedIn={!!viewer || !!readSession()}
+              onBack={() => setStep(0)}
+              onContinue={() => {
+                updateSelection({ address });
+                setStep(2);
+              }}
+            />
+          ) : (
+            <ReviewStep
+              selection={selection}
+              quote={quote}
+              refusal={refusal}
+              couponError={couponError}
+              email={contact.email.trim()}
+              isGift={contact.isGift}
+              address={address}
+              fulfillmentDetails={selection.fulfillmentDetails}
+              couponCode={couponCode}
+              onApplyCoupon={(code) => {
+                setCouponError(null);
+                setCouponCode(code);
+                updateSelection({ couponCode: code });
+              }}
+              paymentConfig={data.paymentConfig}
+              onBack={() => setStep(1)}
+              onSuccess={(r) => {
+                clearSelection();
+                state.setResult(r);
+              }}
+            />
+          )}
+        </Box>
+        <OrderSummary quote={quote} businessName={businessName} email={contact.email.trim()} isGift={contact.isGift} couponCode={couponCode} />
+      </Grid>
+      {refusal && step < 2 && (
+        <Text role="alert" mt="4" color="orange.800">
+          {refusal}
+        </Text>
+      )}
+    </Container>
+  );
+}

@@ -1,0 +1,226 @@
+import { Box, Button, Container, Flex, Heading, HStack, IconButton, Stack, Text } from "@chakra-ui/react";
+import { Suspense, useEffect, useState } from "react";
+import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
+import { Link as RouterLink, useNavigate, useParams, useSearchParams } from "react-router";
+import type { MembershipRouteQuery } from "./__generated__/MembershipRouteQuery.graphql.ts";
+import type { MembershipRouteLogoutMutation } from "./__generated__/MembershipRouteLogoutMutation.graphql.ts";
+import { LoginForm } from "../features/portal/LoginForm.tsx";
+import { OrderHistory } from "../features/portal/OrderHistory.tsx";
+import { ProfileTab } from "../features/portal/ProfileTab.tsx";
+import { SubscriptionCard } from "../features/portal/SubscriptionCard.tsx";
+import { longDate } from "../lib/dates.ts";
+import { clearSession, readSession, useSessionVersion } from "../lib/session.ts";
+import { STORAGE_KEYS, writeItem } from "../lib/storage.ts";
+import { currentTenantHost } from "../lib/tenant.ts";
+import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
+import { ErrorBoundary } from "../ui/ErrorBoundary.tsx";
+import { PageContent } from "../ui/PageShell.tsx";
+import { EmptyMessage, ErrorState, LoadingState } from "../ui/StatusStates.tsx";
+
+const PortalQuery = graphql`
+  query MembershipRouteQuery($businessSlug: String) {
+    viewer {
+      id
+      username
+      isAdmin
+      subscriptions(businessSlug: $businessSlug, onePerBusiness: true) {
+        id
+        status
+        nextBoxDate
+        skipWindow {
+          closesOn
+        }
+        changeWindow {
+          closesOn
+        }
+        business {
+          name
+          slug
+          nextBox {
+            contentHtml
+          }
+        }
+        ...SubscriptionCardFragment_membership
+      }
+      ...OrderHistoryFragment_user
+      ...ProfileTabFragment_user
+    }
+    paymentConfig {
+      provider
+      publishableKey
+    }
+  }
+`;
+
+const LogoutMutation = graphql`
+  mutation MembershipRouteLogoutMutation {
+    logout
+  }
+`;
+
+const TABS = ["Next Box", "Subscriptions", "Order History", "Profile"] as const;
+type Tab = (typeof TABS)[number];
+
+/** /membership and /b/:slug/membership: member login, then the portal tabs. */
+export default function MembershipRoute() {
+  useDocumentTitle("Membership");
+  const { slug } = useParams();
+  const businessSlug = slug?.toLowerCase() ?? null;
+  const session = useSessionVersion();
+  const [attempt, setAttempt] = useState(0);
+  const [refresh, setRefresh] = useState(0);
+
+  useEffect(() => {
+    // Spec §4: a session made for another business than the one in the URL is logged out.
+    const s = readSession();
+    if (businessSlug && s?.tenant && s.tenant !== businessSlug) clearSession();
+    if (businessSlug) writeItem(STORAGE_KEYS.currentTenant, businessSlug);
+  }, [businessSlug]);
+
+  return (
+    <ErrorBoundary key={`${attempt}:${session}`} fallback={(e) => <PageContent><ErrorState message={e.message || "Failed to load your membership. Please try again."} onRetry={() => setAttempt((n) => n + 1)} /></PageContent>}>
+      <Suspense fallback={<LoadingState label="Loading your membership…" />}>
+        <Portal businessSlug={businessSlug} fetchKey={`${attempt}:${session}:${refresh}`} onRefresh={() => setRefresh((n) => n + 1)} />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
+
+function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | null; fetchKey: string; onRefresh: () => void }) {
+  const data = useLazyLoadQuery<MembershipRouteQuery>(PortalQuery, { businessSlug }, { fetchKey, fetchPolicy: "network-only" });
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const [tab, setTab] = useState<Tab>(params.get("orderId") ? "Subscriptions" : "Next Box");
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [commitLogout] = useMutation<MembershipRouteLogoutMutation>(LogoutMutation);
+  const viewer = data.viewer;
+
+  if (!viewer) {
+    return (
+      <PageContent>
+        <LoginForm
+          businessName={null}
+          onLoggedIn={({ admin, ownerHome }) => {
+            const r = params.get("r");
+            if (admin || ownerHome) {
+              if (ownerHome) writeItem(STORAGE_KEYS.ownerHomePath, ownerHome);
+              const host = currentTenantHost();
+              if (host) window.location.assign(`${window.location.protocol}//${host.mainHost}/admin`);
+              else navigate("/admin");
+            } else if (r && r.startsWith("/")) navigate(r);
+          }}
+        />
+      </PageContent>
+    );
+  }
+
+  const subs = viewer.subscriptions.filter((s) => s.status !== "INCOMPLETE");
+  const first = subs.find((s) => s.status === "ACTIVE" || s.status === "PAST_DUE") ?? subs[0] ?? null;
+  const orderId = Number(params.get("orderId")) || null;
+
+  function logout() {
+    commitLogout({ variables: {}, onCompleted: () => undefined, onError: () => undefined });
+    clearSession();
+    navigate(businessSlug ? `/b/${businessSlug}` : "/membership");
+  }
+
+  const tabButton = (t: Tab, vertical = false) => (
+    <Button
+      key={t}
+      role="tab"
+      aria-selected={tab === t}
+      variant={tab === t ? "solid" : "ghost"}
+      colorPalette={tab === t ? "orange" : "gray"}
+      justifyContent={vertical ? "flex-start" : "center"}
+      w={vertical ? "full" : "auto"}
+      onClick={() => {
+        setTab(t);
+        setMenuOpen(false);
+      }}
+    >
+      {t}
+    </Button>
+  );
+
+  return (
+    <Container maxW="5xl" py={{ base: "6", md: "10" }}>
+      <Flex justify="space-between" align="center" gap="3" mb="6">
+        <Stack gap="0">
+          <Heading as="h1" size={{ base: "xl", md: "2xl" }}>
+            My membership
+          </Heading>
+          <Text color="fg.muted">Signed in as {viewer.username}</Text>
+        </Stack>
+        <IconButton aria-label={menuOpen ? "Close menu" : "Open menu"} aria-expanded={menuOpen} aria-controls="portal-menu" variant="outline" hideFrom="md" onClick={() => setMenuOpen((o) => !o)}>
+          <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+            {menuOpen ? <path d="M6 6l12 12M18 6L6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
+          </svg>
+        </IconButton>
+      </Flex>
+      {params.get("success") && orderId && (
+        <Box role="status" mb="4" p="4" rounded="lg" bg="green.50" borderWidth="1px" borderColor="green.200" color="green.900">
+          Thank you! Your membership is active. Order #{orderId} is in your order history.
+        </Box>
+      )}
+      {params.get("changed") && (
+        <Box role="status" mb="4" p="4" rounded="lg" bg="blue.50" borderWidth="1px" borderColor="blue.200" color="blue.900">
+          Your change is scheduled and takes effect next billing cycle.
+        </Box>
+      )}
+      {menuOpen && (
+        <Stack id="portal-menu" role="tablist" aria-orientation="vertical" hideFrom="md" gap="1" mb="4" p="2" rounded="lg" borderWidth="1px" bg="bg">
+          {TABS.map((t) => tabButton(t, true))}
+          <Button variant="ghost" justifyContent="flex-start" onClick={logout}>
+            Log Out
+          </Button>
+        </Stack>
+      )}
+      <HStack role="tablist" aria-label="Membership" gap="1" mb="6" hideBelow="md" borderBottomWidth="1px" pb="2">
+        {TABS.map((t) => tabButton(t))}
+        <Box flex="1" />
+        <Button variant="outline" onClick={logout}>
+          Log Out
+        </Button>
+      </HStack>
+
+      <Box role="tabpanel" aria-label={tab}>
+        {tab === "Next Box" &&
+          (first ? (
+            <Stack gap="4">
+              <Box p={{ base: "4", md: "6" }} rounded="xl" bg="bg" borderWidth="1px">
+                <Text color="fg.muted">{first.business.name}</Text>
+                <Heading as="h2" size="xl" mt="1">
+                  {first.status === "CANCELED" ? "No upcoming box" : `Your next box: ${longDate(first.nextBoxDate)}`}
+                </Heading>
+                {first.business.nextBox?.contentHtml && <Box mt="4" css={{ "& p": { mb: "2" }, "& ul": { pl: "5", listStyleType: "disc" } }} dangerouslySetInnerHTML={{ __html: first.business.nextBox.contentHtml }} />}
+              </Box>
+            </Stack>
+          ) : (
+            <EmptyMessage title="No active subscriptions yet.">
+              <Button asChild colorPalette="orange">
+                <RouterLink to="/businesses">Browse businesses</RouterLink>
+              </Button>
+            </EmptyMessage>
+          ))}
+        {tab === "Subscriptions" &&
+          (subs.length === 0 ? (
+            <EmptyMessage title="No active subscriptions yet." />
+          ) : (
+            <Stack gap="4">
+              {subs.map((s) => (
+                <SubscriptionCard key={s.id} membership={s} paymentConfig={data.paymentConfig} onChanged={onRefresh} onOpenProfile={() => setTab("Profile")} />
+              ))}
+            </Stack>
+          ))}
+        {tab === "Order History" && <OrderHistory user={viewer} highlightOrderId={orderId} />}
+        {tab === "Profile" && <ProfileTab user={viewer} paymentConfig={data.paymentConfig} />}
+      </Box>
+
+      {first && (
+        <Text fontSize="sm" color="fg.muted" mt="10" borderTopWidth="1px" pt="4">
+          Skipping closes {longDate(first.skipWindow.closesOn)} and changes close {longDate(first.changeWindow.closesOn)}. After that, call us at our support line to make changes. Cancellation is by phone only.
+        </Text>
+      )}
+    </Container>
+  );
+}
