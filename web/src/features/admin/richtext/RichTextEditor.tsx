@@ -1,0 +1,72 @@
+import { useEffect, useRef } from "react";
+import { Box } from "@chakra-ui/react";
+import EditorJS, { type ToolConstructable, type ToolSettings } from "@editorjs/editorjs";
+import Header from "@editorjs/header";
+import List from "@editorjs/list";
+import { blocksToHtml, htmlToBlocks, type Block } from "./blocksHtml.ts";
+import { InlineImageTool } from "./InlineImageTool.ts";
+
+/** Toolbar presets as sets of tools (spec §9): every preset keeps inline bold, italic and link. */
+export type RichTextPreset = "minimal" | "essential" | "full";
+
+function toolsFor(preset: RichTextPreset): Record<string, ToolConstructable | ToolSettings> {
+  if (preset === "minimal") return {};
+  const essential = {
+    header: { class: Header as unknown as ToolConstructable, inlineToolbar: true, config: { levels: [2, 3, 4], defaultLevel: 2 } },
+    list: { class: List as unknown as ToolConstructable, inlineToolbar: true },
+  };
+  if (preset === "essential") return essential;
+  return { ...essential, image: { class: InlineImageTool as unknown as ToolConstructable } };
+}
+
+/**
+ * Editor.js over HTML: loads the stored HTML as blocks and reports every change as HTML (the server keeps
+ * sanitised HTML only). Uncontrolled: remount with a new key to load different content.
+ */
+export function RichTextEditor({ initialHtml, onChange, preset = "essential", label, minHeight = 120 }: { initialHtml: string; onChange: (html: string) => void; preset?: RichTextPreset; label: string; minHeight?: number }) {
+  const holder = useRef<HTMLDivElement>(null);
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
+  const initial = useRef(initialHtml);
+
+  useEffect(() => {
+    if (!holder.current) return;
+    // Own child element per effect run: under StrictMode the first instance's async destroy() empties its
+    // holder, which would wipe the second instance.
+    const el = document.createElement("div");
+    holder.current.appendChild(el);
+    const editor = new EditorJS({
+      holder: el,
+      tools: toolsFor(preset),
+      data: { blocks: htmlToBlocks(initial.current) },
+      minHeight,
+      placeholder: "Start writing…",
+      onChange: async (api) => {
+        const saved = await api.saver.save();
+        onChangeRef.current(blocksToHtml(saved.blocks as Block[]));
+      },
+    });
+    return () => {
+      editor.isReady
+        .then(() => editor.destroy())
+        .catch(() => {})
+        .finally(() => el.remove());
+    };
+  }, [preset, minHeight]);
+
+  return (
+    <Box
+      ref={holder}
+      role="group"
+      aria-label={label}
+      data-testid="rich-text"
+      borderWidth="1px"
+      borderColor="border"
+      rounded="md"
+      bg="bg"
+      px={{ base: "3", md: "12" }}
+      py="2"
+      css={{ "& .codex-editor__redactor": { paddingBottom: "24px !important" }, "& h2": { fontSize: "xl", fontWeight: "bold" }, "& h3": { fontSize: "lg", fontWeight: "bold" }, "& ul": { listStyle: "disc" } }}
+    />
+  );
+}

@@ -1,0 +1,13 @@
+import { useEffect, useState } from "react";
+
+/** Spec §9 search debounce (250 ms). */
+export const SEARCH_DEBOUNCE_MS = 250;
+
+export function useDebouncedValue<T>(value: T, delayMs = SEARCH_DEBOUNCE_MS): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
+}

@@ -1,0 +1,38 @@
+import { SimpleGrid, Stack } from "@chakra-ui/react";
+import { graphql, useLazyLoadQuery } from "react-relay";
+import { MetricCards } from "../../features/admin/dashboard/MetricCards.tsx";
+import { MonthlyCharts } from "../../features/admin/dashboard/MonthlyCharts.tsx";
+import { RecentSubscriptions } from "../../features/admin/dashboard/RecentSubscriptions.tsx";
+import { SubscriptionsByBusiness } from "../../features/admin/dashboard/SubscriptionsByBusiness.tsx";
+import { AdminPage } from "../../ui/admin/AdminPage.tsx";
+import type { AdminHomeRouteQuery } from "./__generated__/AdminHomeRouteQuery.graphql.ts";
+
+/** /admin: the platform dashboard (admins). */
+export default function AdminHomeRoute() {
+  const data = useLazyLoadQuery<AdminHomeRouteQuery>(
+    graphql`
+      query AdminHomeRouteQuery {
+        adminMetrics {
+          ...MetricCardsFragment
+          ...MonthlyChartsFragment
+          ...RecentSubscriptionsFragment
+          ...SubscriptionsByBusinessFragment
+        }
+      }
+    `,
+    {},
+    { fetchPolicy: "store-and-network" },
+  );
+  return (
+    <AdminPage title="Dashboard" description="Every business on the platform at a glance.">
+      <Stack gap="4">
+        <MetricCards metrics={data.adminMetrics} />
+        <MonthlyCharts metrics={data.adminMetrics} />
+        <SimpleGrid columns={{ base: 1, xl: 2 }} gap="4">
+          <RecentSubscriptions metrics={data.adminMetrics} />
+          <SubscriptionsByBusiness metrics={data.adminMetrics} />
+        </SimpleGrid>
+      </Stack>
+    </AdminPage>
+  );
+}

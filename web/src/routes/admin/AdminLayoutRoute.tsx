@@ -1,0 +1,67 @@
+import { Suspense } from "react";
+import { Outlet, useLocation, useMatch, useNavigate } from "react-router";
+import { AdminGuard } from "../../features/admin/AdminGuard.tsx";
+import { clearStoredSession, readAdminSession } from "../../features/admin/session.ts";
+import { AdminShell, type AdminNavSection } from "../../ui/admin/AdminShell.tsx";
+import { ErrorBoundary } from "../../ui/ErrorBoundary.tsx";
+import { ErrorState, LoadingState } from "../../ui/StatusStates.tsx";
+
+function navSections(isAdmin: boolean, businessId: string | undefined): AdminNavSection[] {
+  const sections: AdminNavSection[] = [];
+  if (isAdmin) {
+    sections.push({
+      items: [
+        { to: "/admin", label: "Dashboard", end: true },
+        { to: "/admin/businesses", label: "Businesses" },
+        { to: "/admin/memberships", label: "Memberships" },
+        { to: "/admin/next-boxes", label: "Next Boxes" },
+        { to: "/admin/page", label: "Home Page" },
+        { to: "/admin/coupons", label: "Coupons" },
+        { to: "/admin/users", label: "Users" },
+      ],
+    });
+  }
+  if (businessId) {
+    const base = `/admin/business/${businessId}`;
+    sections.push({
+      title: "This business",
+      items: [
+        { to: base, label: "Dashboard", end: true },
+        { to: `${base}/page`, label: "Edit Page" },
+        { to: `${base}/next-box`, label: "Next Box" },
+        { to: `${base}/memberships`, label: "Memberships" },
+      ],
+    });
+  }
+  sections.push({
+    title: "Account",
+    items: [
+      { to: "/admin/my", label: "My Businesses" },
+      { to: "/admin/change-password", label: "Change Password" },
+    ],
+  });
+  return sections;
+}
+
+/** /admin/*: guard, then the admin shell around the page. */
+export default function AdminLayoutRoute() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const business = useMatch("/admin/business/:id/*");
+  const { isAdmin } = readAdminSession();
+  const logout = () => {
+    clearStoredSession();
+    navigate("/membership");
+  };
+  return (
+    <AdminGuard>
+      <AdminShell sections={navSections(isAdmin, business?.params.id)} onLogout={logout}>
+        <ErrorBoundary key={location.pathname} fallback={(error) => <ErrorState message={error.message || "Something went wrong"} onRetry={() => navigate(0)} />}>
+          <Suspense fallback={<LoadingState label="Loading…" />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
+      </AdminShell>
+    </AdminGuard>
+  );
+}

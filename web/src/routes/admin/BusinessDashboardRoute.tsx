@@ -1,0 +1,51 @@
+import { Button, Stack } from "@chakra-ui/react";
+import { graphql, useLazyLoadQuery } from "react-relay";
+import { Link as RouterLink, useParams } from "react-router";
+import { MetricCards } from "../../features/admin/dashboard/MetricCards.tsx";
+import { MonthlyCharts } from "../../features/admin/dashboard/MonthlyCharts.tsx";
+import { RecentSubscriptions } from "../../features/admin/dashboard/RecentSubscriptions.tsx";
+import { AdminPage } from "../../ui/admin/AdminPage.tsx";
+import { EmptyMessage } from "../../ui/StatusStates.tsx";
+import type { BusinessDashboardRouteQuery } from "./__generated__/BusinessDashboardRouteQuery.graphql.ts";
+
+/** /admin/business/:id: the business dashboard. */
+export default function BusinessDashboardRoute() {
+  const id = Number(useParams().id);
+  const data = useLazyLoadQuery<BusinessDashboardRouteQuery>(
+    graphql`
+      query BusinessDashboardRouteQuery($id: Int!) {
+        adminBusiness(id: $id) {
+          name
+          slug
+          metrics {
+            ...MetricCardsFragment
+            ...MonthlyChartsFragment
+            ...RecentSubscriptionsFragment
+          }
+        }
+      }
+    `,
+    { id },
+    { fetchPolicy: "store-and-network" },
+  );
+  const business = data.adminBusiness;
+  if (!business) return <EmptyMessage title="No businesses found" description="This business does not exist or you do not have access to it." />;
+  const memberships = `/admin/business/${id}/memberships`;
+  return (
+    <AdminPage
+      title={business.name}
+      description={`Dashboard · ${business.slug}`}
+      actions={
+        <Button asChild colorPalette="orange" variant="outline">
+          <RouterLink to={memberships}>View memberships</RouterLink>
+        </Button>
+      }
+    >
+      <Stack gap="4">
+        <MetricCards metrics={business.metrics} />
+        <MonthlyCharts metrics={business.metrics} />
+        <RecentSubscriptions metrics={business.metrics} />
+      </Stack>
+    </AdminPage>
+  );
+}

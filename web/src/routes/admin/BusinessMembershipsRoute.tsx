@@ -1,0 +1,27 @@
+import { graphql, useLazyLoadQuery } from "react-relay";
+import { useParams } from "react-router";
+import { MembershipsPanel } from "../../features/admin/memberships/MembershipsPanel.tsx";
+import { AdminPage } from "../../ui/admin/AdminPage.tsx";
+import { EmptyMessage } from "../../ui/StatusStates.tsx";
+import type { BusinessMembershipsRouteQuery } from "./__generated__/BusinessMembershipsRouteQuery.graphql.ts";
+
+/** /admin/business/:id/memberships: the members of one business. */
+export default function BusinessMembershipsRoute() {
+  const id = Number(useParams().id);
+  const data = useLazyLoadQuery<BusinessMembershipsRouteQuery>(
+    graphql`
+      query BusinessMembershipsRouteQuery($id: Int!) {
+        adminBusiness(id: $id) {
+          name
+        }
+      }
+    `,
+    { id },
+  );
+  if (!data.adminBusiness) return <EmptyMessage title="No businesses found" description="This business does not exist or you do not have access to it." />;
+  return (
+    <AdminPage title="Memberships" description={data.adminBusiness.name}>
+      <MembershipsPanel businessId={id} />
+    </AdminPage>
+  );
+}

@@ -1,0 +1,137 @@
+import { useCallback, useEffect, useState } from "react";
+import { Box, Button, HStack, SimpleGrid, Stack, Text } from "@chakra-ui/react";
+import { fetchQuery, graphql, useMutation, useRelayEnvironment } from "react-relay";
+import { useParams } from "react-router";
+import { resultError } from "../../features/admin/mutationResult.ts";
+import { RichTextEditor } from "../../features/admin/richtext/RichTextEditor.tsx";
+import { NEXT_BOX_LOAD_ERROR_MS, NEXT_BOX_RETRY_MS, SAVE_FAILURE_MS, SAVE_SUCCESS_MS } from "../../features/admin/timings.ts";
+import { useFlash } from "../../features/admin/useFlash.ts";
+import { AdminPage, Panel } from "../../ui/admin/AdminPage.tsx";
+import { RichHtml } from "../../ui/admin/RichHtml.tsx";
+import { LoadingState } from "../../ui/StatusStates.tsx";
+import type { NextBoxEditorRouteQuery, NextBoxEditorRouteQuery$data } from "./__generated__/NextBoxEditorRouteQuery.graphql.ts";
+import type { NextBoxEditorRouteSaveMutation } from "./__generated__/NextBoxEditorRouteSaveMutation.graphql.ts";
+
+const query = graphql`
+  query NextBoxEditorRouteQuery($id: Int!) {
+    adminBusiness(id: $id) {
+      name
+      nextBox {
+        contentHtml
+        updatedAt
+      }
+    }
+  }
+`;
+
+type Loaded = NonNullable<NextBoxEditorRouteQuery$data["adminBusiness"]>;
+
+/** /admin/business/:id/next-box: the Next Box note editor. */
+export default function NextBoxEditorRoute() {
+  const id = Number(useParams().id);
+  const environment = useRelayEnvironment();
+  const [business, setBusiness] = useState<Loaded | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [saved, setSaved] = useState("");
+  const [draft, setDraft] = useState("");
+  const [editorKey, setEditorKey] = useState(0);
+  const [loadError, flashLoadError] = useFlash<string>();
+  const [message, flashMessage] = useFlash<{ ok: boolean; text: string }>();
+  const [commit, saving] = useMutation<NextBoxEditorRouteSaveMutation>(graphql`
+    mutation NextBoxEditorRouteSaveMutation($input: SaveNextBoxInput!) {
+      saveNextBox(input: $input) {
+        __typename
+        ... on SaveNextBoxSuccess {
+          data {
+            contentHtml
+            updatedAt
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+
+  const load = useCallback(
+    (attempt: number) => {
+      setLoading(true);
+      fetchQuery<NextBoxEditorRouteQuery>(environment, query, { id }, { fetchPolicy: "network-only" })
+        .toPromise()
+        .then((data) => {
+          const html = data?.adminBusiness?.nextBox?.contentHtml ?? "";
+          setBusiness(data?.adminBusiness ?? null);
+          setSaved(html);
+          setDraft(html);
+          setEditorKey((k) => k + 1);
+          setLoading(false);
+        })
+        .catch((error: Error) => {
+          // Spec §4: retried once after 300 ms.
+          if (attempt === 0) return void setTimeout(() => load(1), NEXT_BOX_RETRY_MS);
+          setLoading(false);
+          flashLoadError(error.message ? `Failed to load content: ${error.message}` : "Failed to load content", NEXT_BOX_LOAD_ERROR_MS);
+        });
+    },
+    [environment, id, flashLoadError],
+  );
+  useEffect(() => load(0), [load]);
+
+  const save = () =>
+    commit({
+      variables: { input: { businessId: id, contentHtml: draft } },
+      onCompleted: ({ saveNextBox }) => {
+        if (resultError(saveNextBox) || !saveNextBox.data) return flashMessage({ ok: false, text: "Failed to save changes" }, SAVE_FAILURE_MS);
+        setSaved(saveNextBox.data.contentHtml);
+        flashMessage({ ok: true, text: "Changes saved successfully!" }, SAVE_SUCCESS_MS);
+      },
+      onError: () => flashMessage({ ok: false, text: "Failed to save changes" }, SAVE_FAILURE_MS),
+    });
+  const reset = () => {
+    setDraft(saved);
+    setEditorKey((k) => k + 1);
+  };
+
+  return (
+    <AdminPage title="Next Box" description={business?.name ?? ""}>
+      {loadError && (
+        <Text color="red.600" role="alert">
+          {loadError}
+        </Text>
+      )}
+      {loading ? (
+        <LoadingState label="Loading content…" />
+      ) : (
+        <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4" alignItems="start">
+          <Panel title="Content">
+            <Stack gap="4">
+              <RichTextEditor key={editorKey} label="Next Box content" initialHtml={draft} onChange={setDraft} preset="full" minHeight={200} />
+              <HStack gap="3" wrap="wrap">
+                <Button colorPalette="orange" onClick={save} loading={saving}>
+                  Save Changes
+                </Button>
+                <Button variant="outline" onClick={reset} disabled={saving}>
+                  Reset to Last Saved
+                </Button>
+                {message && (
+                  <Text role="status" color={message.ok ? "green.700" : "red.600"}>
+                    {message.text}
+                  </Text>
+                )}
+              </HStack>
+            </Stack>
+          </Panel>
+          <Panel title="Sample preview">
+            <Box borderWidth="1px" rounded="lg" p="4" bg="orange.50/40">
+              <Text fontSize="sm" color="fg.muted" mb="2">
+                What members see in their portal under Next Box
+              </Text>
+              {draft ? <RichHtml html={draft} data-testid="next-box-preview" /> : <Text color="fg.muted">Nothing yet</Text>}
+            </Box>
+          </Panel>
+        </SimpleGrid>
+      )}
+    </AdminPage>
+  );
+}

@@ -1,0 +1,157 @@
+import { Suspense, useState } from "react";
+import { Badge, Button, Checkbox, Field, HStack, Input, SimpleGrid, Stack, Table, Text } from "@chakra-ui/react";
+import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
+import { formatDate } from "../../features/admin/format.ts";
+import { resultError } from "../../features/admin/mutationResult.ts";
+import { useDebouncedValue } from "../../features/admin/useDebouncedValue.ts";
+import { AdminPage, EmptyLine, Panel } from "../../ui/admin/AdminPage.tsx";
+import { LoadingState } from "../../ui/StatusStates.tsx";
+import type { UsersRouteQuery } from "./__generated__/UsersRouteQuery.graphql.ts";
+import type { UsersRouteCreateMutation } from "./__generated__/UsersRouteCreateMutation.graphql.ts";
+
+/** /admin/users (admins): the user list and create form. */
+export default function UsersRoute() {
+  const [fetchKey, setFetchKey] = useState(0);
+  const [search, setSearch] = useState("");
+  const term = useDebouncedValue(search.trim());
+  return (
+    <AdminPage title="Users" description="Accounts of members, business staff and administrators.">
+      <CreateUserForm onCreated={() => setFetchKey((n) => n + 1)} />
+      <Panel title="All users">
+        <Input mb="4" placeholder="Search by username" aria-label="Search users" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <Suspense fallback={<LoadingState label="Loading users…" />}>
+          <UserTable search={term} fetchKey={fetchKey} />
+        </Suspense>
+      </Panel>
+    </AdminPage>
+  );
+}
+
+function CreateUserForm({ onCreated }: { onCreated: () => void }) {
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [isAdmin, setIsAdmin] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [commit, busy] = useMutation<UsersRouteCreateMutation>(graphql`
+    mutation UsersRouteCreateMutation($input: CreateUserInput!) {
+      createUser(input: $input) {
+        __typename
+        ... on CreateUserSuccess {
+          data {
+            username
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    setStatus(null);
+    if (!username.trim() || !password) return setError("Please provide username and password");
+    setError(null);
+    commit({
+      variables: { input: { username: username.trim(), password, isAdmin } },
+      onCompleted: ({ createUser }) => {
+        const failure = resultError(createUser);
+        if (failure) return setError(failure);
+        setStatus(`Created ${username.trim()}`);
+        setUsername("");
+        setPassword("");
+        setIsAdmin(false);
+        onCreated();
+      },
+      onError: (e) => setError(e.message),
+    });
+  };
+  return (
+    <Panel title="Create user">
+      <form onSubmit={submit} noValidate>
+<Stack gap="4">
+        <SimpleGrid columns={{ base: 1, md: 3 }} gap="4" alignItems="end">
+          <Field.Root required>
+            <Field.Label>Username</Field.Label>
+            <Input value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" />
+          </Field.Root>
+          <Field.Root required>
+            <Field.Label>Password</Field.Label>
+            <Input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" />
+          </Field.Root>
+          <Checkbox.Root checked={isAdmin} onCheckedChange={(e) => setIsAdmin(!!e.checked)} pb="2">
+            <Checkbox.HiddenInput />
+            <Checkbox.Control />
+            <Checkbox.Label>Administrator Access</Checkbox.Label>
+          </Checkbox.Root>
+        </SimpleGrid>
+        {error && (
+          <Text color="red.600" role="alert">
+            {error}
+          </Text>
+        )}
+        {status && <Text color="green.700">{status}</Text>}
+        <HStack>
+          <Button type="submit" colorPalette="orange" loading={busy}>
+            Create User
+          </Button>
+        </HStack>
+      </Stack>
+</form>
+    </Panel>
+  );
+}
+
+function UserTable({ search, fetchKey }: { search: string; fetchKey: number }) {
+  const data = useLazyLoadQuery<UsersRouteQuery>(
+    graphql`
+      query UsersRouteQuery($search: String) {
+        users(first: 200, search: $search) {
+          edges {
+            node {
+              id
+              databaseId
+              publicId
+              username
+              isAdmin
+              createdAt
+            }
+          }
+        }
+      }
+    `,
+    { search: search || null },
+    { fetchKey, fetchPolicy: "store-and-network" },
+  );
+  const users = data.users.edges.map((e) => e.node);
+  if (users.length === 0) return <EmptyLine>No users found</EmptyLine>;
+  return (
+    <Table.ScrollArea>
+      <Table.Root size="sm">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>ID</Table.ColumnHeader>
+            <Table.ColumnHeader>Username</Table.ColumnHeader>
+            <Table.ColumnHeader>Public ID</Table.ColumnHeader>
+            <Table.ColumnHeader>Admin</Table.ColumnHeader>
+            <Table.ColumnHeader>Created</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {users.map((u) => (
+            <Table.Row key={u.id}>
+              <Table.Cell>{u.databaseId}</Table.Cell>
+              <Table.Cell fontWeight="medium">{u.username}</Table.Cell>
+              <Table.Cell fontFamily="mono" fontSize="xs">
+                {u.publicId}
+              </Table.Cell>
+              <Table.Cell>{u.isAdmin ? <Badge colorPalette="purple">Admin</Badge> : "No"}</Table.Cell>
+              <Table.Cell whiteSpace="nowrap">{formatDate(u.createdAt)}</Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </Table.ScrollArea>
+  );
+}

@@ -1,0 +1,20 @@
+import { Box, type BoxProps } from "@chakra-ui/react";
+
+/** Renders rich-text HTML (sanitised by the server on save; drafts are the editor's own output). */
+export function RichHtml({ html, ...props }: { html: string } & BoxProps) {
+  return (
+    <Box
+      {...props}
+      css={{
+        "& p": { marginBottom: "2" },
+        "& h1, & h2": { fontSize: "xl", fontWeight: "bold", marginBottom: "2" },
+        "& h3, & h4": { fontSize: "lg", fontWeight: "semibold", marginBottom: "2" },
+        "& ul": { listStyle: "disc", paddingStart: "6", marginBottom: "2" },
+        "& ol": { listStyle: "decimal", paddingStart: "6", marginBottom: "2" },
+        "& a": { color: "orange.700", textDecoration: "underline" },
+        "& img": { maxWidth: "100%", borderRadius: "md" },
+      }}
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
+}
