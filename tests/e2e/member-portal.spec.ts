@@ -1,0 +1,61 @@
+import { expect, test } from "@playwright/test";
+import { fillCard, login, pinClock, shot } from "./member-support.ts";
+
+test.beforeEach(async ({ page }) => pinClock(page));
+
+test("a member skips a month inside the skip window", async ({ page }) => {
+  await login(page, "/b/green-acres-farm/membership");
+  await shot(page, "portal-next-box");
+  await page.getByRole("tab", { name: "Subscriptions" }).click();
+  const card = page.getByTestId("subscription-card").filter({ hasText: "Green Acres" });
+  await expect(card.getByTestId("window-note")).toContainText("Skip window closes March 14, 2026");
+  await card.getByRole("button", { name: "Skip a month" }).click();
+  await page.getByRole("button", { name: "Skip month" }).click();
+  await expect(page.getByText(/^Payments paused until [A-Z][a-z]+ \d+(st|nd|rd|th)$/)).toBeVisible();
+  await shot(page, "portal-skipped");
+});
+
+test("a member changes the box through ?change=true", async ({ page }) => {
+  await login(page, "/b/green-acres-farm/membership");
+  await page.getByRole("tab", { name: "Subscriptions" }).click();
+  await page.getByTestId("subscription-card").filter({ hasText: "Green Acres" }).getByRole("link", { name: "Change box" }).click();
+  await expect(page).toHaveURL(/\/b\/green-acres-farm\?change=true$/);
+  const update = page.getByRole("button", { name: "Update" });
+  await expect(update).toBeDisabled();
+  const unchecked = page.getByTestId("plan-card").filter({ has: page.locator("input:not(:checked)") }).first();
+  await unchecked.click();
+  await expect(update).toBeEnabled();
+  await update.click();
+  await expect(page.getByText("The change takes effect next billing cycle. There is no charge today.")).toBeVisible();
+  await page.getByRole("button", { name: "Confirm update" }).click();
+  await expect(page.getByRole("heading", { name: "Update scheduled" })).toBeVisible();
+  await expect(page).toHaveURL(/\/membership\?changed=1$/, { timeout: 10_000 });
+});
+
+test("a member restarts a canceled membership", async ({ page }) => {
+  await login(page, "/b/rise-and-crumb-bakery/membership");
+  await page.getByRole("tab", { name: "Subscriptions" }).click();
+  const card = page.getByTestId("subscription-card").filter({ hasText: "Rise" });
+  await card.getByRole("button", { name: "Restart subscription" }).click();
+  await expect(page.getByText("Restart this subscription? You will be charged for the current period now.")).toBeVisible();
+  await page.getByRole("button", { name: "Restart", exact: true }).click();
+  const cardForm = page.getByLabel("Card number");
+  if (await cardForm.isVisible({ timeout: 3000 }).catch(() => false)) {
+    await fillCard(page, "4242 4242 4242 4242");
+    await page.getByRole("button", { name: /and restart$/ }).click();
+  }
+  await expect(page.getByTestId("subscription-card").filter({ hasText: "Rise" }).getByText("Active")).toBeVisible({ timeout: 10_000 });
+});
+
+test("profile password form checks its fields", async ({ page }) => {
+  await login(page, "/membership");
+  await page.getByRole("tab", { name: "Profile" }).click();
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText("Please fill all password fields")).toBeVisible();
+  await page.getByLabel("Current password").fill("member1234");
+  await page.getByLabel("New password", { exact: true }).fill("a-new-pass1");
+  await page.getByLabel("Confirm new password").fill("different");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText("New password and confirmation do not match")).toBeVisible();
+  await shot(page, "portal-profile");
+});
