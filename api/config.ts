@@ -20,6 +20,8 @@ const EnvSchema = z.object({
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Another Stripe API base (stripe-mock, a test double), e.g. http://127.0.0.1:12111. */
+  STRIPE_API_BASE: z.url().optional(),
   /** Seed demo data on start when the database is empty (default: on outside production). */
   SEED_DEMO: bool.optional(),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
@@ -43,7 +45,7 @@ export type Config = {
   uploadsDir: string;
   publicHost: string;
   paymentProvider: "sandbox" | "stripe";
-  stripe: { secretKey?: string; publishableKey?: string; webhookSecret?: string };
+  stripe: { secretKey?: string; publishableKey?: string; webhookSecret?: string; apiBase?: string };
   seedDemo: boolean;
   sessionTtlMs: number;
   logLevel: string;
@@ -62,6 +64,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines}`);
   }
   const e = parsed.data;
+  if (e.PAYMENT_PROVIDER === "stripe" && !e.STRIPE_SECRET_KEY) {
+    throw new Error("Invalid configuration:\n  STRIPE_SECRET_KEY: required when PAYMENT_PROVIDER=stripe");
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -76,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secretKey: e.STRIPE_SECRET_KEY,
       publishableKey: e.STRIPE_PUBLISHABLE_KEY,
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      apiBase: e.STRIPE_API_BASE,
     },
     seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== "production",
     sessionTtlMs: e.SESSION_TTL_DAYS * 24 * 60 * 60 * 1000,

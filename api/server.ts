@@ -13,6 +13,7 @@ import { resolveActor, type CredentialState } from "./auth/sessions.ts";
 import { requestTenant, tenantFromHost } from "./tenancy.ts";
 import { createGraphQL } from "./graphql/yoga.ts";
 import { restCompat } from "../rest-compat/index.ts";
+import { stripeWebhookRoute } from "./billing/webhooks.ts";
 
 export interface AppDeps {
   config: Config;
@@ -95,6 +96,7 @@ export async function buildApp({ config, db, clock, logger }: AppDeps) {
     },
   });
 
+  await app.register(stripeWebhookRoute({ db: db.prisma, clock, config, log }));
   await app.register(restCompat, { prefix: "/api", serviceContext });
 
   if (fs.existsSync(config.uploadsDir) || config.env !== "test") {

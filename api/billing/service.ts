@@ -5,6 +5,7 @@ import { NotFoundError } from "../shared/errors.ts";
 import { formatCents } from "../shared/money.ts";
 import type { IntentStatus, PaymentIntentInfo, PaymentProvider } from "./provider.ts";
 import { SandboxProvider } from "./sandbox.ts";
+import { createStripeClient, StripeProvider } from "./stripe.ts";
 
 const providers = new WeakMap<PrismaClient, PaymentProvider>();
 
@@ -12,10 +13,10 @@ const providers = new WeakMap<PrismaClient, PaymentProvider>();
 export function providerFor(ctx: Pick<ServiceContext, "db" | "clock" | "config">): PaymentProvider {
   let p = providers.get(ctx.db);
   if (!p) {
-    if (ctx.config.paymentProvider !== "sandbox") {
-      throw new Error(`Payment provider "${ctx.config.paymentProvider}" is not available in this build; use PAYMENT_PROVIDER=sandbox.`);
-    }
-    p = new SandboxProvider(ctx.db, ctx.clock);
+    p =
+      ctx.config.paymentProvider === "stripe"
+        ? new StripeProvider(createStripeClient({ secretKey: ctx.config.stripe.secretKey!, apiBase: ctx.config.stripe.apiBase }))
+        : new SandboxProvider(ctx.db, ctx.clock);
     providers.set(ctx.db, p);
   }
   return p;

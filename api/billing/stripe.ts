@@ -1,0 +1,168 @@
+import Stripe from "stripe";
+import type {
+  CardSummary,
+  IntentStatus,
+  PaymentIntentInfo,
+  PaymentProvider,
+  ProviderError,
+  SetupIntentInfo,
+} from "./provider.ts";
+
+/**
+ * The Stripe provider: PaymentIntents for charges (on-session at checkout, off-session for renewals), SetupIntents
+ * for card updates, Customers for saved cards. Every creating call carries an idempotency key, so a retried
+ * request never creates a second object or charge. Card details never reach this server: the browser confirms
+ * intents with Stripe Elements.
+ */
+
+export interface StripeOptions {
+  secretKey: string;
+  /** Another API base (stripe-mock, or the tests' local double), e.g. http://127.0.0.1:12111. */
+  apiBase?: string;
+}
+
+export function createStripeClient(opts: StripeOptions): Stripe {
+  const base = opts.apiBase ? new URL(opts.apiBase) : null;
+  return new Stripe(opts.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    ...(base
+      ? { host: base.hostname, port: Number(base.port || (base.protocol === "https:" ? 443 : 80)), protocol: base.protocol.replace(":", "") as "http" | "https" }
+      : {}),
+  });
+}
+
+const errorOf = (e: Stripe.PaymentIntent.LastPaymentError | Stripe.SetupIntent.LastSetupError | null | undefined): ProviderError | null =>
+  e ? { code: e.decline_code ?? e.code ?? "payment_failed", message: e.message ?? "Payment failed" } : null;
+
+const idOf = (v: string | { id: string } | null | undefined): string | null => (v == null ? null : typeof v === "string" ? v : v.id);
+
+function paymentIntentInfo(pi: Stripe.PaymentIntent): PaymentIntentInfo {
+  return {
+    id: pi.id,
+    clientSecret: pi.client_secret ?? "",
+    status: pi.status as IntentStatus,
+    amountCents: pi.amount,
+    currency: pi.currency,
+    customerId: idOf(pi.customer),
+    paymentMethodId: idOf(pi.payment_method),
+    lastError: errorOf(pi.last_payment_error),
+    metadata: { ...(pi.metadata ?? {}) },
+  };
+}
+
+function setupIntentInfo(si: Stripe.SetupIntent): SetupIntentInfo {
+  return {
+    id: si.id,
+    clientSecret: si.client_secret ?? "",
+    status: si.status as IntentStatus,
+    customerId: idOf(si.customer),
+    paymentMethodId: idOf(si.payment_method),
+    lastError: errorOf(si.last_setup_error),
+  };
+}
+
+export class StripeProvider implements PaymentProvider {
+  readonly name = "stripe" as const;
+
+  constructor(private readonly stripe: Stripe) {}
+
+  async ensureCustomer(args: { userId: number; email?: string | null; name?: string | null; existingId?: string | null }): Promise<string> {
+    if (args.existingId) return args.existingId;
+    const customer = await this.stripe.customers.create(
+      { email: args.email ?? undefined, name: args.name ?? undefined, metadata: { user_id: String(args.userId) } },
+      { idempotencyKey: `customer:${args.userId}` },
+    );
+    return customer.id;
+  }
+
+  async createPaymentIntent(args: {
+    customerId: string;
+    amountCents: number;
+    currency: string;
+    idempotencyKey: string;
+    metadata: Record<string, string>;
+    saveForFuture: boolean;
+  }): Promise<PaymentIntentInfo> {
+    const pi = await this.stripe.paymentIntents.create(
+      {
+        amount: args.amountCents,
+        currency: args.currency,
+        customer: args.customerId,
+        metadata: args.metadata,
+        ...(args.saveForFuture ? { setup_future_usage: "off_session" as const } : {}),
+        automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+      },
+      { idempotencyKey: args.idempotencyKey },
+    );
+    return paymentIntentInfo(pi);
+  }
+
+  async retrievePaymentIntent(id: string): Promise<PaymentIntentInfo> {
+    return paymentIntentInfo(await this.stripe.paymentIntents.retrieve(id));
+  }
+
+  async chargeSavedCard(args: {
+    customerId: string;
+    paymentMethodId: string;
+    amountCents: number;
+    currency: string;
+    idempotencyKey: string;
+    metadata: Record<string, string>;
+  }): Promise<PaymentIntentInfo> {
+    try {
+      const pi = await this.stripe.paymentIntents.create(
+        {
+          amount: args.amountCents,
+          currency: args.currency,
+          customer: args.customerId,
+          payment_method: args.paymentMethodId,
+          off_session: true,
+          confirm: true,
+          metadata: args.metadata,
+        },
+        { idempotencyKey: args.idempotencyKey },
+      );
+      return paymentIntentInfo(pi);
+    } catch (e) {
+      // A decline or an authentication request comes back as a card error carrying the payment intent.
+      if (e instanceof Stripe.errors.StripeCardError && e.payment_intent) {
+        const info = paymentIntentInfo(e.payment_intent as Stripe.PaymentIntent);
+        return { ...info, lastError: info.lastError ?? { code: e.decline_code ?? e.code ?? "card_declined", message: e.message } };
+      }
+      throw e;
+    }
+  }
+
+  async createSetupIntent(args: { customerId: string; idempotencyKey: string }): Promise<SetupIntentInfo> {
+    const si = await this.stripe.setupIntents.create(
+      { customer: args.customerId, usage: "off_session", automatic_payment_methods: { enabled: true, allow_redirects: "never" } },
+      { idempotencyKey: args.idempotencyKey },
+    );
+    return setupIntentInfo(si);
+  }
+
+  async retrieveSetupIntent(id: string): Promise<SetupIntentInfo> {
+    return setupIntentInfo(await this.stripe.setupIntents.retrieve(id));
+  }
+
+  async describeCard(paymentMethodId: string): Promise<CardSummary> {
+    const pm = await this.stripe.paymentMethods.retrieve(paymentMethodId);
+    return {
+      id: pm.id,
+      customerId: idOf(pm.customer),
+      brand: pm.card?.brand ?? pm.type,
+      last4: pm.card?.last4 ?? "",
+      expMonth: pm.card?.exp_month ?? 0,
+      expYear: pm.card?.exp_year ?? 0,
+    };
+  }
+
+  async refund(args: { paymentIntentId: string; amountCents: number; idempotencyKey: string }): Promise<{ id: string; status: string }> {
+    const refund = await this.stripe.refunds.create(
+      { payment_intent: args.paymentIntentId, amount: args.amountCents },
+      { idempotencyKey: args.idempotencyKey },
+    );
+    return { id: refund.id, status: refund.status ?? "pending" };
+  }
+}
