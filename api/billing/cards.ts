@@ -5,6 +5,7 @@ import { requireUser } from "../auth/policy.ts";
 import { ConflictError, NotFoundError, RuleViolationError } from "../shared/errors.ts";
 import type { CardSummary } from "./provider.ts";
 import { providerFor } from "./service.ts";
+import { retryPastDue } from "./renewals.ts";
 
 /**
  * Saved cards: the member's default card is what renewals charge. Cards come from a confirmed checkout
@@ -46,8 +47,8 @@ export async function startCardUpdate(ctx: ServiceContext): Promise<{ clientSecr
 }
 
 /**
- * Card update, step 2: once the setup intent succeeded, the new card becomes the default for renewals. Past-due
- * memberships are not charged here; the billing clock retries them with the new card on its next run.
+ * Card update, step 2: once the setup intent succeeded, the new card becomes the default for renewals, and
+ * past-due memberships are retried with it at once.
  */
 export async function finishCardUpdate(ctx: ServiceContext, input: { setupIntentId: string }) {
   const actor = requireUser(ctx);
@@ -58,7 +59,9 @@ export async function finishCardUpdate(ctx: ServiceContext, input: { setupIntent
   if (intent.status !== "succeeded" || !intent.paymentMethodId) {
     throw new RuleViolationError(intent.lastError?.message ?? "Confirmation failed", intent.lastError?.code ?? "setup_incomplete");
   }
-  return saveDefaultCard(ctx.db, provider.name, actor.user.id, await provider.describeCard(intent.paymentMethodId));
+  const saved = await saveDefaultCard(ctx.db, provider.name, actor.user.id, await provider.describeCard(intent.paymentMethodId));
+  await retryPastDue(ctx, actor.user.id);
+  return saved;
 }
 
 /** The card saved for the user's renewals, or null. */

@@ -13,12 +13,14 @@ import { chargeForPeriod } from "./service.ts";
  * a run claims each membership with a short lease, the charge's idempotency key is fixed per period and attempt,
  * and the order is unique per membership and period.
  *
- * Dunning: a declined renewal leaves the membership PAST_DUE and is retried once a day (also with a card the
- * member updated meanwhile); after MAX_ATTEMPTS declines for one period the membership is canceled.
+ * Dunning: a declined renewal leaves the membership PAST_DUE; it is retried 1, 3 and 7 days after the first
+ * decline (at once when the member saves a new card), and canceled when the last retry fails.
  */
 
-export const MAX_ATTEMPTS = 4;
-const RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
+/** Days after the first declined attempt at which the period is tried again. */
+export const RETRY_SCHEDULE_DAYS = [1, 3, 7] as const;
+export const MAX_ATTEMPTS = RETRY_SCHEDULE_DAYS.length + 1;
+const DAY_MS = 24 * 60 * 60 * 1000;
 const LEASE_MS = 5 * 60 * 1000;
 const BATCH = 200;
 
@@ -36,7 +38,7 @@ export interface RenewalReport {
   failed: number;
   /** Canceled after the last allowed attempt. */
   canceled: number;
-  /** Not retried yet: the last attempt was less than a day ago. */
+  /** Past due, next retry not yet scheduled. */
   waiting: number;
   changesApplied: number;
 }
@@ -95,6 +97,7 @@ async function renewOne(
   period: string,
   page: { taxEnabled: boolean; taxRateBps: number } | null,
   report: RenewalReport,
+  opts: { retryNow?: boolean } = {},
 ): Promise<void> {
   const now = ctx.clock.now();
   const claim = await ctx.db.subscription.updateMany({
@@ -114,11 +117,14 @@ async function renewOne(
     const attempts = await ctx.db.payment.findMany({
       where: { subscriptionId: sub.id, idempotencyKey: { startsWith: keyPrefix }, status: { not: "SUCCEEDED" } },
       select: { createdAt: true },
-      orderBy: { createdAt: "desc" },
+      orderBy: { createdAt: "asc" },
     });
-    if (attempts.length > 0 && now.getTime() - attempts[0].createdAt.getTime() < RETRY_AFTER_MS) {
-      report.waiting++;
-      return;
+    if (attempts.length > 0 && !opts.retryNow) {
+      const retryAt = attempts[0].createdAt.getTime() + RETRY_SCHEDULE_DAYS[Math.min(attempts.length, RETRY_SCHEDULE_DAYS.length) - 1] * DAY_MS;
+      if (now.getTime() < retryAt) {
+        report.waiting++;
+        return;
+      }
     }
 
     if (sub.pendingChange && sub.pendingChange.effectivePeriod <= period) {
@@ -147,6 +153,24 @@ async function renewOne(
   } finally {
     await ctx.db.subscription.update({ where: { id: subscriptionId }, data: { renewalLeaseUntil: null } });
   }
+}
+
+/**
+ * After a member saves a new card: try their past-due memberships at once instead of waiting for the next
+ * scheduled retry. Returns what happened, per the billing clock's report.
+ */
+export async function retryPastDue(ctx: BillingContext, userId: number): Promise<RenewalReport> {
+  const report: RenewalReport = { due: 0, charged: 0, skipped: 0, busy: 0, failed: 0, canceled: 0, waiting: 0, changesApplied: 0 };
+  const pastDue = await ctx.db.subscription.findMany({
+    where: { userId, status: "PAST_DUE" },
+    select: { id: true, business: { select: { timeZone: true, page: { select: { taxEnabled: true, taxRateBps: true } } } } },
+  });
+  for (const sub of pastDue) {
+    report.due++;
+    const period = yearMonthOf(localDate(ctx.clock.now(), sub.business.timeZone));
+    await renewOne(ctx, sub.id, period, sub.business.page, report, { retryNow: true });
+  }
+  return report;
 }
 
 /** The selection scheduled by changeSubscription takes effect: new plan, mode and add-ons at today's prices. */

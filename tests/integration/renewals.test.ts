@@ -86,42 +86,42 @@ describe("billing clock", () => {
     expect(order.selection).toMatchObject({ chosenItemName: "Family Box", chosenVariationName: "Shipping", chosenAddons: [{ name: "Eggs", amountCents: 500 }] });
   });
 
-  it("declined renewals: past due, retried once a day, canceled after the last attempt", async () => {
+  it("declined renewals: past due, retried 1, 3 and 7 days after the first decline, then canceled", async () => {
     const { business, sub } = await setup("4000000000000341");
-    t.clock.set("2026-04-03T14:00:00Z");
-    expect(await run(business.id)).toMatchObject({ failed: 1 });
+    const expectRun = async (at: string, expected: Record<string, number>) => {
+      t.clock.set(at);
+      expect(await run(business.id)).toMatchObject(expected);
+    };
+    await expectRun("2026-04-03T14:00:00Z", { failed: 1 });
     expect(await status(sub.id)).toBe("PAST_DUE");
-    // Same day: waits.
-    t.clock.set("2026-04-03T20:00:00Z");
-    expect(await run(business.id)).toMatchObject({ failed: 0, waiting: 1 });
-    // Attempts on the 3rd, 4th, 5th…; the last allowed one cancels.
-    for (let day = 4; day < 2 + MAX_ATTEMPTS; day++) {
-      t.clock.set(`2026-04-0${day}T15:00:00Z`);
-      expect(await run(business.id)).toMatchObject({ failed: 1 });
-    }
-    t.clock.set(`2026-04-0${2 + MAX_ATTEMPTS}T15:00:00Z`);
-    expect(await run(business.id)).toMatchObject({ canceled: 1 });
+    await expectRun("2026-04-03T20:00:00Z", { waiting: 1, failed: 0 });
+    await expectRun("2026-04-04T14:00:00Z", { failed: 1 }); // day 1
+    await expectRun("2026-04-05T14:00:00Z", { waiting: 1, failed: 0 });
+    await expectRun("2026-04-06T14:00:00Z", { failed: 1 }); // day 3
+    await expectRun("2026-04-09T14:00:00Z", { waiting: 1, failed: 0 });
+    await expectRun("2026-04-10T14:00:00Z", { canceled: 1 }); // day 7: last attempt
     expect(await status(sub.id)).toBe("CANCELED");
     expect(await t.db.prisma.payment.count({ where: { subscriptionId: sub.id, status: "FAILED" } })).toBe(MAX_ATTEMPTS);
     expect(await orders(sub.id)).toEqual([]);
   });
 
-  it("a past-due membership recovers on the next run after the member saves a working card", async () => {
+  it("a past-due membership is charged at once when the member saves a working card", async () => {
     const { business, sub, user } = await setup("4000000000000341");
     t.clock.set("2026-04-03T14:00:00Z");
     await run(business.id);
     expect(await status(sub.id)).toBe("PAST_DUE");
 
-    const s = sandboxFor(ctx());
-    const u = await t.db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
-    const seti = await s.createSetupIntent({ customerId: u.paymentCustomerId!, idempotencyKey: `new-card-${user.id}` });
-    const good = await s.confirmSetupIntent(seti.clientSecret, { number: "4242424242424242", expMonth: 12, expYear: 2031, cvc: "123" });
-    await t.db.prisma.subscription.update({ where: { id: sub.id }, data: { providerPaymentMethodId: good.paymentMethodId } });
+    t.clock.set("2026-04-03T18:00:00Z");
+    const token = await f.session(user);
+    const started = await t.gqlOk(`mutation { startCardUpdate { ... on StartCardUpdateSuccess { data { clientSecret setupIntentId } } } }`, {}, { token });
+    const { clientSecret, setupIntentId } = started.startCardUpdate.data;
+    await t.gqlOk(`mutation($s: String!) { confirmSandboxSetup(clientSecret: $s, card: { number: "4242424242424242", expMonth: 12, expYear: 2031, cvc: "123" }) { __typename } }`, { s: clientSecret });
+    const finished = await t.gqlOk(`mutation($id: String!) { finishCardUpdate(setupIntentId: $id) { __typename } }`, { id: setupIntentId }, { token });
+    expect(finished.finishCardUpdate.__typename).toBe("FinishCardUpdateSuccess");
 
-    t.clock.set("2026-04-04T15:00:00Z");
-    expect(await run(business.id)).toMatchObject({ charged: 1 });
     expect(await status(sub.id)).toBe("ACTIVE");
-    expect((await orders(sub.id)).map((o) => o.period)).toEqual(["2026-04"]);
+    expect((await orders(sub.id)).map((o) => [o.period, o.totalCents])).toEqual([["2026-04", 2115]]);
+    expect(await run(business.id)).toMatchObject({ charged: 0, failed: 0 });
   });
 
   it("two runs at once charge each membership exactly once", async () => {
