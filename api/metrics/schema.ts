@@ -35,11 +35,23 @@ const MonthlyPoint = builder.objectRef<metrics.MonthlyPoint>("MonthlyMetric").im
   }),
 });
 
+const MonthFigures = builder.objectRef<metrics.MonthFigures>("MonthMetrics").implement({
+  description: "Recurring revenue and churn for the current month (the scope's time zone).",
+  fields: (t) => ({
+    yearMonth: t.exposeString("yearMonth"),
+    mrrCents: t.exposeInt("mrrCents", { description: "What active memberships charge per period." }),
+    activeAtStart: t.exposeInt("activeAtStart"),
+    canceledThisMonth: t.exposeInt("canceledThisMonth"),
+    churnRate: t.exposeFloat("churnRate", { description: "canceledThisMonth / activeAtStart (0 to 1)." }),
+  }),
+});
+
 /** What both dashboards show; each field runs its own aggregate, so a query pays only for what it asks. */
 const DashboardMetrics = builder.interfaceRef<metrics.MetricsScope>("DashboardMetrics").implement({
   fields: (t) => ({
     totals: t.field({ type: Totals, resolve: (scope, _a, ctx) => metrics.totals(ctx, scope) }),
     averages: t.field({ type: Averages, resolve: (scope, _a, ctx) => metrics.averages(ctx, scope) }),
+    thisMonth: t.field({ type: MonthFigures, resolve: (scope, _a, ctx) => metrics.thisMonth(ctx, scope) }),
     recentSubscriptions: t.prismaField({
       type: [MembershipNode],
       description: `The ${metrics.RECENT_COUNT} newest memberships.`,

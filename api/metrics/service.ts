@@ -131,3 +131,39 @@ export async function monthly(ctx: ServiceContext, scope: MetricsScope): Promise
   const revenueBy = new Map(revenue.map((r) => [r.period, (r._sum.totalCents ?? 0) - (r._sum.refundedCents ?? 0)]));
   return months.map((yearMonth) => ({ yearMonth, activeMembers: activeBy.get(yearMonth) ?? 0, revenueCents: revenueBy.get(yearMonth) ?? 0 }));
 }
+
+export interface MonthFigures {
+  yearMonth: YearMonth;
+  /** Monthly recurring revenue: what active memberships charge per period. */
+  mrrCents: number;
+  /** Memberships active at the start of the month (the churn base). */
+  activeAtStart: number;
+  /** Of those and of the ones started since, how many were canceled this month. */
+  canceledThisMonth: number;
+  /** canceledThisMonth / activeAtStart, 0 when there was nobody at the start. */
+  churnRate: number;
+}
+
+/** This month's MRR and churn, in the scope's time zone. */
+export async function thisMonth(ctx: ServiceContext, scope: MetricsScope): Promise<MonthFigures> {
+  const yearMonth = yearMonthOf(localDate(ctx.clock.now(), scope.timeZone));
+  const business = scope.businessId != null ? Prisma.sql`AND s.business_id = ${scope.businessId}` : Prisma.empty;
+  const local = (column: Prisma.Sql) => Prisma.sql`((${column} AT TIME ZONE 'UTC') AT TIME ZONE ${scope.timeZone})`;
+  const [row] = await ctx.db.$queryRaw<{ at_start: number; canceled: number }[]>`
+    SELECT
+      COUNT(*) FILTER (WHERE ${local(Prisma.sql`s.started_at`)} < ${`${yearMonth}-01`}::timestamp
+                         AND (s.canceled_at IS NULL OR ${local(Prisma.sql`s.canceled_at`)} >= ${`${yearMonth}-01`}::timestamp))::int AS at_start,
+      COUNT(*) FILTER (WHERE s.canceled_at IS NOT NULL AND ${local(Prisma.sql`s.canceled_at`)} >= ${`${yearMonth}-01`}::timestamp)::int AS canceled
+    FROM subscriptions s
+    WHERE s.status <> 'INCOMPLETE' ${business}`;
+  const mrr = await ctx.db.subscription.aggregate({ where: { ...countedWhere(scope), status: { in: [...MEMBER_STATUSES] } }, _sum: { totalCents: true } });
+  const activeAtStart = Number(row?.at_start ?? 0);
+  const canceledThisMonth = Number(row?.canceled ?? 0);
+  return {
+    yearMonth,
+    mrrCents: mrr._sum.totalCents ?? 0,
+    activeAtStart,
+    canceledThisMonth,
+    churnRate: activeAtStart ? Math.round((canceledThisMonth / activeAtStart) * 10_000) / 10_000 : 0,
+  };
+}

@@ -110,3 +110,21 @@ describe("business metrics", () => {
     expect(statements - before).toBeLessThanOrEqual(10);
   });
 });
+
+describe("this month's MRR and churn", () => {
+  const QUERY = `{ adminMetrics { thisMonth { yearMonth mrrCents activeAtStart canceledThisMonth churnRate } } }`;
+
+  it("counts recurring revenue of active memberships and churn against the members at the month's start", async () => {
+    const before = await t.gqlOk(QUERY, {}, { token: adminToken });
+    // At start of March (UTC): s1 and s2; s5 started in March; s3 ended in January; s4 never paid.
+    expect(before.adminMetrics.thisMonth).toEqual({ yearMonth: "2026-03", mrrCents: 12000, activeAtStart: 2, canceledThisMonth: 0, churnRate: 0 });
+
+    await t.db.prisma.subscription.update({ where: { id: subs.s1 }, data: { status: "CANCELED", canceledAt: new Date("2026-03-04T12:00:00Z") } });
+    try {
+      const after = await t.gqlOk(QUERY, {}, { token: adminToken });
+      expect(after.adminMetrics.thisMonth).toEqual({ yearMonth: "2026-03", mrrCents: 9000, activeAtStart: 2, canceledThisMonth: 1, churnRate: 0.5 });
+    } finally {
+      await t.db.prisma.subscription.update({ where: { id: subs.s1 }, data: { status: "ACTIVE", canceledAt: null } });
+    }
+  });
+});
