@@ -37,7 +37,7 @@ export function BusinessHero({ business, portalPath }: { business: BusinessHeroF
   const data = useFragment(BusinessHeroFragment, business);
   const page = data.page;
   const dark = isDarkBackground(page?.theme.pageBg ?? "#ffffff");
-  const name = page?.brand.name || data.name;
+  const name = data.name;
   const hasGallery = (page?.gallery.length ?? 0) > 0;
   return (
     <Box as="section">
