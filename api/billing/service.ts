@@ -53,7 +53,7 @@ export async function recordPayment(
     failureMessage: intent.lastError?.message ?? null,
     ...(link.orderId ? { orderId: link.orderId } : {}),
   };
-  return db.payment.upsert({
+  const upsert = () => db.payment.upsert({
     where: { providerPaymentId: intent.id },
     create: {
       ...common,
@@ -67,6 +67,13 @@ export async function recordPayment(
     },
     update: common,
   });
+  try {
+    return await upsert();
+  } catch (e) {
+    // Two requests recorded the same intent at once (a double submit): the row exists now, update it.
+    if ((e as { code?: string }).code === "P2002") return upsert();
+    throw e;
+  }
 }
 
 const MODE_NAME = { PICKUP: "Pickup", SHIPPING: "Shipping", DELIVERY: "Delivery" } as const;
