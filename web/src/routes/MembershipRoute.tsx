@@ -213,7 +213,7 @@ function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | 
             </Stack>
           ))}
         {tab === "Order History" && <OrderHistory user={viewer} highlightOrderId={orderId} />}
-        {tab === "Profile" && <ProfileTab user={viewer} paymentConfig={data.paymentConfig} />}
+        {tab === "Profile" && <ProfileTab user={viewer} paymentConfig={data.paymentConfig} onCardUpdated={onRefresh} />}
       </Box>
 
       {first && (

@@ -1,8 +1,31 @@
 import { Box, Button, Container, HStack, Link, Text } from "@chakra-ui/react";
-import { Link as RouterLink, NavLink } from "react-router";
+import { graphql, useMutation } from "react-relay";
+import { Link as RouterLink, NavLink, useNavigate } from "react-router";
+import type { SiteHeaderLogoutMutation } from "./__generated__/SiteHeaderLogoutMutation.graphql.ts";
 import { BrandMark } from "./BrandMark.tsx";
+import { clearSession, readSession, useSessionVersion } from "../lib/session.ts";
+
+const LogoutMutation = graphql`
+  mutation SiteHeaderLogoutMutation {
+    logout
+  }
+`;
 
 export function SiteHeader() {
+  useSessionVersion(); // re-render on login and logout, in this tab or another
+  const session = readSession();
+  const navigate = useNavigate();
+  const [commitLogout] = useMutation<SiteHeaderLogoutMutation>(LogoutMutation);
+  // The portal of the business the session was made for (spec §4 logs out a session of another business).
+  const portalPath = session?.tenant ? `/b/${session.tenant}/membership` : "/membership";
+
+  function logout() {
+    const tenant = session?.tenant;
+    commitLogout({ variables: {}, onCompleted: () => undefined, onError: () => undefined });
+    clearSession();
+    navigate(tenant ? `/b/${tenant}` : "/");
+  }
+
   return (
     <Box as="header" borderBottomWidth="1px" borderColor="orange.100" bg="bg/80" backdropFilter="blur(8px)" position="sticky" top="0" zIndex="sticky">
       <Container maxW="6xl" py="3">
@@ -16,12 +39,28 @@ export function SiteHeader() {
             </RouterLink>
           </Link>
           <HStack as="nav" gap={{ base: "1", md: "2" }} aria-label="Main">
-            <Button asChild variant="ghost" size="sm">
+            <Button asChild variant="ghost" size="sm" px={{ base: "2", md: "3" }}>
               <NavLink to="/businesses">Businesses</NavLink>
             </Button>
-            <Button asChild colorPalette="orange" size="sm">
-              <RouterLink to="/membership">Login</RouterLink>
-            </Button>
+            {session ? (
+              <>
+                {session.user?.username && (
+                  <Text as="span" fontSize="sm" color="fg.muted" hideBelow="md" data-testid="header-username">
+                    {session.user.username}
+                  </Text>
+                )}
+                <Button asChild colorPalette="orange" size="sm" px={{ base: "2", md: "3" }}>
+                  <RouterLink to={portalPath}>My Membership</RouterLink>
+                </Button>
+                <Button variant="ghost" size="sm" px={{ base: "2", md: "3" }} onClick={logout}>
+                  Log out
+                </Button>
+              </>
+            ) : (
+              <Button asChild colorPalette="orange" size="sm">
+                <RouterLink to="/membership">Login</RouterLink>
+              </Button>
+            )}
           </HStack>
         </HStack>
       </Container>

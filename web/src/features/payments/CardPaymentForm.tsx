@@ -75,7 +75,11 @@ interface Props {
   onSucceeded: (clientSecret: string) => Promise<void>;
   /** Sandbox confirm for setups (card update); payments use confirmSandboxPayment. */
   sandboxConfirm?: (clientSecret: string, card: SandboxCard) => Promise<ConfirmResult>;
+  /** What the client secret belongs to: a payment (confirmCardPayment) or a card setup (confirmCardSetup). */
+  intent?: "payment" | "setup";
   errorTitle?: string;
+  /** Shown beside the spinner while the flow runs. */
+  processingText?: string;
 }
 
 type Phase = "idle" | "processing" | "success" | "error";
@@ -94,7 +98,7 @@ export function CardPaymentForm(props: Props) {
   if (useStripe && !stripeFailed) {
     return (
       <Suspense fallback={<SettingUp />}>
-        <StripeCardForm publishableKey={props.config.publishableKey!} timeoutMs={STRIPE_LOAD_TIMEOUT_MS} onUnavailable={onUnavailable}>
+        <StripeCardForm publishableKey={props.config.publishableKey!} intent={props.intent ?? "payment"} timeoutMs={STRIPE_LOAD_TIMEOUT_MS} onUnavailable={onUnavailable}>
           {(confirm, ready) => <PaymentFlow {...props} confirmer={confirm} ready={ready} fields={null} />}
         </StripeCardForm>
       </Suspense>
@@ -172,7 +176,7 @@ function SandboxCardForm(props: Props) {
   );
 }
 
-function PaymentFlow({ submitLabel, disabled, prepare, onSucceeded, confirmer, ready, fields, errorTitle }: Props & { confirmer: CardConfirmer; ready: boolean; fields: ReactNode }) {
+function PaymentFlow({ submitLabel, disabled, prepare, onSucceeded, confirmer, ready, fields, errorTitle, processingText = "Processing your payment… Please wait." }: Props & { confirmer: CardConfirmer; ready: boolean; fields: ReactNode }) {
   const [phase, setPhase] = useState<Phase>("idle");
   const [error, setError] = useState<string | null>(null);
   // Blocks a second success handling while one runs (spec §4); reset on failure.
@@ -216,7 +220,7 @@ function PaymentFlow({ submitLabel, disabled, prepare, onSucceeded, confirmer, r
         {phase === "processing" && (
           <HStack gap="2" color="fg.muted" role="status" aria-live="polite">
             <Spinner size="sm" />
-            <Text>Processing your payment… Please wait.</Text>
+            <Text>{processingText}</Text>
           </HStack>
         )}
         <Button type="submit" size="lg" colorPalette="green" disabled={!ready || disabled || phase === "processing" || phase === "error"} whiteSpace="normal" h="auto" minH="12" py="3">

@@ -7,7 +7,7 @@ import type { CardConfirmer } from "./CardPaymentForm.tsx";
 type Render = (confirm: CardConfirmer, ready: boolean) => ReactNode;
 
 /** Loads Stripe.js raced against a timeout (it cannot load offline and may hang); reports failure to fall back. */
-export default function StripeCardForm({ publishableKey, timeoutMs, onUnavailable, children }: { publishableKey: string; timeoutMs: number; onUnavailable: () => void; children: Render }) {
+export default function StripeCardForm({ publishableKey, intent = "payment", timeoutMs, onUnavailable, children }: { publishableKey: string; intent?: "payment" | "setup"; timeoutMs: number; onUnavailable: () => void; children: Render }) {
   const [stripe, setStripe] = useState<Stripe | null>(null);
   useEffect(() => {
     let cancelled = false;
@@ -31,17 +31,24 @@ export default function StripeCardForm({ publishableKey, timeoutMs, onUnavailabl
   }
   return (
     <Elements stripe={stripe}>
-      <StripeFields>{children}</StripeFields>
+      <StripeFields intent={intent}>{children}</StripeFields>
     </Elements>
   );
 }
 
-function StripeFields({ children }: { children: Render }) {
+function StripeFields({ intent, children }: { intent: "payment" | "setup"; children: Render }) {
   const stripe = useStripe();
   const elements = useElements();
   const confirm: CardConfirmer = async (clientSecret) => {
     const card = elements?.getElement(CardElement);
     if (!stripe || !card) return { ok: false, message: "Failed to initialize payment" };
+    if (intent === "setup") {
+      // Card update (spec §8): the provider's message, else 'Validation error' / 'Confirmation failed'.
+      const result = await stripe.confirmCardSetup(clientSecret, { payment_method: { card } });
+      if (result.error) return { ok: false, message: result.error.message || (result.error.type === "validation_error" ? "Validation error" : "Confirmation failed") };
+      if (result.setupIntent?.status !== "succeeded") return { ok: false, message: "Confirmation failed" };
+      return { ok: true };
+    }
     const result = await stripe.confirmCardPayment(clientSecret, { payment_method: { card } });
     if (result.error) return { ok: false, message: result.error.message || "Payment failed" };
     if (result.paymentIntent?.status !== "succeeded") return { ok: false, message: "Payment was not completed" };

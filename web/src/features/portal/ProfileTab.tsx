@@ -1,5 +1,5 @@
 import { Box, Button, Field, Heading, Input, SimpleGrid, Stack, Text } from "@chakra-ui/react";
-import { useState } from "react";
+import { startTransition, useState } from "react";
 import { graphql, useFragment, useRelayEnvironment } from "react-relay";
 import type { ProfileTabFragment_user$key } from "./__generated__/ProfileTabFragment_user.graphql.ts";
 import type { ProfileTabSaveMutation } from "./__generated__/ProfileTabSaveMutation.graphql.ts";
@@ -27,6 +27,7 @@ const ProfileTabFragment = graphql`
       zip
       country
     }
+    ...CardUpdateSectionFragment_user
   }
 `;
 
@@ -81,7 +82,7 @@ export function passwordFormError(current: string, next: string, confirm: string
 }
 
 /** Profile tab: email, name, phone, address; password change; card update. */
-export function ProfileTab({ user, paymentConfig }: { user: ProfileTabFragment_user$key; paymentConfig: PaymentConfigLike }) {
+export function ProfileTab({ user, paymentConfig, onCardUpdated }: { user: ProfileTabFragment_user$key; paymentConfig: PaymentConfigLike; onCardUpdated?: () => void }) {
   const data = useFragment(ProfileTabFragment, user);
   const environment = useRelayEnvironment();
   const [email, setEmail] = useState(data.email ?? "");
@@ -222,7 +223,8 @@ export function ProfileTab({ user, paymentConfig }: { user: ProfileTabFragment_u
         </form>
       </Box>
 
-      <CardUpdateSection paymentConfig={paymentConfig} />
+      {/* In a transition: the portal keeps showing while the memberships refetch (a past-due one turns active). */}
+      <CardUpdateSection user={data} paymentConfig={paymentConfig} onUpdated={() => onCardUpdated && startTransition(onCardUpdated)} />
     </Stack>
   );
 }

@@ -1,12 +1,13 @@
 import { Badge, Box, Button, Dialog, Flex, Heading, HStack, Link, Portal, Stack, Text } from "@chakra-ui/react";
 import { useState } from "react";
 import { graphql, useFragment, useRelayEnvironment } from "react-relay";
-import { Link as RouterLink } from "react-router";
+import { Link as RouterLink, useLocation } from "react-router";
 import type { SubscriptionCardFragment_membership$key } from "./__generated__/SubscriptionCardFragment_membership.graphql.ts";
 import type { SubscriptionCardSkipMutation } from "./__generated__/SubscriptionCardSkipMutation.graphql.ts";
 import type { SubscriptionCardRestartMutation } from "./__generated__/SubscriptionCardRestartMutation.graphql.ts";
 import type { SubscriptionCardCompleteMutation } from "./__generated__/SubscriptionCardCompleteMutation.graphql.ts";
 import { CardPaymentForm, PaymentFlowError, type PaymentConfigLike } from "../payments/CardPaymentForm.tsx";
+import { CARD_UPDATE_ANCHOR } from "./CardUpdateSection.tsx";
 import { longDate, monthDayOrdinal } from "../../lib/dates.ts";
 import { commitAsync } from "../../lib/mutations.ts";
 import { formatCents } from "../../lib/money.ts";
@@ -141,6 +142,7 @@ const STATUS_LABEL: Record<string, { label: string; palette: string }> = {
 export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenProfile }: { membership: SubscriptionCardFragment_membership$key; paymentConfig: PaymentConfigLike; onChanged: () => void; onOpenProfile: () => void }) {
   const m = useFragment(SubscriptionCardFragment, membership);
   const environment = useRelayEnvironment();
+  const location = useLocation();
   const [dialog, setDialog] = useState<null | "skip" | "skipped" | "restart" | "restartPay">(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -226,8 +228,11 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
       {m.status === "PAST_DUE" && (
         <Box role="alert" mt="3" p="3" rounded="md" bg="orange.50" borderWidth="1px" borderColor="orange.200" color="orange.900" fontSize="sm">
           Your last payment did not go through.{" "}
-          <Link as="button" onClick={onOpenProfile} color="orange.900" textDecoration="underline" fontWeight="semibold">
-            Update your card
+          <Link asChild color="orange.900" textDecoration="underline" fontWeight="semibold">
+            {/* Opens Profile with the card update form started (the section reads the anchor). */}
+            <RouterLink to={{ search: location.search, hash: CARD_UPDATE_ANCHOR }} onClick={onOpenProfile}>
+              Update your card
+            </RouterLink>
           </Link>{" "}
           to keep your membership.
         </Box>

@@ -1,0 +1,50 @@
+import { expect, test } from "@playwright/test";
+import { fillCard, login, pinClock, shot } from "./member-support.ts";
+
+test.beforeEach(async ({ page }) => pinClock(page));
+
+test("a member updates the saved card: a declined card, then a good one", async ({ page }) => {
+  await login(page, "/membership");
+  // Spec: the header shows the logged-in state instead of "Login".
+  const header = page.getByRole("banner");
+  await expect(header.getByRole("link", { name: "My Membership" })).toBeVisible();
+  await expect(header.getByRole("button", { name: "Log out" })).toBeVisible();
+  await expect(header.getByRole("link", { name: "Login" })).toHaveCount(0);
+
+  await page.getByRole("tab", { name: "Profile" }).click();
+  const section = page.getByRole("region", { name: "Payment card" });
+  await expect(section.getByTestId("saved-card")).toHaveText(/^Visa •••• 4242, expires \d{2}\/\d{4}$/);
+
+  await section.getByRole("button", { name: "Update card" }).click();
+  await fillCard(page, "4000 0000 0000 0002");
+  await shot(page, "portal-card-update-form");
+  await section.getByRole("button", { name: "Save card" }).click();
+  const error = section.getByRole("alert");
+  await expect(error).toContainText("Your card was declined.");
+  await shot(page, "portal-card-update-declined");
+  await expect(section.getByRole("button", { name: "Save card" })).toBeDisabled();
+  await error.getByRole("button", { name: "Try Again" }).click();
+
+  await fillCard(page, "5555 5555 5555 4444");
+  await section.getByRole("button", { name: "Save card" }).click();
+  await expect(section.getByRole("status").filter({ hasText: "Card updated successfully." })).toBeVisible();
+  await expect(section.getByTestId("saved-card")).toHaveText("Mastercard •••• 4444, expires 12/2030");
+  // Spec §9: the form closes 1.5 s later.
+  await expect(section.getByText("Card updated successfully.")).toBeHidden({ timeout: 5000 });
+  await expect(section.getByRole("button", { name: "Update card" })).toBeVisible();
+  await expect(section.getByTestId("saved-card")).toHaveText("Mastercard •••• 4444, expires 12/2030");
+  await shot(page, "portal-card-updated");
+});
+
+test("the card update form reports a card it cannot validate", async ({ page }) => {
+  await login(page, "/membership");
+  await page.getByRole("tab", { name: "Profile" }).click();
+  const section = page.getByRole("region", { name: "Payment card" });
+  await section.getByRole("button", { name: "Update card" }).click();
+  await page.getByLabel("Card number").fill("4242 4242");
+  await section.getByRole("button", { name: "Save card" }).click();
+  await expect(section.getByRole("alert")).toContainText("Your card number is incomplete.");
+  await section.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByLabel("Card number")).toHaveCount(0);
+  await expect(section.getByTestId("saved-card")).toContainText("••••");
+});
