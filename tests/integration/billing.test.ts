@@ -105,3 +105,51 @@ describe("chargeForPeriod", () => {
     expect((await t.db.prisma.payment.findFirstOrThrow({ where: { subscriptionId: sub.id } })).status).toBe("FAILED");
   });
 });
+
+describe("every documented card path", () => {
+  const confirmWith = async (number: string) => {
+    const s = sandboxFor(ctx());
+    const customerId = await s.ensureCustomer({ userId: 999 });
+    const pi = await s.createPaymentIntent({ customerId, amountCents: 1000, currency: "usd", idempotencyKey: `path-${number}-${Math.random()}`, metadata: {}, saveForFuture: true });
+    return { s, pi, result: await s.confirmPaymentIntent(pi.clientSecret, card(number)) };
+  };
+
+  it.each([
+    ["4242424242424242", "succeeded", null],
+    ["5555555555554444", "succeeded", null],
+    ["378282246310005", "succeeded", null],
+    ["4000000000000002", "requires_payment_method", "card_declined"],
+    ["4000000000009995", "requires_payment_method", "insufficient_funds"],
+    ["4000000000000069", "requires_payment_method", "expired_card"],
+    ["4000000000000127", "requires_payment_method", "incorrect_cvc"],
+    ["4000002500003155", "requires_action", null],
+    ["4000002760003184", "requires_action", null],
+    ["4000000000000341", "succeeded", null],
+  ])("checkout with %s → %s (%s)", async (number, status, code) => {
+    const { result } = await confirmWith(number);
+    expect(result.status).toBe(status);
+    expect(result.lastError?.code ?? null).toBe(code);
+  });
+
+  it("a failed 3-D Secure challenge leaves the payment unpaid with the authentication error", async () => {
+    const { s, pi } = await confirmWith("4000002500003155");
+    const failed = await s.completeChallenge(pi.clientSecret, "fail");
+    expect(failed).toMatchObject({ status: "requires_payment_method", lastError: { code: "payment_intent_authentication_failure" } });
+  });
+
+  it.each([
+    ["4000002500003155", "paid"], // authenticated once on-session, then off-session charges go through
+    ["4000002760003184", "requires_action"], // asks for authentication every time
+    ["4000000000000341", "failed"], // saved fine, declined when charged
+  ])("renewal with a saved %s → %s", async (number, outcome) => {
+    const sub = await makeSubscription(`renew-${number}`, "ACTIVE");
+    const s = sandboxFor(ctx());
+    const customerId = await s.ensureCustomer({ userId: sub.userId });
+    await t.db.prisma.user.update({ where: { id: sub.userId }, data: { paymentCustomerId: customerId } });
+    const seti = await s.createSetupIntent({ customerId, idempotencyKey: `renew-setup-${number}` });
+    const saved = await s.confirmSetupIntent(seti.clientSecret, card(number));
+    await t.db.prisma.subscription.update({ where: { id: sub.id }, data: { providerPaymentMethodId: saved.paymentMethodId } });
+    const result = await chargeForPeriod(ctx(), { subscriptionId: sub.id, period: "2026-04", kind: "RENEWAL", idempotencyKey: `renew-${number}` });
+    expect(result.outcome).toBe(outcome);
+  });
+});

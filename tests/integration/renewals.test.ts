@@ -60,6 +60,16 @@ describe("billing clock", () => {
     expect(await t.db.prisma.payment.count({ where: { subscriptionId: sub.id, status: "SUCCEEDED" } })).toBe(1);
   });
 
+  it("bills on day 1 at the local midnight, not the UTC one", async () => {
+    const { business, sub } = await setup();
+    await t.db.prisma.subscription.update({ where: { id: sub.id }, data: { billingDay: 1, paidThroughPeriod: "2026-04" } });
+    t.clock.set("2026-05-01T03:30:00Z"); // still April 30th, 23:30 in New York
+    expect((await run(business.id)).charged).toBe(0);
+    t.clock.set("2026-05-01T04:30:00Z"); // May 1st, 00:30 in New York (EDT, UTC−4)
+    expect((await run(business.id)).charged).toBe(1);
+    expect((await orders(sub.id)).map((o) => o.period)).toEqual(["2026-05"]);
+  });
+
   it("does not charge a skipped month and charges the next one", async () => {
     const { business, sub } = await setup();
     await t.db.prisma.skip.create({ data: { subscriptionId: sub.id, yearMonth: "2026-04" } });

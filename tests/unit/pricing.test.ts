@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { priceSelection } from "../../api/billing/pricing.ts";
+import { discountCents } from "../../api/coupons/service.ts";
 import { dollarsToCents, formatCents } from "../../api/shared/money.ts";
 
 describe("priceSelection", () => {
@@ -29,5 +30,23 @@ describe("money", () => {
     expect(dollarsToCents("0.1")).toBe(10);
     expect(dollarsToCents(19.99)).toBe(1999);
     expect(dollarsToCents("abc")).toBeNull();
+  });
+});
+
+describe("coupons on a price", () => {
+  const price = (type: "PERCENT" | "FIXED", value: number) =>
+    priceSelection({ planAmountCents: 2400, addonAmountsCents: [500], discountFor: (s) => discountCents({ type, value }, s), taxRateBps: 575 });
+
+  it.each([
+    // type, value, discount, tax, total   (subtotal 2900, tax 5.75 % of the discounted price)
+    ["PERCENT", 0, 0, 167, 3067],
+    ["PERCENT", 10, 290, 150, 2760],
+    ["PERCENT", 33, 957, 112, 2055], // 957 = round(2900 × 0.33); (2900 − 957) × 5.75 % = 111.72 → 112
+    ["PERCENT", 100, 2900, 0, 0],
+    ["FIXED", 0, 0, 167, 3067],
+    ["FIXED", 500, 500, 138, 2538],
+    ["FIXED", 99999, 2900, 0, 0], // never below zero
+  ] as const)("%s %d → discount %d, tax %d, total %d", (type, value, discount, tax, total) => {
+    expect(price(type, value)).toMatchObject({ subtotalCents: 2900, discountCents: discount, taxCents: tax, totalCents: total });
   });
 });
