@@ -51,6 +51,8 @@ export async function screenshots(page: Page, name: string, ready?: () => Promis
     await page.setViewportSize({ width, height: 900 });
     await page.waitForTimeout(150);
     if (ready) await ready();
+    // Sticky sidebars and bars land where the page is scrolled: capture from the top.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `test-results/screenshots/admin-${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });

@@ -1,0 +1,155 @@
+import { useState } from "react";
+import { Accordion, Box, Button, Flex, Heading, HStack, Image, Link, SimpleGrid, Stack, Tabs, Text } from "@chakra-ui/react";
+import { formatCents, formatSurcharge } from "../../../lib/money.ts";
+import { RichHtml } from "../../../ui/admin/RichHtml.tsx";
+import { initialPreviewMode, type ItemDraft, type PageDraft } from "./draft.ts";
+
+type Mode = "pickup" | "shipping" | "delivery";
+const MODE_LABELS: Record<Mode, string> = { pickup: "Pickup", shipping: "Shipping", delivery: "Delivery" };
+const SOCIAL_LABELS = { facebook: "Facebook", instagram: "Instagram", twitter: "Twitter", youtube: "YouTube", tiktok: "TikTok" } as const;
+
+function priceFor(item: ItemDraft, mode: Mode): number | null {
+  return mode === "pickup" ? item.pickupCents : mode === "shipping" ? item.shippingCents : item.deliveryCents;
+}
+
+/** The business page as the draft would render it: gallery, brand row, items, add-ons, fulfillment, FAQs, footer. */
+export function PagePreview({ draft, compact = false }: { draft: PageDraft; compact?: boolean }) {
+  const modes = (["pickup", "shipping", "delivery"] as const).filter((m) => draft.fulfillment[m]);
+  const [mode, setMode] = useState<Mode>(initialPreviewMode(draft.fulfillment));
+  const activeMode = modes.includes(mode) ? mode : (modes[0] ?? "pickup");
+  const [imageIndex, setImageIndex] = useState(0);
+  const image = draft.gallery.length ? draft.gallery[Math.min(imageIndex, draft.gallery.length - 1)] : null;
+  const items = draft.items.filter((i) => i.listed);
+  const addons = draft.addons.filter((a) => a.listed);
+  const social = (Object.keys(SOCIAL_LABELS) as (keyof typeof SOCIAL_LABELS)[]).filter((k) => draft.social[k]);
+  const { theme } = draft;
+  const step = (delta: number) => setImageIndex((i) => (i + delta + draft.gallery.length) % draft.gallery.length);
+  return (
+    <Box bg={theme.pageBg || "white"} rounded="lg" overflow="hidden" borderWidth="1px" data-testid="page-preview">
+      {image && (
+        <Box position="relative">
+          <Image src={image} alt="Gallery image" w="full" h={compact ? "40" : "64"} objectFit="cover" />
+          {draft.gallery.length > 1 && (
+            <HStack position="absolute" insetX="2" top="50%" justify="space-between" transform="translateY(-50%)">
+              <Button size="xs" onClick={() => step(-1)} aria-label="Previous image">
+                ‹
+              </Button>
+              <Button size="xs" onClick={() => step(1)} aria-label="Next image">
+                ›
+              </Button>
+            </HStack>
+          )}
+        </Box>
+      )}
+      <Stack p={compact ? "4" : "6"} gap="5">
+        <HStack gap="3">
+          {draft.brand.logoUrl && <Image src={draft.brand.logoUrl} alt={`${draft.brand.name} logo`} boxSize="12" rounded="full" objectFit="cover" />}
+          <Heading as="h2" size={compact ? "lg" : "2xl"} data-testid="preview-brand">
+            {draft.brand.name || "Your business"}
+          </Heading>
+        </HStack>
+        {draft.descriptionHtml && <RichHtml html={draft.descriptionHtml} />}
+        {modes.length === 0 ? (
+          <Text color="red.600">Select at least one</Text>
+        ) : (
+          <Tabs.Root value={activeMode} onValueChange={(e) => setMode(e.value as Mode)} variant="enclosed" size="sm">
+            <Tabs.List>
+              {modes.map((m) => (
+                <Tabs.Trigger key={m} value={m}>
+                  {MODE_LABELS[m]}
+                </Tabs.Trigger>
+              ))}
+            </Tabs.List>
+          </Tabs.Root>
+        )}
+        <Text fontSize="sm" color="fg.muted">
+          {activeMode === "pickup" && (draft.fulfillment.pickupAddress ? `Pickup at ${draft.fulfillment.pickupAddress}` : "Pickup address not set")}
+          {activeMode === "shipping" && draft.fulfillment.shippingText}
+          {activeMode === "delivery" && (draft.fulfillment.deliveryArea ? `Delivery to ${draft.fulfillment.deliveryArea}` : "Local delivery")}
+        </Text>
+        {items.length === 0 ? (
+          <Text color="fg.muted">No items yet...</Text>
+        ) : (
+          <SimpleGrid columns={{ base: 1, sm: compact ? 1 : 2 }} gap="3">
+            {items.map((item, i) => {
+              const price = priceFor(item, activeMode);
+              const extra = activeMode !== "pickup" && item.pickupCents !== null && price !== null ? formatSurcharge(price - item.pickupCents) : "";
+              return (
+                <Box key={item.key} borderWidth="2px" borderColor={i === 0 ? theme.selection : "border"} rounded="lg" p="4" data-testid="preview-item">
+                  <Text fontWeight="semibold">{item.name}</Text>
+                  <Text fontSize="lg" fontWeight="bold">
+                    {price === null ? "Not offered" : `${formatCents(price)}/month`} {extra && <Text as="span" fontSize="sm" color="fg.muted">{extra}</Text>}
+                  </Text>
+                  {item.description && (
+                    <Text fontSize="sm" color="fg.muted">
+                      {item.description}
+                    </Text>
+                  )}
+                </Box>
+              );
+            })}
+          </SimpleGrid>
+        )}
+        {addons.length > 0 && (
+          <Stack gap="2">
+            <Heading as="h3" size="md">
+              {draft.addonSectionTitle}
+            </Heading>
+            {addons.map((addon) => (
+              <Flex key={addon.key} justify="space-between" borderWidth="1px" rounded="md" p="3" data-testid="preview-addon">
+                <Text>{addon.name}</Text>
+                <Text fontWeight="semibold">+{formatCents(addon.amountCents)}</Text>
+              </Flex>
+            ))}
+          </Stack>
+        )}
+        <Button bg={theme.primary} color={theme.primaryText} borderWidth="1px" borderColor={theme.buttonBorder || "transparent"} onClick={() => window.alert("Checkout is disabled in preview mode.")}>
+          Checkout
+        </Button>
+        {draft.faqs.length > 0 && (
+          <Stack gap="2">
+            <Heading as="h3" size="md">
+              Frequently asked questions
+            </Heading>
+            <Accordion.Root collapsible defaultValue={[draft.faqs[0].key]}>
+              {draft.faqs.map((faq) => (
+                <Accordion.Item key={faq.key} value={faq.key}>
+                  <Accordion.ItemTrigger>
+                    <Text flex="1" fontWeight="medium">
+                      {faq.q}
+                    </Text>
+                    <Accordion.ItemIndicator />
+                  </Accordion.ItemTrigger>
+                  <Accordion.ItemContent>
+                    <Accordion.ItemBody>
+                      <RichHtml html={faq.a} />
+                    </Accordion.ItemBody>
+                  </Accordion.ItemContent>
+                </Accordion.Item>
+              ))}
+            </Accordion.Root>
+          </Stack>
+        )}
+      </Stack>
+      <Stack as="footer" bg="gray.900" color="gray.100" p="4" gap="2" fontSize="sm">
+        {social.length > 0 && (
+          <HStack gap="3" wrap="wrap">
+            {social.map((k) => (
+              <Button key={k} asChild size="xs" bg={theme.footerButtonBg || "whiteAlpha.200"} color={theme.footerButtonText || "white"} borderWidth="1px" borderColor={theme.footerButtonBorder || "transparent"}>
+                <Link href={draft.social[k]} target="_blank" rel="noopener">
+                  {SOCIAL_LABELS[k]}
+                </Link>
+              </Button>
+            ))}
+          </HStack>
+        )}
+        <HStack gap="3" wrap="wrap">
+          <Text>Terms of Use</Text>
+          <Text>Privacy Policy</Text>
+          <Text>Refund Policy</Text>
+        </HStack>
+        <Text color="gray.400">© {new Date().getFullYear()} {draft.brand.name || "Your business"}</Text>
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,253 @@
+import { graphql, readInlineData } from "react-relay";
+import type { draft_page$key } from "./__generated__/draft_page.graphql.ts";
+import type { draft_plan$key } from "./__generated__/draft_plan.graphql.ts";
+import type { draft_addon$key } from "./__generated__/draft_addon.graphql.ts";
+
+/** A package (plan) as the editor holds it: prices per mode in cents, null when the mode is not offered. */
+export interface ItemDraft {
+  /** The server's ref (item_…); null until the first save. */
+  ref: string | null;
+  /** Stable key in the editor: the ref, or item_{timestamp} for a new one (spec §3). */
+  key: string;
+  name: string;
+  description: string;
+  pickupCents: number | null;
+  shippingCents: number | null;
+  deliveryCents: number | null;
+  /** Selected: shown on the business page. */
+  listed: boolean;
+}
+
+export interface AddonDraft {
+  ref: string | null;
+  key: string;
+  name: string;
+  description: string;
+  amountCents: number;
+  listed: boolean;
+}
+
+export interface FaqDraft {
+  key: string;
+  q: string;
+  a: string;
+}
+
+export interface PageDraft {
+  brand: { name: string; logoUrl: string };
+  descriptionHtml: string;
+  gallery: string[];
+  theme: { primary: string; selection: string; primaryText: string; buttonBorder: string; pageBg: string; footerButtonBg: string; footerButtonText: string; footerButtonBorder: string };
+  social: { facebook: string; instagram: string; twitter: string; youtube: string; tiktok: string };
+  items: ItemDraft[];
+  addons: AddonDraft[];
+  addonLimit: number;
+  addonSectionTitle: string;
+  fulfillment: { pickup: boolean; shipping: boolean; delivery: boolean; pickupAddress: string; shippingText: string; deliveryArea: string };
+  tax: { enabled: boolean; ratePercent: number };
+  subscriptionCutoffDay: number | null;
+  boxReadyDay: number | null;
+  billingDay: number | null;
+  skipWindow: { startDay: number | null; endDay: number | null };
+  changeWindow: { startDay: number | null; endDay: number | null };
+  faqs: FaqDraft[];
+}
+
+export const DEFAULT_ADDON_SECTION_TITLE = "Available Add-ons";
+
+let sequence = 0;
+/** Spec §3 ids for new entries: item_{timestamp}, addon_{timestamp} (a counter keeps quick adds distinct). */
+export function newKey(prefix: "item" | "addon" | "faq"): string {
+  sequence += 1;
+  return `${prefix}_${Date.now()}${sequence > 1 ? `_${sequence}` : ""}`;
+}
+
+export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly draft_plan$key[] = [], addonKeys: readonly draft_addon$key[] = []): PageDraft {
+  const page = pageKey
+    ? readInlineData(
+        graphql`
+          fragment draft_page on Page @inline {
+            brand {
+              name
+              logoUrl
+            }
+            descriptionHtml
+            gallery {
+              url
+            }
+            theme {
+              primary
+              selection
+              primaryText
+              buttonBorder
+              pageBg
+              footerButtonBg
+              footerButtonText
+              footerButtonBorder
+            }
+            social {
+              facebook
+              instagram
+              twitter
+              youtube
+              tiktok
+            }
+            addonLimit
+            addonSectionTitle
+            fulfillment {
+              pickup
+              shipping
+              delivery
+              pickupAddress
+              shippingText
+              deliveryArea
+            }
+            tax {
+              enabled
+              ratePercent
+            }
+            subscriptionCutoffDay
+            boxReadyDay
+            billingDay
+            skipWindow {
+              startDay
+              endDay
+            }
+            changeWindow {
+              startDay
+              endDay
+            }
+            faqs {
+              q
+              a
+            }
+          }
+        `,
+        pageKey,
+      )
+    : null;
+  const items = planKeys.map((key): ItemDraft => {
+    const plan = readInlineData(
+      graphql`
+        fragment draft_plan on Plan @inline {
+          ref
+          name
+          description
+          listed
+          variations {
+            mode
+            amountCents
+          }
+        }
+      `,
+      key,
+    );
+    const price = (mode: string) => plan.variations.find((v) => v.mode === mode)?.amountCents ?? null;
+    return { ref: plan.ref, key: plan.ref, name: plan.name, description: plan.description, pickupCents: price("PICKUP"), shippingCents: price("SHIPPING"), deliveryCents: price("DELIVERY"), listed: plan.listed };
+  });
+  const addons = addonKeys.map((key): AddonDraft => {
+    const addon = readInlineData(
+      graphql`
+        fragment draft_addon on Addon @inline {
+          ref
+          name
+          description
+          amountCents
+          listed
+        }
+      `,
+      key,
+    );
+    return { ref: addon.ref, key: addon.ref, name: addon.name, description: addon.description, amountCents: addon.amountCents, listed: addon.listed };
+  });
+  return {
+    brand: { name: page?.brand.name ?? "", logoUrl: page?.brand.logoUrl ?? "" },
+    descriptionHtml: page?.descriptionHtml ?? "",
+    gallery: page?.gallery.map((g) => g.url) ?? [],
+    theme: {
+      primary: page?.theme.primary ?? "#f97316",
+      selection: page?.theme.selection ?? "#2563eb",
+      primaryText: page?.theme.primaryText ?? "#ffffff",
+      buttonBorder: page?.theme.buttonBorder ?? "transparent",
+      pageBg: page?.theme.pageBg ?? "#ffffff",
+      footerButtonBg: page?.theme.footerButtonBg ?? "",
+      footerButtonText: page?.theme.footerButtonText ?? "",
+      footerButtonBorder: page?.theme.footerButtonBorder ?? "",
+    },
+    social: { facebook: "", instagram: "", twitter: "", youtube: "", tiktok: "", ...page?.social },
+    items,
+    addons,
+    addonLimit: page?.addonLimit ?? 0,
+    addonSectionTitle: page?.addonSectionTitle || DEFAULT_ADDON_SECTION_TITLE,
+    fulfillment: { pickup: true, shipping: false, delivery: false, pickupAddress: "", shippingText: "Nationwide Shipping", deliveryArea: "", ...page?.fulfillment },
+    tax: { enabled: page?.tax.enabled ?? false, ratePercent: page?.tax.ratePercent ?? 5.75 },
+    subscriptionCutoffDay: page?.subscriptionCutoffDay ?? null,
+    boxReadyDay: page?.boxReadyDay ?? null,
+    billingDay: page?.billingDay ?? 1,
+    skipWindow: { startDay: page?.skipWindow.startDay ?? 1, endDay: page?.skipWindow.endDay ?? 14 },
+    changeWindow: { startDay: page?.changeWindow.startDay ?? 1, endDay: page?.changeWindow.endDay ?? 14 },
+    faqs: page?.faqs.map((f, i) => ({ key: `faq_${i}`, q: f.q, a: f.a })) ?? [],
+  };
+}
+
+/** The page content the save mutations take (days already clamped by the caller). */
+export function contentInput(draft: PageDraft) {
+  return {
+    brand: { name: draft.brand.name.trim(), logoUrl: draft.brand.logoUrl.trim() || null },
+    descriptionHtml: draft.descriptionHtml,
+    gallery: draft.gallery.map((url) => ({ url })),
+    theme: draft.theme,
+    social: draft.social,
+    addonLimit: Math.max(0, Math.round(draft.addonLimit || 0)),
+    addonSectionTitle: draft.addonSectionTitle.trim() || DEFAULT_ADDON_SECTION_TITLE,
+    fulfillment: draft.fulfillment,
+    tax: { enabled: draft.tax.enabled, ratePercent: Math.min(100, Math.max(0, Math.round((draft.tax.ratePercent || 0) * 100) / 100)) },
+    subscriptionCutoffDay: draft.subscriptionCutoffDay || null,
+    boxReadyDay: draft.boxReadyDay,
+    billingDay: draft.billingDay ?? 1,
+    skipWindow: { startDay: draft.skipWindow.startDay ?? 1, endDay: draft.skipWindow.endDay ?? 14 },
+    changeWindow: { startDay: draft.changeWindow.startDay ?? 1, endDay: draft.changeWindow.endDay ?? 14 },
+    faqs: draft.faqs.filter((f) => f.q.trim()).map((f) => ({ q: f.q.trim(), a: f.a })),
+  };
+}
+
+export function planInputs(draft: PageDraft) {
+  return draft.items.map((item) => ({
+    ref: item.ref,
+    name: item.name,
+    description: item.description,
+    pickupCents: item.pickupCents,
+    shippingCents: item.shippingCents,
+    deliveryCents: item.deliveryCents,
+    listed: item.listed,
+  }));
+}
+
+export function addonInputs(draft: PageDraft) {
+  return draft.addons.map((addon) => ({ ref: addon.ref, name: addon.name, description: addon.description, amountCents: addon.amountCents, listed: addon.listed }));
+}
+
+/** Spec §5 item save: a price is a non-negative number in dollars, else empty; stored as rounded cents. */
+export function dollarsToCents(value: string): number | null {
+  if (value.trim() === "") return null;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0) return null;
+  return Math.round(number * 100);
+}
+
+export function centsToDollars(cents: number | null): string {
+  return cents === null ? "" : (cents / 100).toFixed(2);
+}
+
+/** The preview tab initially shown: pickup if enabled, otherwise shipping if enabled (spec §4). */
+export function initialPreviewMode(fulfillment: PageDraft["fulfillment"]): "pickup" | "shipping" | "delivery" {
+  if (fulfillment.pickup) return "pickup";
+  if (fulfillment.shipping) return "shipping";
+  return "delivery";
+}
+
+/** Making an image primary moves it to the front (spec §4). */
+export function makePrimary(gallery: string[], index: number): string[] {
+  if (index <= 0 || index >= gallery.length) return gallery;
+  return [gallery[index], ...gallery.slice(0, index), ...gallery.slice(index + 1)];
+}

@@ -1,0 +1,42 @@
+import { Checkbox, Field, Input } from "@chakra-ui/react";
+import type { PageDraft } from "./draft.ts";
+
+export type UpdateDraft = (change: (draft: PageDraft) => PageDraft) => void;
+
+export function TextField({ label, value, onChange, placeholder, type = "text", helper }: { label: string; value: string; onChange: (value: string) => void; placeholder?: string; type?: string; helper?: string }) {
+  return (
+    <Field.Root>
+      <Field.Label>{label}</Field.Label>
+      <Input type={type} value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
+      {helper && <Field.HelperText>{helper}</Field.HelperText>}
+    </Field.Root>
+  );
+}
+
+/** A whole-number input whose empty value is null. */
+export function NumberField({ label, value, onChange, min, max, step = 1, helper }: { label: string; value: number | null; onChange: (value: number | null) => void; min?: number; max?: number; step?: number; helper?: string }) {
+  return (
+    <Field.Root>
+      <Field.Label>{label}</Field.Label>
+      <Input
+        type="number"
+        min={min}
+        max={max}
+        step={step}
+        value={value === null || Number.isNaN(value) ? "" : String(value)}
+        onChange={(e) => onChange(e.target.value === "" ? null : Number(e.target.value))}
+      />
+      {helper && <Field.HelperText>{helper}</Field.HelperText>}
+    </Field.Root>
+  );
+}
+
+export function CheckField({ label, checked, onChange }: { label: string; checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <Checkbox.Root checked={checked} onCheckedChange={(e) => onChange(!!e.checked)}>
+      <Checkbox.HiddenInput />
+      <Checkbox.Control />
+      <Checkbox.Label>{label}</Checkbox.Label>
+    </Checkbox.Root>
+  );
+}

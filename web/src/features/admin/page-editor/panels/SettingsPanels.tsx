@@ -1,0 +1,79 @@
+import { Button, HStack, IconButton, Input, SimpleGrid, Stack, Text } from "@chakra-ui/react";
+import { Panel } from "../../../../ui/admin/AdminPage.tsx";
+import { RichTextEditor } from "../../richtext/RichTextEditor.tsx";
+import { newKey, type PageDraft } from "../draft.ts";
+import { CheckField, NumberField, TextField, type UpdateDraft } from "../fields.tsx";
+
+export function FulfillmentPanel({ draft, update }: { draft: PageDraft; update: UpdateDraft }) {
+  const f = draft.fulfillment;
+  const set = (patch: Partial<PageDraft["fulfillment"]>) => update((d) => ({ ...d, fulfillment: { ...d.fulfillment, ...patch } }));
+  return (
+    <Panel title="Fulfillment">
+      <Stack gap="4">
+        <CheckField label="Pickup" checked={f.pickup} onChange={(pickup) => set({ pickup })} />
+        {f.pickup && <TextField label="Pickup address" value={f.pickupAddress} onChange={(pickupAddress) => set({ pickupAddress })} />}
+        <CheckField label="Shipping" checked={f.shipping} onChange={(shipping) => set({ shipping })} />
+        {f.shipping && <TextField label="Shipping text" value={f.shippingText} onChange={(shippingText) => set({ shippingText })} placeholder="Nationwide Shipping" />}
+        <CheckField label="Delivery" checked={f.delivery} onChange={(delivery) => set({ delivery })} />
+        {f.delivery && <TextField label="Delivery area" value={f.deliveryArea} onChange={(deliveryArea) => set({ deliveryArea })} />}
+        {!f.pickup && !f.shipping && !f.delivery && <Text color="red.600">Select at least one</Text>}
+      </Stack>
+    </Panel>
+  );
+}
+
+export function TaxPanel({ draft, update }: { draft: PageDraft; update: UpdateDraft }) {
+  return (
+    <Panel title="Tax Settings">
+      <Stack gap="4">
+        <CheckField label="Charge tax" checked={draft.tax.enabled} onChange={(enabled) => update((d) => ({ ...d, tax: { ...d.tax, enabled } }))} />
+        {draft.tax.enabled && <NumberField label="Tax rate (%)" min={0} max={100} step={0.01} value={draft.tax.ratePercent} onChange={(v) => update((d) => ({ ...d, tax: { ...d.tax, ratePercent: v ?? 0 } }))} />}
+      </Stack>
+    </Panel>
+  );
+}
+
+export function SubscriptionPanel({ draft, update }: { draft: PageDraft; update: UpdateDraft }) {
+  return (
+    <Panel title="Subscription Settings">
+      <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
+        <NumberField label="Cutoff day" min={1} max={31} value={draft.subscriptionCutoffDay} onChange={(v) => update((d) => ({ ...d, subscriptionCutoffDay: v }))} helper="Optional, 1–31: no new subscriptions after this day" />
+        <NumberField label="Box ready day" min={1} max={28} value={draft.boxReadyDay} onChange={(v) => update((d) => ({ ...d, boxReadyDay: v }))} helper="Optional, 1–28" />
+        <NumberField label="Billing day" min={1} max={28} value={draft.billingDay} onChange={(v) => update((d) => ({ ...d, billingDay: v }))} />
+        <span />
+        <NumberField label="Skip window start day" min={1} max={28} value={draft.skipWindow.startDay} onChange={(v) => update((d) => ({ ...d, skipWindow: { ...d.skipWindow, startDay: v } }))} />
+        <NumberField label="Skip window end day" min={1} max={28} value={draft.skipWindow.endDay} onChange={(v) => update((d) => ({ ...d, skipWindow: { ...d.skipWindow, endDay: v } }))} />
+        <NumberField label="Change window start day" min={1} max={28} value={draft.changeWindow.startDay} onChange={(v) => update((d) => ({ ...d, changeWindow: { ...d.changeWindow, startDay: v } }))} />
+        <NumberField label="Change window end day" min={1} max={28} value={draft.changeWindow.endDay} onChange={(v) => update((d) => ({ ...d, changeWindow: { ...d.changeWindow, endDay: v } }))} />
+      </SimpleGrid>
+    </Panel>
+  );
+}
+
+export function FaqsPanel({ draft, update, editorKey }: { draft: PageDraft; update: UpdateDraft; editorKey: number }) {
+  return (
+    <Panel
+      title="FAQs"
+      actions={
+        <Button size="sm" variant="outline" onClick={() => update((d) => ({ ...d, faqs: [...d.faqs, { key: newKey("faq"), q: "", a: "" }] }))}>
+          Add FAQ
+        </Button>
+      }
+    >
+      <Stack gap="4">
+        {draft.faqs.length === 0 && <Text color="fg.muted">No questions yet.</Text>}
+        {draft.faqs.map((faq, i) => (
+          <Stack key={faq.key} gap="2" borderWidth="1px" rounded="md" p="3" data-testid="faq-editor">
+            <HStack>
+              <Input aria-label={`Question ${i + 1}`} placeholder="Question" value={faq.q} onChange={(e) => update((d) => ({ ...d, faqs: d.faqs.map((f) => (f.key === faq.key ? { ...f, q: e.target.value } : f)) }))} />
+              <IconButton aria-label={`Remove question ${i + 1}`} variant="ghost" colorPalette="red" onClick={() => update((d) => ({ ...d, faqs: d.faqs.filter((f) => f.key !== faq.key) }))}>
+                ✕
+              </IconButton>
+            </HStack>
+            <RichTextEditor key={`${faq.key}-${editorKey}`} label={`Answer ${i + 1}`} preset="minimal" minHeight={40} initialHtml={faq.a} onChange={(a) => update((d) => ({ ...d, faqs: d.faqs.map((f) => (f.key === faq.key ? { ...f, a } : f)) }))} />
+          </Stack>
+        ))}
+      </Stack>
+    </Panel>
+  );
+}

@@ -1,0 +1,20 @@
+import { apiHeaders } from "../../../lib/tenant.ts";
+
+const UPLOAD_PATH = "/api/admin/upload";
+
+/** POST /api/admin/upload (multipart field `file`, bearer): the stored file's URL (spec §7). */
+export async function uploadImage(file: File): Promise<string> {
+  const form = new FormData();
+  form.append("file", file);
+  const response = await fetch(UPLOAD_PATH, {
+    method: "POST",
+    credentials: "include",
+    headers: apiHeaders({ requestPath: UPLOAD_PATH, pagePath: window.location.pathname }),
+    body: form,
+  });
+  const body = await response.json().catch(() => null);
+  const url: unknown = body?.file?.url;
+  if (!response.ok || typeof url !== "string") throw new Error(body?.error || body?.message || `Upload failed (HTTP ${response.status})`);
+  // A relative URL is served by the API host, which is this origin.
+  return new URL(url, window.location.origin).toString().replace(window.location.origin, "");
+}
