@@ -1,4 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
+
+// The owner test uses the business the first test creates.
+test.describe.configure({ mode: "serial" });
 import { gql, loginAs, screenshots } from "./admin-support.ts";
 
 async function typeRichText(page: Page, label: string, text: string) {
@@ -137,6 +140,48 @@ test("admin creates a business with an owner, edits its page, previews it, and t
   await expect(page.getByText("Honey jar")).toBeVisible();
   await expect(page.getByText("Pasture-raised eggs every month.")).toBeVisible();
   await expect(page.getByText("When are eggs collected?")).toBeVisible();
+});
+
+// 1×1 PNGs in two colours.
+const PNG_RED = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==", "base64");
+const PNG_BLUE = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPj/HwADBwIAMCbHYQAAAABJRU5ErkJggg==", "base64");
+
+test("the new owner lands on their business and uploads a logo and gallery images", async ({ page }) => {
+  const session = await loginAs(page, "sunnyowner", "sunny12345");
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/admin\/business\/\d+$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Sunny Side Farm" })).toBeVisible();
+  await page.getByRole("complementary").getByRole("link", { name: "Edit Page" }).click();
+  await expect(page.getByLabel("Brand name")).toHaveValue("Sunny Side Farm Co.");
+
+  await page.getByLabel("Upload logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG_RED });
+  await expect(page.getByLabel("Logo URL")).toHaveValue(/^\/uploads\//);
+  await page.getByLabel("Upload images").setInputFiles([
+    { name: "one.png", mimeType: "image/png", buffer: PNG_RED },
+    { name: "two.png", mimeType: "image/png", buffer: PNG_BLUE },
+  ]);
+  const thumbs = page.getByTestId("gallery-thumb");
+  await expect(thumbs).toHaveCount(3);
+  const lastSrc = await thumbs.nth(2).locator("img").getAttribute("src");
+  expect(lastSrc).toMatch(/^\/uploads\//);
+  await thumbs.nth(2).getByRole("button", { name: "Make primary" }).click();
+  await expect(thumbs.first().locator("img")).toHaveAttribute("src", lastSrc!);
+  await expect(thumbs.first().getByText("Primary", { exact: true })).toBeVisible();
+  await thumbs.nth(1).getByRole("button", { name: "Remove" }).click();
+  await expect(thumbs).toHaveCount(2);
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+
+  const saved = await gql(page.request, session.token, `{ business(slug: "sunny-side") { logoUrl page { gallery { url } } } }`);
+  expect(saved.data.business.page.gallery.map((g: { url: string }) => g.url)).toEqual([lastSrc, expect.stringMatching(/^\/uploads\//)]);
+  expect(saved.data.business.logoUrl).toMatch(/^\/uploads\//);
+
+  // Another business's pages: the guard lets /admin/business/* through, the server refuses the data.
+  const green = await gql(page.request, session.token, `{ business(slug: "green-acres-farm") { databaseId } }`);
+  await page.goto(`/admin/business/${green.data.business.databaseId}/page`);
+  await expect(page.getByText("No businesses found")).toBeVisible();
+  const refused = await gql(page.request, session.token, `mutation($id: Int!) { saveNextBox(input: { businessId: $id, contentHtml: "<p>x</p>" }) { __typename } }`, { id: green.data.business.databaseId });
+  expect(refused.data.saveNextBox.__typename).toBe("ForbiddenError");
 });
 
 test("preview access messages", async ({ page }) => {

@@ -103,7 +103,7 @@ export default function BusinessPageEditorRoute() {
       {!business.viewerCanEdit && (
         <EmptyMessage title="Read only" description="Your role can view this page but not change it; saving will be refused." />
       )}
-      <PageEditor initial={initial} tenant={business.slug} showCatalog save={save} />
+      <PageEditor initial={initial} tenant={business.slug} businessId={id} save={save} />
     </AdminPage>
   );
 }

@@ -58,7 +58,7 @@ export default function HomePageEditorRoute() {
   const tenant = readItem(STORAGE_KEYS.currentTenant) || "preview";
   return (
     <AdminPage title="Home Page" description="Content of the main home page.">
-      <PageEditor initial={initial} tenant={tenant} showCatalog={false} save={save} />
+      <PageEditor initial={initial} tenant={tenant} save={save} />
     </AdminPage>
   );
 }

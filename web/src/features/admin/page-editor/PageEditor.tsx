@@ -22,7 +22,8 @@ export interface SavedRefs {
  * The page editor of spec §2 for the home page and each business: every panel, a live preview, and the
  * sticky bar with Save Changes, Preview and the 'Saved' flag. Saves send the whole page.
  */
-export function PageEditor({ initial, tenant, showCatalog, save }: { initial: PageDraft; tenant: string; showCatalog: boolean; save: (draft: PageDraft) => Promise<SavedRefs> }) {
+export function PageEditor({ initial, tenant, businessId, save }: { initial: PageDraft; tenant: string; /** Absent for the home page, which has no catalogue. */ businessId?: number; save: (draft: PageDraft) => Promise<SavedRefs> }) {
+  const showCatalog = businessId !== undefined;
   const [draft, setDraft] = useState(initial);
   const [saving, setSaving] = useState(false);
   const [saved, flashSaved] = useFlash<boolean>();
@@ -70,9 +71,9 @@ export function PageEditor({ initial, tenant, showCatalog, save }: { initial: Pa
     <Box pb="24">
       <Grid templateColumns={{ base: "1fr", xl: "minmax(0, 1fr) 420px" }} gap="6" alignItems="start">
         <Stack gap="4" minW="0">
-          <BrandPanel draft={draft} update={update} />
+          <BrandPanel draft={draft} update={update} businessId={businessId} />
           <DescriptionPanel draft={draft} update={update} editorKey={editorKey} />
-          <GalleryPanel draft={draft} update={update} />
+          <GalleryPanel draft={draft} update={update} businessId={businessId} />
           <ThemePanel draft={draft} update={update} />
           <FooterSocialPanel draft={draft} update={update} />
           {showCatalog && <ItemsPanel draft={draft} update={update} persist={persist} />}

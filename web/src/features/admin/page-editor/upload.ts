@@ -2,11 +2,15 @@ import { apiHeaders } from "../../../lib/tenant.ts";
 
 const UPLOAD_PATH = "/api/admin/upload";
 
-/** POST /api/admin/upload (multipart field `file`, bearer): the stored file's URL (spec §7). */
-export async function uploadImage(file: File): Promise<string> {
+/**
+ * POST /api/admin/upload (multipart field `file`, bearer): the stored file's URL (spec §7). Naming the business
+ * lets its editors upload (without it only administrators may).
+ */
+export async function uploadImage(file: File, businessId?: number): Promise<string> {
   const form = new FormData();
   form.append("file", file);
-  const response = await fetch(UPLOAD_PATH, {
+  const target = businessId ? `${UPLOAD_PATH}?business_id=${businessId}` : UPLOAD_PATH;
+  const response = await fetch(target, {
     method: "POST",
     credentials: "include",
     headers: apiHeaders({ requestPath: UPLOAD_PATH, pagePath: window.location.pathname }),

@@ -30,14 +30,14 @@ function UploadButton({ label, multiple, onFiles, busy }: { label: string; multi
   );
 }
 
-export function BrandPanel({ draft, update }: { draft: PageDraft; update: UpdateDraft }) {
+export function BrandPanel({ draft, update, businessId }: { draft: PageDraft; update: UpdateDraft; businessId?: number }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const upload = async (files: File[]) => {
     setBusy(true);
     setError(null);
     try {
-      const url = await uploadImage(files[0]);
+      const url = await uploadImage(files[0], businessId);
       update((d) => ({ ...d, brand: { ...d.brand, logoUrl: url } }));
     } catch (e) {
       setError((e as Error).message);
@@ -73,7 +73,7 @@ export function DescriptionPanel({ draft, update, editorKey }: { draft: PageDraf
   );
 }
 
-export function GalleryPanel({ draft, update }: { draft: PageDraft; update: UpdateDraft }) {
+export function GalleryPanel({ draft, update, businessId }: { draft: PageDraft; update: UpdateDraft; businessId?: number }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [url, setUrl] = useState("");
@@ -82,7 +82,7 @@ export function GalleryPanel({ draft, update }: { draft: PageDraft; update: Upda
     setError(null);
     try {
       const urls: string[] = [];
-      for (const file of files) urls.push(await uploadImage(file));
+      for (const file of files) urls.push(await uploadImage(file, businessId));
       update((d) => ({ ...d, gallery: [...d.gallery, ...urls] }));
     } catch (e) {
       setError((e as Error).message);
