@@ -7,11 +7,14 @@ export async function pinClock(page: Page) {
   await page.clock.install({ time: CLOCK });
 }
 
+/** Where shot() writes; a run beside others' (which clean ./test-results when they start) can point it elsewhere. */
+const SCREENSHOT_DIR = process.env.E2E_SCREENSHOT_DIR ?? "test-results/screenshots";
+
 export async function shot(page: Page, name: string) {
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await page.waitForTimeout(150);
-    await page.screenshot({ path: `test-results/screenshots/${name}-${width}.png`, fullPage: true });
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
