@@ -11,6 +11,8 @@ export interface Database {
   kind: DatabaseKind;
   /** Apply pending migrations from prisma/migrations; returns the names applied. */
   migrate(): Promise<string[]>;
+  /** Embedded database only: its data folder as a tar archive (tests start new databases from a migrated one). */
+  snapshot?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -23,6 +25,8 @@ export interface OpenOptions {
   logQueries?: boolean;
   /** Connection pool size for PostgreSQL. */
   poolSize?: number;
+  /** Embedded database only: start from this data-folder snapshot (see Database.snapshot). */
+  pgliteSnapshot?: Blob;
 }
 
 const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
@@ -63,7 +67,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
   const dir = opts.pgliteDir ?? "memory";
   if (dir !== "memory") await fs.mkdir(path.dirname(path.resolve(dir)), { recursive: true });
-  const pglite = new PGlite(dir === "memory" ? "memory://" : dir);
+  const pglite = new PGlite(dir === "memory" ? "memory://" : dir, opts.pgliteSnapshot ? { loadDataDir: opts.pgliteSnapshot } : {});
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log });
   return {
     prisma,
@@ -72,6 +76,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       const { appliedMigrationNames } = await applyMigrations(await pgliteFactory(pglite));
       return appliedMigrationNames;
     },
+    snapshot: () => pglite.dumpDataDir("none"),
     async close() {
       await prisma.$disconnect();
       await pglite.close();
