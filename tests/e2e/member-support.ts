@@ -13,6 +13,8 @@ const SCREENSHOT_DIR = process.env.E2E_SCREENSHOT_DIR ?? "test-results/screensho
 export async function shot(page: Page, name: string) {
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });
+    // From the top: a full-page shot of a scrolled page paints the sticky header mid-page.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.waitForTimeout(150);
     await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${width}.png`, fullPage: true });
   }
