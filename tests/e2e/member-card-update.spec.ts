@@ -48,3 +48,33 @@ test("the card update form reports a card it cannot validate", async ({ page }) 
   await expect(page.getByLabel("Card number")).toHaveCount(0);
   await expect(section.getByTestId("saved-card")).toContainText("••••");
 });
+
+test("the past-due notice opens the card update form", async ({ page }) => {
+  // The demo data has no declined renewal: show the portal's first load with its membership past due.
+  let pastDueOnce = true;
+  await page.route("**/graphql", async (route) => {
+    const body = route.request().postDataJSON() as { query?: string } | null;
+    if (!pastDueOnce || !body?.query?.startsWith("query MembershipRouteQuery")) return route.continue();
+    const response = await route.fetch();
+    const json = await response.json();
+    if (!json.data?.viewer) return route.fulfill({ response, json });
+    pastDueOnce = false;
+    json.data.viewer.subscriptions[0].status = "PAST_DUE";
+    return route.fulfill({ response, json });
+  });
+  await login(page, "/b/green-acres-farm/membership");
+  await page.getByRole("tab", { name: "Subscriptions" }).click();
+  const notice = page.getByTestId("subscription-card").getByRole("alert");
+  await expect(notice).toContainText("Your last payment did not go through.");
+  await notice.getByRole("link", { name: "Update your card" }).click();
+  await expect(page.getByRole("tab", { name: "Profile" })).toHaveAttribute("aria-selected", "true");
+  const section = page.getByRole("region", { name: "Payment card" });
+  await fillCard(page, "4242 4242 4242 4242");
+  await section.getByRole("button", { name: "Save card" }).click();
+  await expect(section.getByText("Card updated successfully.")).toBeVisible();
+  await expect(section.getByTestId("saved-card")).toHaveText("Visa •••• 4242, expires 12/2030");
+  await expect(section.getByText("Card updated successfully.")).toBeHidden({ timeout: 5000 });
+  // The memberships refresh after the close: the real status comes back.
+  await page.getByRole("tab", { name: "Subscriptions" }).click();
+  await expect(page.getByTestId("subscription-card").first().getByText("Active")).toBeVisible();
+});
