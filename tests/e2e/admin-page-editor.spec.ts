@@ -120,7 +120,7 @@ test("admin creates a business with an owner, edits its page, previews it, and t
   await expect(preview.getByTestId("preview-brand")).toHaveText("Sunny Side Farm Co.");
   await expect(preview.getByTestId("preview-item")).toContainText("Egg Share");
   await expect(preview.getByText("Honey jar")).toBeVisible();
-  await preview.getByText("Mobile", { exact: true }).click();
+  await preview.getByRole("button", { name: "Mobile" }).click();
   await expect(preview.getByTestId("preview-frame")).toHaveAttribute("data-device", "mobile");
   await screenshots(preview, "preview");
   await preview.close();
@@ -182,6 +182,19 @@ test("the new owner lands on their business and uploads a logo and gallery image
   await expect(page.getByText("No businesses found")).toBeVisible();
   const refused = await gql(page.request, session.token, `mutation($id: Int!) { saveNextBox(input: { businessId: $id, contentHtml: "<p>x</p>" }) { __typename } }`, { id: green.data.business.databaseId });
   expect(refused.data.saveNextBox.__typename).toBe("ForbiddenError");
+});
+
+test("admin deletes the business after the exact confirmation (it has no order history)", async ({ page }) => {
+  await loginAs(page, "admin", "admin1234");
+  await page.goto("/admin/businesses");
+  const messages: string[] = [];
+  page.on("dialog", (d) => {
+    messages.push(d.message());
+    void d.accept();
+  });
+  await page.getByRole("button", { name: "Delete Sunny Side Farm" }).click();
+  await expect(page.getByRole("cell", { name: "Sunny Side Farm", exact: true })).toHaveCount(0);
+  expect(messages).toEqual(['Delete business "Sunny Side Farm"? This will remove its page and attachments.']);
 });
 
 test("preview access messages", async ({ page }) => {

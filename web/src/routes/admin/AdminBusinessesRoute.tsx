@@ -97,7 +97,7 @@ function BusinessList({ fetchKey, onChanged }: { fetchKey: number; onChanged: ()
               <Box key={b.id} borderWidth="1px" rounded="lg" p="3" data-testid="business-card">
                 <Text fontWeight="semibold">{b.name}</Text>
                 <Text fontSize="sm" color="fg.muted" mb="2">
-                  #{b.databaseId} · <Code>{b.slug}</Code> · {b.userCount ?? 0} users
+                  #{b.databaseId} · <Code>{b.slug}</Code> · {b.userCount ?? 0} {b.userCount === 1 ? "user" : "users"}
                 </Text>
                 {actions(b)}
               </Box>

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Box, Button, Container, HStack, SegmentGroup, Text } from "@chakra-ui/react";
+import { Box, Button, Container, HStack, Text } from "@chakra-ui/react";
 import { useParams } from "react-router";
 import { PagePreview } from "../../features/admin/page-editor/PagePreview.tsx";
 import { readPreviewAccess } from "../../features/admin/page-editor/previewData.ts";
@@ -15,12 +15,17 @@ export default function PagePreviewRoute() {
   return (
     <Box minH="100dvh" bg="gray.100">
       <HStack bg="gray.900" color="white" px="4" py="2" justify="space-between" position="sticky" top="0" zIndex="sticky">
-        <Text fontWeight="semibold">Preview · {slug}</Text>
+        <Text fontWeight="semibold" truncate>
+          Preview<Text as="span" hideBelow="sm"> · {slug}</Text>
+        </Text>
         <HStack>
-          <SegmentGroup.Root size="sm" value={device} onValueChange={(e) => setDevice(e.value as "desktop" | "mobile")} bg="whiteAlpha.200">
-            <SegmentGroup.Indicator />
-            <SegmentGroup.Items items={[{ value: "desktop", label: "Desktop" }, { value: "mobile", label: "Mobile" }]} color="white" />
-          </SegmentGroup.Root>
+          <HStack gap="1" role="group" aria-label="Device">
+            {(["desktop", "mobile"] as const).map((d) => (
+              <Button key={d} size="sm" variant={device === d ? "solid" : "ghost"} colorPalette={device === d ? "orange" : "gray"} color={device === d ? undefined : "white"} aria-pressed={device === d} onClick={() => setDevice(d)}>
+                {d === "desktop" ? "Desktop" : "Mobile"}
+              </Button>
+            ))}
+          </HStack>
           <Button size="sm" variant="subtle" onClick={() => window.close()}>
             Close
           </Button>

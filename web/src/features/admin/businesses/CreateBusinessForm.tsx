@@ -32,6 +32,8 @@ export function CreateBusinessForm({ onCreated }: { onCreated: () => void }) {
   const [pickedRole, setPickedRole] = useState<BusinessRole>("OWNER");
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
+  // Remounts the user search after a create, clearing its text and results.
+  const [searchKey, setSearchKey] = useState(0);
   const [commit, creating] = useMutation<CreateBusinessFormMutation>(graphql`
     mutation CreateBusinessFormMutation($input: CreateBusinessInput!) {
       createBusiness(input: $input) {
@@ -74,6 +76,8 @@ export function CreateBusinessForm({ onCreated }: { onCreated: () => void }) {
         setName("");
         setSlug("");
         setAttachments([]);
+        setPicked(null);
+        setSearchKey((k) => k + 1);
         onCreated();
       },
       onError: (e) => setError(e.message),
@@ -112,7 +116,7 @@ export function CreateBusinessForm({ onCreated }: { onCreated: () => void }) {
           ))}
           <Stack direction={{ base: "column", md: "row" }} gap="2" align={{ md: "flex-start" }}>
             <Stack flex="1">
-              <UserSearch selected={picked} onSelect={setPicked} exclude={attachments.map((a) => a.user.id)} />
+              <UserSearch key={searchKey} selected={picked} onSelect={setPicked} exclude={attachments.map((a) => a.user.id)} />
             </Stack>
             <RoleSelect label="Role for the chosen user" value={pickedRole} roles={["OWNER", "EDITOR", "VIEWER"]} onChange={setPickedRole} />
             <Button
