@@ -90,7 +90,11 @@ export const PendingChange = builder.prismaObject("SubscriptionChange", {
     mode: t.expose("mode", { type: FulfillmentModeEnum }),
     addons: t.prismaField({
       type: ["Addon"],
-      resolve: (query, c, _a, ctx) => ctx.db.addon.findMany({ ...query, where: { id: { in: c.addonIds } }, orderBy: { position: "asc" } }),
+      // findUnique per id, not findMany: Prisma batches the findUniques of sibling changes into one statement (no N+1).
+      resolve: async (query, c, _a, ctx) => {
+        const rows = await Promise.all(c.addonIds.map((id) => ctx.db.addon.findUnique({ ...query, where: { id } })));
+        return rows.filter((a) => a !== null).sort((a, b) => a.position - b.position || a.id - b.id);
+      },
     }),
     effectivePeriod: t.exposeString("effectivePeriod", { description: "First billing period (YYYY-MM) with the new selection." }),
   }),
