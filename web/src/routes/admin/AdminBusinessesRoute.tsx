@@ -1,4 +1,4 @@
-import { Suspense, useState } from "react";
+import { startTransition, Suspense, useState } from "react";
 import { Box, Button, Code, Stack, Table, Text } from "@chakra-ui/react";
 import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
 import { BusinessLinks } from "../../features/admin/businesses/BusinessActions.tsx";
@@ -17,9 +17,9 @@ export default function AdminBusinessesRoute() {
   const [fetchKey, setFetchKey] = useState(0);
   return (
     <AdminPage title="Businesses" description="Create partner businesses and manage who can edit them.">
-      <CreateBusinessForm onCreated={() => setFetchKey((n) => n + 1)} />
+      <CreateBusinessForm onCreated={() => startTransition(() => setFetchKey((n) => n + 1))} />
       <Suspense fallback={<LoadingState label="Loading businesses…" />}>
-        <BusinessList fetchKey={fetchKey} onChanged={() => setFetchKey((n) => n + 1)} />
+        <BusinessList fetchKey={fetchKey} onChanged={() => startTransition(() => setFetchKey((n) => n + 1))} />
       </Suspense>
     </AdminPage>
   );

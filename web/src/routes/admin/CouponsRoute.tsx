@@ -1,4 +1,4 @@
-import { Suspense, useState } from "react";
+import { startTransition, Suspense, useState } from "react";
 import { Badge, Box, Button, Checkbox, Field, HStack, Input, NativeSelect, SimpleGrid, Stack, Table, Text } from "@chakra-ui/react";
 import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
 import { parseCouponForm, type CouponType } from "../../features/admin/coupons/couponForm.ts";
@@ -17,9 +17,9 @@ export default function CouponsRoute() {
   const [fetchKey, setFetchKey] = useState(0);
   return (
     <AdminPage title="Coupons" description="Discount codes members can enter at checkout.">
-      <CreateCouponForm onCreated={() => setFetchKey((n) => n + 1)} />
+      <CreateCouponForm onCreated={() => startTransition(() => setFetchKey((n) => n + 1))} />
       <Suspense fallback={<Text color="fg.muted">Loading coupons...</Text>}>
-        <CouponTable fetchKey={fetchKey} onChanged={() => setFetchKey((n) => n + 1)} />
+        <CouponTable fetchKey={fetchKey} onChanged={() => startTransition(() => setFetchKey((n) => n + 1))} />
       </Suspense>
     </AdminPage>
   );

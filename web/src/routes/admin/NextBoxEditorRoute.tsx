@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Box, Button, HStack, SimpleGrid, Stack, Text } from "@chakra-ui/react";
 import { fetchQuery, graphql, useMutation, useRelayEnvironment } from "react-relay";
 import { useParams } from "react-router";
 import { resultError } from "../../features/admin/mutationResult.ts";
 import { RichTextEditor } from "../../features/admin/richtext/RichTextEditor.tsx";
+import { RichTextFlushContext, useRichTextFlushRegistry } from "../../features/admin/richtext/flush.ts";
 import { NEXT_BOX_LOAD_ERROR_MS, NEXT_BOX_RETRY_MS, SAVE_FAILURE_MS, SAVE_SUCCESS_MS } from "../../features/admin/timings.ts";
 import { useFlash } from "../../features/admin/useFlash.ts";
 import { AdminPage, Panel } from "../../ui/admin/AdminPage.tsx";
@@ -33,7 +34,13 @@ export default function NextBoxEditorRoute() {
   const [business, setBusiness] = useState<Loaded | null>(null);
   const [loading, setLoading] = useState(true);
   const [saved, setSaved] = useState("");
-  const [draft, setDraft] = useState("");
+  const [draft, setDraftState] = useState("");
+  const latest = useRef("");
+  const setDraft = useCallback((html: string) => {
+    latest.current = html;
+    setDraftState(html);
+  }, []);
+  const { registry, flushAll } = useRichTextFlushRegistry();
   const [editorKey, setEditorKey] = useState(0);
   const [loadError, flashLoadError] = useFlash<string>();
   const [message, flashMessage] = useFlash<{ ok: boolean; text: string }>();
@@ -74,13 +81,14 @@ export default function NextBoxEditorRoute() {
           flashLoadError(error.message ? `Failed to load content: ${error.message}` : "Failed to load content", NEXT_BOX_LOAD_ERROR_MS);
         });
     },
-    [environment, id, flashLoadError],
+    [environment, id, flashLoadError, setDraft],
   );
   useEffect(() => load(0), [load]);
 
-  const save = () =>
+  const save = async () => {
+    await flushAll();
     commit({
-      variables: { input: { businessId: id, contentHtml: draft } },
+      variables: { input: { businessId: id, contentHtml: latest.current } },
       onCompleted: ({ saveNextBox }) => {
         if (resultError(saveNextBox) || !saveNextBox.data) return flashMessage({ ok: false, text: "Failed to save changes" }, SAVE_FAILURE_MS);
         setSaved(saveNextBox.data.contentHtml);
@@ -88,6 +96,7 @@ export default function NextBoxEditorRoute() {
       },
       onError: () => flashMessage({ ok: false, text: "Failed to save changes" }, SAVE_FAILURE_MS),
     });
+  };
   const reset = () => {
     setDraft(saved);
     setEditorKey((k) => k + 1);
@@ -106,7 +115,9 @@ export default function NextBoxEditorRoute() {
         <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4" alignItems="start">
           <Panel title="Content">
             <Stack gap="4">
-              <RichTextEditor key={editorKey} label="Next Box content" initialHtml={draft} onChange={setDraft} preset="full" minHeight={200} />
+              <RichTextFlushContext.Provider value={registry}>
+                <RichTextEditor key={editorKey} label="Next Box content" initialHtml={draft} onChange={setDraft} preset="full" minHeight={200} />
+              </RichTextFlushContext.Provider>
               <HStack gap="3" wrap="wrap">
                 <Button colorPalette="orange" onClick={save} loading={saving}>
                   Save Changes

@@ -1,4 +1,4 @@
-import { Suspense, useState } from "react";
+import { startTransition, Suspense, useState } from "react";
 import { Badge, Button, Checkbox, Field, HStack, Input, SimpleGrid, Stack, Table, Text } from "@chakra-ui/react";
 import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
 import { formatDate } from "../../features/admin/format.ts";
@@ -16,7 +16,7 @@ export default function UsersRoute() {
   const term = useDebouncedValue(search.trim());
   return (
     <AdminPage title="Users" description="Accounts of members, business staff and administrators.">
-      <CreateUserForm onCreated={() => setFetchKey((n) => n + 1)} />
+      <CreateUserForm onCreated={() => startTransition(() => setFetchKey((n) => n + 1))} />
       <Panel title="All users">
         <Input mb="4" placeholder="Search by username" aria-label="Search users" value={search} onChange={(e) => setSearch(e.target.value)} />
         <Suspense fallback={<LoadingState label="Loading users…" />}>

@@ -1,4 +1,4 @@
-import { Suspense, useState } from "react";
+import { startTransition, Suspense, useState } from "react";
 import { Button, CloseButton, Dialog, HStack, Portal, Stack, Table, Text } from "@chakra-ui/react";
 import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
 import { EmptyLine } from "../../../ui/admin/AdminPage.tsx";
@@ -104,7 +104,7 @@ function ManageUsers({ businessId }: { businessId: number }) {
         if (failure) return setError(failure);
         setPicked(null);
         flashStatus("User attached", ATTACH_STATUS_MS);
-        setFetchKey((n) => n + 1);
+        startTransition(() => setFetchKey((n) => n + 1));
       },
       onError: (e) => setError(e.message),
     });
@@ -117,7 +117,7 @@ function ManageUsers({ businessId }: { businessId: number }) {
         const failure = resultError(detachBusinessUser);
         if (failure) return setError(failure);
         flashStatus("User removed", ATTACH_STATUS_MS);
-        setFetchKey((n) => n + 1);
+        startTransition(() => setFetchKey((n) => n + 1));
       },
       onError: (e) => setError(e.message),
     });

@@ -1,4 +1,4 @@
-import { Suspense, useState } from "react";
+import { startTransition, Suspense, useState } from "react";
 import { Badge, Box, Button, CloseButton, Dialog, HStack, Input, NativeSelect, Portal, Stack, Table, Text } from "@chakra-ui/react";
 import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
 import { EmptyLine, Panel } from "../../../ui/admin/AdminPage.tsx";
@@ -55,7 +55,7 @@ export function MembershipsPanel({ businessId, businessOptions }: { businessId?:
         )}
       </Stack>
       <Suspense fallback={<LoadingState label="Loading memberships…" />}>
-        <MembershipsTable variables={{ search: term || null, status, businessId: effectiveBusiness }} fetchKey={fetchKey} onChanged={() => setFetchKey((n) => n + 1)} />
+        <MembershipsTable variables={{ search: term || null, status, businessId: effectiveBusiness }} fetchKey={fetchKey} onChanged={() => startTransition(() => setFetchKey((n) => n + 1))} />
       </Suspense>
     </Panel>
   );

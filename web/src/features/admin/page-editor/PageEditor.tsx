@@ -1,6 +1,7 @@
-import { useCallback, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { Box, Button, Grid, HStack, Stack, Text } from "@chakra-ui/react";
 import { clampDays, dayClampAlert } from "../dayClamp.ts";
+import { RichTextFlushContext, useRichTextFlushRegistry } from "../richtext/flush.ts";
 import { SAVED_FLAG_MS } from "../timings.ts";
 import { useFlash } from "../useFlash.ts";
 import { Panel } from "../../../ui/admin/AdminPage.tsx";
@@ -25,11 +26,17 @@ export interface SavedRefs {
 export function PageEditor({ initial, tenant, businessId, save }: { initial: PageDraft; tenant: string; /** Absent for the home page, which has no catalogue. */ businessId?: number; save: (draft: PageDraft) => Promise<SavedRefs> }) {
   const showCatalog = businessId !== undefined;
   const [draft, setDraft] = useState(initial);
+  // The latest draft, also between renders: a save reads it right after the editors flush.
+  const latest = useRef(initial);
+  const { registry, flushAll } = useRichTextFlushRegistry();
   const [saving, setSaving] = useState(false);
   const [saved, flashSaved] = useFlash<boolean>();
   // Rich-text editors are uncontrolled; days clamped on save never touch them, so they keep their key.
   const editorKey = 0;
-  const update = useCallback((change: (d: PageDraft) => PageDraft) => setDraft((d) => change(d)), []);
+  const update = useCallback((change: (d: PageDraft) => PageDraft) => {
+    latest.current = change(latest.current);
+    setDraft(latest.current);
+  }, []);
 
   /** Clamp the days (alerting what changed), then save the whole page; item and add-on dialogs use this too. */
   const persist = useCallback(
@@ -37,11 +44,12 @@ export function PageEditor({ initial, tenant, businessId, save }: { initial: Pag
       const { days, messages } = clampDays(next);
       if (messages.length) window.alert(dayClampAlert(messages));
       const clamped: PageDraft = { ...next, ...days };
+      latest.current = clamped;
       setDraft(clamped);
       setSaving(true);
       try {
         const refs = await save(clamped);
-        setDraft((d) => ({
+        update((d) => ({
           ...d,
           items: refs.itemRefs ? d.items.map((item, i) => (refs.itemRefs![i] ? { ...item, ref: refs.itemRefs![i] } : item)) : d.items,
           addons: refs.addonRefs ? d.addons.map((addon, i) => (refs.addonRefs![i] ? { ...addon, ref: refs.addonRefs![i] } : addon)) : d.addons,
@@ -55,12 +63,13 @@ export function PageEditor({ initial, tenant, businessId, save }: { initial: Pag
         setSaving(false);
       }
     },
-    [save, flashSaved],
+    [save, flashSaved, update],
   );
 
-  const preview = () => {
+  const preview = async () => {
+    await flushAll();
     try {
-      storePreviewData(tenant, draft);
+      storePreviewData(tenant, latest.current);
       window.open(`/admin/preview/${encodeURIComponent(tenant)}`, "_blank");
     } catch {
       window.alert("Failed to generate preview");
@@ -68,6 +77,7 @@ export function PageEditor({ initial, tenant, businessId, save }: { initial: Pag
   };
 
   return (
+    <RichTextFlushContext.Provider value={registry}>
     <Box pb="24">
       <Grid templateColumns={{ base: "1fr", xl: "minmax(0, 1fr) 420px" }} gap="6" alignItems="start">
         <Stack gap="4" minW="0">
@@ -96,10 +106,11 @@ export function PageEditor({ initial, tenant, businessId, save }: { initial: Pag
         <Button variant="outline" onClick={preview}>
           Preview
         </Button>
-        <Button colorPalette="orange" loading={saving} loadingText="Saving…" onClick={() => persist(draft).catch(() => {})}>
+        <Button colorPalette="orange" loading={saving} loadingText="Saving…" onClick={() => flushAll().then(() => persist(latest.current)).catch(() => {})}>
           Save Changes
         </Button>
       </HStack>
     </Box>
+    </RichTextFlushContext.Provider>
   );
 }

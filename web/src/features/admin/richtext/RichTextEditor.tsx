@@ -5,6 +5,7 @@ import Header from "@editorjs/header";
 import List from "@editorjs/list";
 import { blocksToHtml, htmlToBlocks, type Block } from "./blocksHtml.ts";
 import { InlineImageTool } from "./InlineImageTool.ts";
+import { useRichTextFlushContext } from "./flush.ts";
 
 /** Toolbar presets as sets of tools (spec §9): every preset keeps inline bold, italic and link. */
 export type RichTextPreset = "minimal" | "essential" | "full";
@@ -28,6 +29,7 @@ export function RichTextEditor({ initialHtml, onChange, preset = "essential", la
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
   const initial = useRef(initialHtml);
+  const registry = useRichTextFlushContext();
 
   useEffect(() => {
     if (!holder.current) return;
@@ -35,24 +37,35 @@ export function RichTextEditor({ initialHtml, onChange, preset = "essential", la
     // holder, which would wipe the second instance.
     const el = document.createElement("div");
     holder.current.appendChild(el);
-    const editor = new EditorJS({
+    let destroyed = false;
+    const editor: EditorJS = new EditorJS({
       holder: el,
       tools: toolsFor(preset),
       data: { blocks: htmlToBlocks(initial.current) },
       minHeight,
       placeholder: "Start writing…",
       onChange: async (api) => {
+        // A replaced editor (reset, remount) must not report its content late.
+        if (destroyed) return;
         const saved = await api.saver.save();
-        onChangeRef.current(blocksToHtml(saved.blocks as Block[]));
+        if (!destroyed) onChangeRef.current(blocksToHtml(saved.blocks as Block[]));
       },
     });
+    const unregister = registry?.register(async () => {
+      await editor.isReady;
+      if (destroyed) return;
+      const saved = await editor.save();
+      onChangeRef.current(blocksToHtml(saved.blocks as Block[]));
+    });
     return () => {
+      destroyed = true;
+      unregister?.();
       editor.isReady
         .then(() => editor.destroy())
         .catch(() => {})
         .finally(() => el.remove());
     };
-  }, [preset, minHeight]);
+  }, [preset, minHeight, registry]);
 
   return (
     <Box
