@@ -10,7 +10,8 @@ export default defineConfig({
     environment: "node",
     pool: "forks",
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: CI machines are shared, and a loaded one must not fail a correct test.
+    testTimeout: 90_000,
+    hookTimeout: 180_000,
   },
 });
