@@ -23,7 +23,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
+  // Generous: the app server and Chromium share two cores with whatever else runs.
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   globalTeardown: "./tests/e2e/global-teardown.ts",
   use: {
     baseURL,
