@@ -180,7 +180,30 @@ function CouponTable({ fetchKey, onChanged }: { fetchKey: number; onChanged: () 
       {coupons.length === 0 ? (
         <EmptyLine>Nothing yet</EmptyLine>
       ) : (
-        <Table.ScrollArea>
+        <>
+        <Stack hideFrom="md" gap="2">
+          {coupons.map((c) => (
+            <HStack key={c.id} borderWidth="1px" rounded="md" p="3" justify="space-between" wrap="wrap" data-testid="coupon-card">
+              <Box>
+                <Text fontFamily="mono" fontWeight="semibold">
+                  {c.code}
+                </Text>
+                <Text fontSize="sm" color="fg.muted">
+                  {c.type === "PERCENT" ? "Percent" : "Fixed"} · {couponValue(c)} · Active {c.active ? "Yes" : "No"}
+                </Text>
+              </Box>
+              <HStack gap="2">
+                <Button size="xs" variant="outline" onClick={() => onToggle(c)}>
+                  {c.active ? "Deactivate" : "Activate"}
+                </Button>
+                <Button size="xs" variant="outline" colorPalette="red" onClick={() => onDelete(c)}>
+                  Delete
+                </Button>
+              </HStack>
+            </HStack>
+          ))}
+        </Stack>
+        <Table.ScrollArea hideBelow="md">
           <Table.Root size="sm">
             <Table.Header>
               <Table.Row>
@@ -217,6 +240,7 @@ function CouponTable({ fetchKey, onChanged }: { fetchKey: number; onChanged: () 
             </Table.Body>
           </Table.Root>
         </Table.ScrollArea>
+        </>
       )}
     </Panel>
   );

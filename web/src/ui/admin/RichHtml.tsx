@@ -13,6 +13,8 @@ export function RichHtml({ html, ...props }: { html: string } & BoxProps) {
         "& ol": { listStyle: "decimal", paddingStart: "6", marginBottom: "2" },
         "& a": { color: "orange.700", textDecoration: "underline" },
         "& img": { maxWidth: "100%", borderRadius: "md" },
+        "& em, & i": { fontStyle: "italic" },
+        "& strong, & b": { fontWeight: "bold" },
       }}
       dangerouslySetInnerHTML={{ __html: html }}
     />

@@ -113,7 +113,34 @@ function MembershipsTable({ variables, fetchKey, onChanged }: { variables: { sea
       {rows.length === 0 ? (
         <EmptyLine>No memberships found</EmptyLine>
       ) : (
-        <Table.ScrollArea borderWidth="1px" rounded="md">
+        <>
+        <Stack hideFrom="md" gap="2">
+          {rows.map((m) => (
+            <Box key={m.id} borderWidth="1px" rounded="md" p="3" data-testid="membership-card">
+              <HStack justify="space-between" align="flex-start">
+                <Box minW="0">
+                  <Text fontWeight="semibold">
+                    #{m.databaseId} · {m.username}
+                  </Text>
+                  <Text fontSize="sm" color="fg.muted" truncate>
+                    {m.business.name} · {m.planName}
+                  </Text>
+                  <Text fontSize="xs" color="fg.muted">
+                    Started {formatDate(m.startedAt)}
+                    {m.canceledAt ? ` · canceled ${formatDate(m.canceledAt)}` : ""}
+                  </Text>
+                </Box>
+                <Badge colorPalette={m.status === "ACTIVE" ? "green" : m.status === "CANCELED" ? "gray" : "yellow"}>{statusLabel(m.status)}</Badge>
+              </HStack>
+              {m.status !== "CANCELED" && (
+                <Button mt="2" size="xs" variant="outline" colorPalette="red" onClick={() => setCancelling(m)}>
+                  Cancel
+                </Button>
+              )}
+            </Box>
+          ))}
+        </Stack>
+        <Table.ScrollArea borderWidth="1px" rounded="md" hideBelow="md">
           <Table.Root size="sm" striped>
             <Table.Header>
               <Table.Row>
@@ -156,6 +183,7 @@ function MembershipsTable({ variables, fetchKey, onChanged }: { variables: { sea
             </Table.Body>
           </Table.Root>
         </Table.ScrollArea>
+        </>
       )}
       {cancelling && (
         <CancelDialog
