@@ -289,6 +289,12 @@ export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "cl
   }
   const kind = intent.metadata.kind === "RESTART" || intent.metadata.kind === "RENEWAL" ? intent.metadata.kind : "INITIAL";
   const orderId = await settlePeriod(ctx.db, sub, { period, kind, paymentId: payment.id, at: ctx.clock.now() });
+  const linked = await ctx.db.payment.findUniqueOrThrow({ where: { id: payment.id }, select: { orderId: true } });
+  if (linked.orderId !== orderId) {
+    // Another payment completed this period at the same moment and kept the charge: give this one back.
+    await provider.refund({ paymentIntentId: intent.id, amountCents: intent.amountCents, idempotencyKey: `dup:${intent.id}` });
+    await ctx.db.payment.update({ where: { id: payment.id }, data: { refundedCents: intent.amountCents } });
+  }
   const order = await ctx.db.order.findUniqueOrThrow({ where: { id: orderId } });
   return completed(sub, order);
 

@@ -140,7 +140,19 @@ export async function settlePeriod(
           createdAt: args.at,
         },
       }));
-    if (args.paymentId) await tx.payment.update({ where: { id: args.paymentId }, data: { orderId: order.id } });
+    if (args.paymentId) {
+      // Two payments completing one period at once (two tabs, two server processes): the order row lock
+      // serialises them and the first one linked keeps the charge; the caller refunds the one left unlinked.
+      let paidByOther = null;
+      if (existing) {
+        await tx.$queryRaw`SELECT id FROM orders WHERE id = ${order.id} FOR UPDATE`;
+        paidByOther = await tx.payment.findFirst({
+          where: { orderId: order.id, status: "SUCCEEDED", refundedCents: 0, NOT: { id: args.paymentId } },
+          select: { id: true },
+        });
+      }
+      if (!paidByOther) await tx.payment.update({ where: { id: args.paymentId }, data: { orderId: order.id } });
+    }
     const paidThrough = sub.paidThroughPeriod && sub.paidThroughPeriod > args.period ? sub.paidThroughPeriod : args.period;
     await tx.subscription.update({
       where: { id: sub.id },
