@@ -35,7 +35,8 @@ export const BusinessNode = builder.prismaNode("Business", {
     slug: t.exposeString("slug"),
     name: t.exposeString("name"),
     timeZone: t.exposeString("timeZone"),
-    memberCount: t.relationCount("subscriptions", { where: { status: { in: [...businesses.MEMBER_STATUSES] } } }),
+    // Not t.relationCount: its LEFT JOIN aggregates every membership of the platform on each request.
+    memberCount: t.int({ resolve: (b, _a, ctx) => businesses.memberCount(ctx, b.id) }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     logoUrl: t.string({
       nullable: true,

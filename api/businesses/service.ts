@@ -198,3 +198,29 @@ export async function revokeApiToken(ctx: ServiceContext, id: number) {
   if (token.revokedAt) return ctx.db.apiToken.findUniqueOrThrow({ where: { id } });
   return ctx.db.apiToken.update({ where: { id }, data: { revokedAt: ctx.clock.now() } });
 }
+
+const memberCountBatches = new WeakMap<object, { ids: number[]; counts: Promise<Map<number, number>> }>();
+
+/**
+ * A business's member count (active or past due). The counts asked for in one tick of a request (a list of
+ * businesses) are read together: one grouped statement over the index on (business_id, status).
+ */
+export function memberCount(ctx: Pick<ServiceContext, "db">, businessId: number): Promise<number> {
+  let batch = memberCountBatches.get(ctx);
+  if (!batch) {
+    const ids: number[] = [];
+    const counts = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      memberCountBatches.delete(ctx);
+      const groups = await ctx.db.subscription.groupBy({
+        by: ["businessId"],
+        where: { businessId: { in: ids }, status: { in: [...MEMBER_STATUSES] } },
+        _count: { _all: true },
+      });
+      return new Map(groups.map((g) => [g.businessId, g._count._all]));
+    });
+    batch = { ids, counts };
+    memberCountBatches.set(ctx, batch);
+  }
+  batch.ids.push(businessId);
+  return batch.counts.then((m) => m.get(businessId) ?? 0);
+}
