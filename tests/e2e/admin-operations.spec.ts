@@ -113,6 +113,17 @@ test("next box: list, edit, reset and save", async ({ page }) => {
   await screenshots(page, "next-box-editor");
   await expect(page.getByText("Changes saved successfully!")).toBeHidden({ timeout: 5000 });
 
+  // Undo across the editor (Ctrl+Z), then redo.
+  await editor.locator(".ce-paragraph").last().click();
+  await page.keyboard.press("End");
+  await page.keyboard.type(" UNDO-ME");
+  await expect(page.getByTestId("next-box-preview")).toContainText("UNDO-ME");
+  await page.waitForTimeout(1100);
+  await page.keyboard.press("Control+z");
+  await expect(page.getByTestId("next-box-preview")).not.toContainText("UNDO-ME");
+  await page.keyboard.press("Control+Shift+z");
+  await expect(page.getByTestId("next-box-preview")).toContainText("UNDO-ME");
+
   const saved = await gql(page.request, session.token, `{ business(slug: "rise-and-crumb-bakery") { nextBox { contentHtml } } }`);
   expect(saved.data.business.nextBox.contentHtml).toContain("<p>Sourdough loaves and rye this month.</p>");
   if (before) expect(saved.data.business.nextBox.contentHtml.length).toBeGreaterThan(30);

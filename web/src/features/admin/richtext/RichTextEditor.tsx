@@ -6,6 +6,7 @@ import List from "@editorjs/list";
 import { blocksToHtml, htmlToBlocks, type Block } from "./blocksHtml.ts";
 import { InlineImageTool } from "./InlineImageTool.ts";
 import { useRichTextFlushContext } from "./flush.ts";
+import { UndoHistory } from "./undoHistory.ts";
 
 /** Toolbar presets as sets of tools (spec §9): every preset keeps inline bold, italic and link. */
 export type RichTextPreset = "minimal" | "essential" | "full";
@@ -45,12 +46,43 @@ export function RichTextEditor({ initialHtml, onChange, preset = "essential", la
       minHeight,
       placeholder: "Start writing…",
       onChange: async (api) => {
-        // A replaced editor (reset, remount) must not report its content late.
-        if (destroyed) return;
+        // A replaced editor (reset, remount) must not report its content late; neither does an undo's re-render.
+        if (destroyed || restoring) return;
         const saved = await api.saver.save();
-        if (!destroyed) onChangeRef.current(blocksToHtml(saved.blocks as Block[]));
+        if (destroyed) return;
+        history.record(saved.blocks as Block[], Date.now());
+        onChangeRef.current(blocksToHtml(saved.blocks as Block[]));
       },
     });
+    // Undo/redo across blocks (the browser's own undo stops at a block's edge).
+    const history = new UndoHistory<Block[]>(htmlToBlocks(initial.current));
+    let restoring = false;
+    const restore = async (blocks: Block[] | null) => {
+      if (!blocks) return;
+      restoring = true;
+      try {
+        await editor.render({ blocks: blocks.length ? blocks : [{ type: "paragraph", data: { text: "" } }] });
+        onChangeRef.current(blocksToHtml(blocks));
+        // Rendering drops the caret: keep the keyboard in the editor for the next undo or redo.
+        editor.focus(true);
+      } finally {
+        setTimeout(() => (restoring = false), 50);
+      }
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey)) return;
+      const key = event.key.toLowerCase();
+      if (key === "z" && !event.shiftKey) {
+        event.preventDefault();
+        event.stopPropagation();
+        void restore(history.undo());
+      } else if ((key === "z" && event.shiftKey) || key === "y") {
+        event.preventDefault();
+        event.stopPropagation();
+        void restore(history.redo());
+      }
+    };
+    el.addEventListener("keydown", onKeyDown, true);
     const unregister = registry?.register(async () => {
       await editor.isReady;
       if (destroyed) return;
@@ -59,6 +91,7 @@ export function RichTextEditor({ initialHtml, onChange, preset = "essential", la
     });
     return () => {
       destroyed = true;
+      el.removeEventListener("keydown", onKeyDown, true);
       unregister?.();
       editor.isReady
         .then(() => editor.destroy())
