@@ -332,7 +332,7 @@ async function renewals(sourceUrl: string, config: ReturnType<typeof loadConfig>
     console.log(`  renewals: copied ${sourceName} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const copy = new URL(sourceUrl);
     copy.pathname = `/${copyName}`;
-    const db = await openDatabase({ url: copy.toString(), poolSize: 10 });
+    const db = await openDatabase({ url: copy.toString(), poolSize: Math.max(10, Number(values["renewal-workers"]) + 2) });
     try {
       const ctx = { db: db.prisma, clock: new FixedClock(BENCH_BILLING_INSTANT), config: { ...config, databaseUrl: copy.toString() }, log: pino({ level: "silent" }) };
       const limit = values["renewal-businesses"] ? Number(values["renewal-businesses"]) : null;
