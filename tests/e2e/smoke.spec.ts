@@ -35,7 +35,8 @@ test("businesses page lists the seeded businesses from the API", async ({ page }
     await expect(page.getByRole("link", { name: b.name })).toBeVisible();
     await expect(page.getByRole("img", { name: `${b.name} logo` })).toBeVisible();
   }
-  await expect(page.getByTestId("business-card")).toHaveCount(SEEDED.length);
+  // Other specs share this server and may add businesses of their own: the seeded ones must all be there.
+  await expect.poll(() => page.getByTestId("business-card").count()).toBeGreaterThanOrEqual(SEEDED.length);
   await screenshotAtWidths(page, "/businesses", "businesses");
 });
 
@@ -73,7 +74,7 @@ test("businesses page shows the load error with Try Again, which refetches", asy
   await page.goto("/businesses");
   await expect(page.getByText("Failed to load businesses. Please try again.")).toBeVisible();
   await page.getByRole("button", { name: "Try Again" }).click();
-  await expect(page.getByTestId("business-card")).toHaveCount(SEEDED.length);
+  for (const b of SEEDED) await expect(page.getByRole("link", { name: b.name })).toBeVisible();
 });
 
 test("businesses page shows the empty state when there are none", async ({ page }) => {
