@@ -31,6 +31,12 @@ export interface OpenOptions {
 
 const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
 
+/**
+ * Interactive transactions wait for a pooled connection instead of failing after Prisma's default 2 s: a burst
+ * (a double submit repeated many times, a billing run beside traffic) queues rather than erroring.
+ */
+const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 30_000 };
+
 // Arbitrary constant: serialises migrations when several server processes start against one database.
 const MIGRATION_LOCK_ID = 7_283_120_411;
 
@@ -42,7 +48,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (isPostgresUrl(opts.url)) {
     const url = opts.url;
     const { PrismaPg } = await import("@prisma/adapter-pg");
-    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: opts.poolSize ?? 10 }), log });
+    const prisma = new PrismaClient({
+      adapter: new PrismaPg({ connectionString: url, max: opts.poolSize ?? 10 }),
+      log,
+      transactionOptions: TRANSACTION_OPTIONS,
+    });
     return {
       prisma,
       kind: "postgres",
@@ -68,7 +78,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const dir = opts.pgliteDir ?? "memory";
   if (dir !== "memory") await fs.mkdir(path.dirname(path.resolve(dir)), { recursive: true });
   const pglite = new PGlite(dir === "memory" ? "memory://" : dir, opts.pgliteSnapshot ? { loadDataDir: opts.pgliteSnapshot } : {});
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log, transactionOptions: TRANSACTION_OPTIONS });
   return {
     prisma,
     kind: "pglite",
