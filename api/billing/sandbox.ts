@@ -130,23 +130,35 @@ export class SandboxProvider implements PaymentProvider {
     await this.db.sandboxObject.upsert({ where: { id }, create: { id, kind, data }, update: { data } });
   }
 
-  /** Same idempotency key → same object, as Stripe's Idempotency-Key header guarantees. */
+  /**
+   * Same idempotency key → same object, as Stripe's Idempotency-Key header guarantees. The key is claimed
+   * before the work is done, so concurrent requests with one key (two server processes) run it once: the
+   * others wait for the first one's result.
+   */
   private async idempotent<T>(key: string, create: () => Promise<{ id: string; value: T }>, reload: (id: string) => Promise<T>): Promise<T> {
     const idemId = `idem_${createHash("sha256").update(key).digest("hex").slice(0, 40)}`;
-    const existing = await this.load<{ objectId: string }>(idemId, "idempotency");
-    if (existing) return reload(existing.objectId);
-    const { id, value } = await create();
     try {
-      await this.db.sandboxObject.create({ data: { id: idemId, kind: "idempotency", data: { objectId: id } } });
+      await this.db.sandboxObject.create({ data: { id: idemId, kind: "idempotency", data: { objectId: null } } });
     } catch (e) {
-      // A concurrent request with the same key won: answer with its object.
-      if ((e as { code?: string }).code === "P2002") {
-        const winner = await this.load<{ objectId: string }>(idemId, "idempotency");
-        if (winner) return reload(winner.objectId);
+      if ((e as { code?: string }).code !== "P2002") throw e;
+      // Claimed by an earlier or concurrent request: answer with its object once it exists.
+      for (let waited = 0; waited < 10_000; waited += 50) {
+        const claim = await this.load<{ objectId: string | null }>(idemId, "idempotency");
+        if (!claim) return this.idempotent(key, create, reload); // its work failed and released the key
+        if (claim.objectId) return reload(claim.objectId);
+        await new Promise((r) => setTimeout(r, 50));
       }
+      throw new SandboxCardError("idempotency_key_in_use", "Another request with this idempotency key is still in progress.");
+    }
+    try {
+      const { id, value } = await create();
+      await this.save(idemId, "idempotency", { objectId: id });
+      return value;
+    } catch (e) {
+      // Failed work does not hold the key: a retry runs it again, as with Stripe.
+      await this.db.sandboxObject.delete({ where: { id: idemId } }).catch(() => {});
       throw e;
     }
-    return value;
   }
 
   private intentInfo(id: string, i: StoredIntent): PaymentIntentInfo {
