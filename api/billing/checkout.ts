@@ -271,13 +271,18 @@ export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "cl
     },
   });
 
+  /** This payment paid a period another payment already paid: give it back (the key makes it once). */
+  async function refundDuplicate() {
+    await provider.refund({ paymentIntentId: intent.id, amountCents: intent.amountCents, idempotencyKey: `dup:${intent.id}` });
+    await ctx.db.payment.update({ where: { id: payment.id }, data: { refundedCents: intent.amountCents } });
+  }
+
   const existing = await ctx.db.order.findUnique({ where: { subscriptionId_period: { subscriptionId: sub.id, period } } });
   if (existing) {
     const paidByOther = await ctx.db.payment.findFirst({ where: { orderId: existing.id, status: "SUCCEEDED", NOT: { id: payment.id } } });
     if (paidByOther && payment.refundedCents === 0 && payment.orderId !== existing.id) {
       // Two payments for one period (a double submit with two keys): give this one back.
-      await provider.refund({ paymentIntentId: intent.id, amountCents: intent.amountCents, idempotencyKey: `dup:${intent.id}` });
-      await ctx.db.payment.update({ where: { id: payment.id }, data: { refundedCents: intent.amountCents } });
+      await refundDuplicate();
     }
     return completed(sub, existing);
   }
@@ -292,8 +297,7 @@ export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "cl
   const linked = await ctx.db.payment.findUniqueOrThrow({ where: { id: payment.id }, select: { orderId: true } });
   if (linked.orderId !== orderId) {
     // Another payment completed this period at the same moment and kept the charge: give this one back.
-    await provider.refund({ paymentIntentId: intent.id, amountCents: intent.amountCents, idempotencyKey: `dup:${intent.id}` });
-    await ctx.db.payment.update({ where: { id: payment.id }, data: { refundedCents: intent.amountCents } });
+    await refundDuplicate();
   }
   const order = await ctx.db.order.findUniqueOrThrow({ where: { id: orderId } });
   return completed(sub, order);
