@@ -227,7 +227,8 @@ function CheckoutBody({ selection, state }: { selection: MembershipSelection; st
               fulfillmentDetails={selection.fulfillmentDetails}
               couponCode={couponCode}
               onApplyCoupon={(code) => {
-                setCouponError(null);
+                // The same code again keeps its verdict (the quote is not asked again).
+                if (code !== couponCode) setCouponError(null);
                 setCouponCode(code);
                 updateSelection({ couponCode: code });
               }}
@@ -240,7 +241,7 @@ function CheckoutBody({ selection, state }: { selection: MembershipSelection; st
             />
           )}
         </Box>
-        <OrderSummary quote={quote} businessName={businessName} email={contact.email.trim()} isGift={contact.isGift} couponCode={couponCode} />
+        <OrderSummary quote={quote} businessName={businessName} email={contact.email.trim()} isGift={contact.isGift} />
       </Grid>
       {refusal && step < 2 && (
         <Text role="alert" mt="4" color="orange.800">

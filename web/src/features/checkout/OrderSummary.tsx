@@ -50,7 +50,7 @@ function Line({ label, value, strong, muted }: { label: string; value: string; s
 }
 
 /** Spec §2 Order Summary: package line, add-ons, subtotal, email, gift, coupon, tax with percent, total. */
-export function OrderSummary({ quote, businessName, email, isGift, couponCode }: { quote: CheckoutQuote | null; businessName: string; email: string; isGift: boolean; couponCode: string }) {
+export function OrderSummary({ quote, businessName, email, isGift }: { quote: CheckoutQuote | null; businessName: string; email: string; isGift: boolean }) {
   return (
     <Box as="aside" aria-labelledby="order-summary" p="5" rounded="xl" bg="bg" borderWidth="1px" shadow="sm" position={{ lg: "sticky" }} top="20">
       <Heading id="order-summary" as="h2" size="md" mb="1">
@@ -74,7 +74,8 @@ export function OrderSummary({ quote, businessName, email, isGift, couponCode }:
           {quote.discountCents > 0 && <Line label={`Discount (${quote.couponCode})`} value={`-${formatCents(quote.discountCents)}`} />}
           <Line label="Email" value={email || "Not provided"} muted />
           {isGift && <Line label="Gift" value="Yes, this is a gift" muted />}
-          {(quote.couponCode || couponCode) && <Line label="Coupon" value={quote.couponCode || couponCode} muted />}
+          {/* Only the code the server accepted: a refused one stays in the coupon field with its error. */}
+          {quote.couponCode && <Line label="Coupon" value={quote.couponCode} muted />}
           {quote.taxCents > 0 && <Line label={`Tax (${quote.taxRatePercent.toFixed(2)}%)`} value={formatCents(quote.taxCents)} />}
           <Separator my="1" />
           <Line label="Total" value={formatCents(quote.totalCents)} strong />

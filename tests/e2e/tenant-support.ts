@@ -1,0 +1,110 @@
+import { expect, type APIRequestContext } from "@playwright/test";
+import { apiLogin, gql } from "./admin-support.ts";
+
+/**
+ * Businesses, users and memberships a spec makes for itself through the GraphQL API (as the admin), so the
+ * seeded demo businesses other specs read stay exactly as seeded.
+ */
+
+/** A short suffix that keeps names and slugs unique across runs on one database. */
+export const runSuffix = () => `${Date.now() % 1_000_000}${Math.floor(Math.random() * 10)}`;
+
+export async function adminToken(request: APIRequestContext): Promise<string> {
+  return (await apiLogin(request, "admin", "admin1234")).token;
+}
+
+async function ok<T = any>(request: APIRequestContext, token: string, field: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const body = await gql(request, token, query, variables);
+  const result = body.data?.[field];
+  expect(result?.__typename, `${field}: ${JSON.stringify(body)}`).toMatch(/Success$/);
+  return result.data as T;
+}
+
+export interface OwnBusiness {
+  id: number;
+  slug: string;
+  name: string;
+  planRef: string;
+}
+
+/** A business with one pickup plan (no tax, default windows), named and slugged with the run suffix. */
+export async function createOwnBusiness(request: APIRequestContext, token: string, opts: { name: string; slug: string; planName: string; pickupCents: number }): Promise<OwnBusiness> {
+  const created = await ok<{ databaseId: number; slug: string }>(
+    request,
+    token,
+    "createBusiness",
+    `mutation($input: CreateBusinessInput!) { createBusiness(input: $input) { __typename ... on CreateBusinessSuccess { data { databaseId slug } } ... on Error { message } } }`,
+    { input: { name: opts.name, slug: opts.slug } },
+  );
+  await ok(
+    request,
+    token,
+    "saveBusinessPage",
+    `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename ... on SaveBusinessPageSuccess { data { __typename } } ... on Error { message } } }`,
+    {
+      input: {
+        businessId: created.databaseId,
+        content: { brand: { name: opts.name }, fulfillment: { pickup: true, pickupAddress: "1 Orchard Road" } },
+        plans: [{ name: opts.planName, pickupCents: opts.pickupCents }],
+      },
+    },
+  );
+  const page = await gql(request, token, `query($slug: String!) { business(slug: $slug) { plans(first: 1) { edges { node { ref } } } } }`, { slug: created.slug });
+  return { id: created.databaseId, slug: created.slug, name: opts.name, planRef: page.data.business.plans.edges[0].node.ref };
+}
+
+/** A user made by the admin; attached to a business with a role when given. */
+export async function createUser(request: APIRequestContext, token: string, username: string, password: string, attach?: { businessId: number; role: "OWNER" | "EDITOR" | "VIEWER" }) {
+  const user = await ok<{ databaseId: number }>(
+    request,
+    token,
+    "createUser",
+    `mutation($input: CreateUserInput!) { createUser(input: $input) { __typename ... on CreateUserSuccess { data { databaseId } } ... on Error { message } } }`,
+    { input: { username, password, isAdmin: false } },
+  );
+  if (attach) {
+    await ok(
+      request,
+      token,
+      "attachBusinessUser",
+      `mutation($input: AttachBusinessUserInput!) { attachBusinessUser(input: $input) { __typename ... on AttachBusinessUserSuccess { data { role } } ... on Error { message } } }`,
+      { input: { businessId: attach.businessId, userId: user.databaseId, role: attach.role } },
+    );
+  }
+  return user;
+}
+
+/** Registers a member on the business and pays its first month with the sandbox's test card, as the checkout does. */
+export async function subscribeMember(request: APIRequestContext, business: OwnBusiness, username: string, password: string) {
+  const registered = await request.post("/graphql", {
+    headers: { "X-Tenant": business.slug },
+    data: {
+      query: `mutation($i: RegisterInput!) { register(input: $i) { __typename ... on RegisterSuccess { data { token } } ... on Error { message } } }`,
+      variables: { i: { username, password, email: `${username}@example.com` } },
+    },
+  });
+  const reg = (await registered.json()).data.register;
+  expect(reg.__typename, JSON.stringify(reg)).toBe("RegisterSuccess");
+  const token = reg.data.token as string;
+  const started = await ok<{ clientSecret: string; paymentIntentId: string }>(
+    request,
+    token,
+    "startCheckout",
+    `mutation($input: StartCheckoutInput!) { startCheckout(input: $input) { __typename ... on StartCheckoutSuccess { data { clientSecret paymentIntentId } } ... on Error { message } } }`,
+    { input: { selection: { businessSlug: business.slug, planRef: business.planRef, mode: "PICKUP" }, email: `${username}@example.com`, idempotencyKey: `e2e-${username}-checkout` } },
+  );
+  await ok(
+    request,
+    token,
+    "confirmSandboxPayment",
+    `mutation($secret: String!, $card: SandboxCardInput!) { confirmSandboxPayment(clientSecret: $secret, card: $card) { __typename ... on ConfirmSandboxPaymentSuccess { data { status } } ... on Error { message } } }`,
+    { secret: started.clientSecret, card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } },
+  );
+  await ok(
+    request,
+    token,
+    "completeCheckout",
+    `mutation($id: String!) { completeCheckout(paymentIntentId: $id) { __typename ... on CompleteCheckoutSuccess { data { chargedCents } } ... on Error { message } } }`,
+    { id: started.paymentIntentId },
+  );
+}
