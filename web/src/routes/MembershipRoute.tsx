@@ -15,6 +15,7 @@ import { currentTenantHost } from "../lib/tenant.ts";
 import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
 import { ErrorBoundary } from "../ui/ErrorBoundary.tsx";
 import { PageContent } from "../ui/PageShell.tsx";
+import { RichHtml } from "../ui/RichHtml.tsx";
 import { EmptyMessage, ErrorState, LoadingState } from "../ui/StatusStates.tsx";
 
 const PortalQuery = graphql`
@@ -192,7 +193,7 @@ function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | 
                 <Heading as="h2" size="xl" mt="1">
                   {first.status === "CANCELED" ? "No upcoming box" : `Your next box: ${longDate(first.nextBoxDate)}`}
                 </Heading>
-                {first.business.nextBox?.contentHtml && <Box mt="4" css={{ "& p": { mb: "2" }, "& ul": { pl: "5", listStyleType: "disc" } }} dangerouslySetInnerHTML={{ __html: first.business.nextBox.contentHtml }} />}
+                {first.business.nextBox?.contentHtml && <RichHtml mt="4" html={first.business.nextBox.contentHtml} data-testid="next-box-content" />}
               </Box>
             </Stack>
           ) : (

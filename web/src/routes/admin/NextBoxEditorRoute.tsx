@@ -8,7 +8,7 @@ import { RichTextFlushContext, useRichTextFlushRegistry } from "../../features/a
 import { NEXT_BOX_LOAD_ERROR_MS, NEXT_BOX_RETRY_MS, SAVE_FAILURE_MS, SAVE_SUCCESS_MS } from "../../features/admin/timings.ts";
 import { useFlash } from "../../features/admin/useFlash.ts";
 import { AdminPage, Panel } from "../../ui/admin/AdminPage.tsx";
-import { RichHtml } from "../../ui/admin/RichHtml.tsx";
+import { RichHtml } from "../../ui/RichHtml.tsx";
 import { LoadingState } from "../../ui/StatusStates.tsx";
 import type { NextBoxEditorRouteQuery, NextBoxEditorRouteQuery$data } from "./__generated__/NextBoxEditorRouteQuery.graphql.ts";
 import type { NextBoxEditorRouteSaveMutation } from "./__generated__/NextBoxEditorRouteSaveMutation.graphql.ts";

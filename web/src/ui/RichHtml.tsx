@@ -1,6 +1,9 @@
 import { Box, type BoxProps } from "@chakra-ui/react";
 
-/** Renders rich-text HTML (sanitised by the server on save; drafts are the editor's own output). */
+/**
+ * Renders rich-text HTML (sanitised by the server on save; drafts are the editor's own output) with the
+ * headings, lists and emphasis the editor makes: the same look in the admin previews and the member portal.
+ */
 export function RichHtml({ html, ...props }: { html: string } & BoxProps) {
   return (
     <Box
