@@ -2,6 +2,7 @@ import path from "node:path";
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import relay from "vite-plugin-relay";
+import { visualizer } from "rollup-plugin-visualizer";
 
 const here = import.meta.dirname;
 // The API server (npm run dev:api) that `vite` proxies to in development.
@@ -10,12 +11,32 @@ const api = `http://127.0.0.1:${process.env.API_PORT ?? process.env.PORT ?? 3000
 export default defineConfig({
   root: here,
   publicDir: path.join(here, "public"),
-  plugins: [react(), relay],
+  plugins: [
+    react(),
+    relay,
+    // BUNDLE_ANALYZE=treemap.html (or .json for raw data) writes which modules fill each chunk, gzip sizes included.
+    process.env.BUNDLE_ANALYZE &&
+      visualizer({
+        filename: process.env.BUNDLE_ANALYZE,
+        template: process.env.BUNDLE_ANALYZE.endsWith(".json") ? "raw-data" : "treemap",
+        gzipSize: true,
+        // Sizes after minification, from the source maps the build then writes.
+        sourcemap: true,
+      }),
+  ],
+  resolve: {
+    alias: [
+      // react-relay's main entry also carries the legacy container API (QueryRenderer, createFragmentContainer…),
+      // CommonJS that cannot be tree-shaken; the app uses hooks only, which `react-relay/hooks` exports alone.
+      { find: /^react-relay$/, replacement: "react-relay/hooks" },
+    ],
+  },
   build: {
     outDir: path.resolve(here, "../dist/web"),
     emptyOutDir: true,
     // Chakra is one large vendor chunk; routes are split with React.lazy.
     chunkSizeWarningLimit: 900,
+    sourcemap: Boolean(process.env.BUNDLE_ANALYZE),
   },
   server: {
     host: "127.0.0.1",

@@ -1,9 +1,11 @@
 /**
  * Production bundle sizes per route (gzip) from dist/web (`npm run web:build` first), and the JavaScript each
  * public route loads before it renders: the entry's static import closure plus the route chunk's own.
+ * Run alone (no database): `npx tsx tests/bench/web-bundles.ts [--dist dist/web]`.
  */
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 export interface RouteBundle {
@@ -67,3 +69,29 @@ export function measureBundles(distDir: string): { entry: string; entryGzip: num
 }
 
 export const isPublicRoute = (route: string) => PUBLIC_ROUTES.includes(route);
+
+/** Issue 7's target: initial JS of every public page ≤ 250 kB gzip (kB = 1,000 bytes). */
+export const PUBLIC_INITIAL_BUDGET = 250_000;
+
+// `npx tsx tests/bench/web-bundles.ts [--dist dir]`: the table alone, without a database.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { parseArgs } = await import("node:util");
+  const { values } = parseArgs({ options: { dist: { type: "string", default: "dist/web" } } });
+  const web = measureBundles(path.resolve(values.dist));
+  if (!web) {
+    console.error(`${values.dist}: no index.html with an entry script (run npm run web:build)`);
+    process.exit(1);
+  }
+  console.log(`Web bundles (gzip, kB = 1000 bytes): entry and its static imports ${(web.entryGzip / 1000).toFixed(1)} kB`);
+  console.log("| route | route chunk | initial JS to show it | admin/editor chunks loaded |");
+  console.log("|---|---|---|---|");
+  for (const r of web.routes) {
+    console.log(`| ${r.route}${isPublicRoute(r.route) ? " (public)" : ""} | ${(r.chunkGzip / 1000).toFixed(1)} | ${(r.initialGzip / 1000).toFixed(1)} | ${r.adminChunks.join(", ") || "none"} |`);
+  }
+  const publicRoutes = web.routes.filter((r) => isPublicRoute(r.route));
+  const largest = publicRoutes.reduce((a, b) => (b.initialGzip > a.initialGzip ? b : a));
+  const over = publicRoutes.filter((r) => r.initialGzip > PUBLIC_INITIAL_BUDGET || r.adminChunks.length);
+  console.log(
+    `\nPublic pages: largest initial JS ${(largest.initialGzip / 1000).toFixed(1)} kB (${largest.route}); target ≤ ${PUBLIC_INITIAL_BUDGET / 1000} kB and no admin chunk: ${over.length ? `NOT met by ${over.map((r) => r.route).join(", ")}` : "met"}`,
+  );
+}
