@@ -2,9 +2,9 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { ChakraProvider } from "@chakra-ui/react";
 import { RelayEnvironmentProvider } from "react-relay";
-import { RouterProvider } from "react-router/dom";
+import { BrowserRouter } from "react-router";
 import { createRelayEnvironment } from "./lib/relayEnvironment.ts";
-import { router } from "./router.tsx";
+import { AppRoutes } from "./router.tsx";
 import { system } from "./ui/theme.ts";
 
 const environment = createRelayEnvironment();
@@ -13,7 +13,9 @@ createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <ChakraProvider value={system}>
       <RelayEnvironmentProvider environment={environment}>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
       </RelayEnvironmentProvider>
     </ChakraProvider>
   </StrictMode>,
