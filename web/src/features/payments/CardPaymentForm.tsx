@@ -5,10 +5,11 @@ import type { CardPaymentFormConfirmMutation } from "./__generated__/CardPayment
 import type { CardPaymentFormChallengeMutation } from "./__generated__/CardPaymentFormChallengeMutation.graphql.ts";
 import { formatCardNumber, formatExpiry, parseCard, type SandboxCard } from "./cardInput.ts";
 import { PaymentErrorBox } from "./PaymentErrorBox.tsx";
-import { SandboxChallengeDialog } from "./SandboxChallengeDialog.tsx";
 import { commitAsync } from "../../lib/mutations.ts";
+import { lazyDialog } from "../../ui/lazyDialog.tsx";
 
 const StripeCardForm = lazy(() => import("./StripeCardForm.tsx"));
+const SandboxChallengeDialog = lazyDialog(() => import("./SandboxChallengeDialog.tsx").then((m) => m.SandboxChallengeDialog));
 
 const ConfirmMutation = graphql`
   mutation CardPaymentFormConfirmMutation($clientSecret: String!, $card: SandboxCardInput!) {
