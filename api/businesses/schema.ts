@@ -103,6 +103,11 @@ export const BusinessNode = builder.prismaNode("Business", {
       select: viewerLinkSelect,
       resolve: (b, _a, ctx) => (primeRole(ctx, b), can(ctx, b.id, "manageUsers")),
     }),
+    viewerCanManageApiTokens: t.boolean({
+      description: "The viewer may list, create and revoke this business's partner API tokens (owners and administrators).",
+      select: viewerLinkSelect,
+      resolve: (b, _a, ctx) => (primeRole(ctx, b), can(ctx, b.id, "manageApiTokens")),
+    }),
   }),
 });
 
@@ -127,8 +132,13 @@ export const ApiTokenNode = builder.prismaNode("ApiToken", {
     name: t.exposeString("name"),
     prefix: t.exposeString("prefix", { description: "First characters of the token, to tell tokens apart." }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
-    lastUsedAt: t.expose("lastUsedAt", { type: "DateTime", nullable: true }),
+    lastUsedAt: t.expose("lastUsedAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "Last request made with the token (recorded at most once a minute); null when never used.",
+    }),
     revokedAt: t.expose("revokedAt", { type: "DateTime", nullable: true }),
+    createdBy: t.relation("createdBy", { type: UserSummary, description: "Who created the token." }),
   }),
 });
 

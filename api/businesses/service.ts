@@ -184,6 +184,7 @@ export async function createApiToken(ctx: ServiceContext, input: { businessId: n
       prefix: token.slice(0, TOKEN_PREFIX_LENGTH),
       businessId: business.id,
       createdById: actor.user.id,
+      createdAt: ctx.clock.now(),
     },
   });
   return { token, apiToken };
