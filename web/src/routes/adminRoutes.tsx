@@ -17,6 +17,7 @@ const BusinessMembershipsRoute = lazy(() => import("./admin/BusinessMembershipsR
 const CouponsRoute = lazy(() => import("./admin/CouponsRoute.tsx"));
 const UsersRoute = lazy(() => import("./admin/UsersRoute.tsx"));
 const ChangePasswordRoute = lazy(() => import("./admin/ChangePasswordRoute.tsx"));
+const ApiTokensRoute = lazy(() => import("./admin/ApiTokensRoute.tsx"));
 
 /**
  * The admin area (/admin/*): its own layout, guard and pages. Mounted beside the public site by router.tsx.
@@ -42,6 +43,7 @@ export const adminRoutes: RouteObject[] = [
       { path: "business/:id/page", element: <BusinessPageEditorRoute /> },
       { path: "business/:id/next-box", element: <NextBoxEditorRoute /> },
       { path: "business/:id/memberships", element: <BusinessMembershipsRoute /> },
+      { path: "business/:id/api-tokens", element: <ApiTokensRoute /> },
       { path: "*", element: <Navigate to="/admin" replace /> },
     ],
   },

@@ -1,12 +1,13 @@
 import { Suspense } from "react";
 import { Outlet, useLocation, useMatch, useNavigate } from "react-router";
 import { AdminGuard } from "../../features/admin/AdminGuard.tsx";
+import { useCanManageApiTokens } from "../../features/admin/api-tokens/useCanManageApiTokens.ts";
 import { clearStoredSession, readAdminSession } from "../../features/admin/session.ts";
 import { AdminShell, type AdminNavSection } from "../../ui/admin/AdminShell.tsx";
 import { ErrorBoundary } from "../../ui/ErrorBoundary.tsx";
 import { ErrorState, LoadingState } from "../../ui/StatusStates.tsx";
 
-function navSections(isAdmin: boolean, businessId: string | undefined): AdminNavSection[] {
+function navSections(isAdmin: boolean, businessId: string | undefined, canManageApiTokens: boolean): AdminNavSection[] {
   const sections: AdminNavSection[] = [];
   if (isAdmin) {
     sections.push({
@@ -30,6 +31,7 @@ function navSections(isAdmin: boolean, businessId: string | undefined): AdminNav
         { to: `${base}/page`, label: "Edit Page" },
         { to: `${base}/next-box`, label: "Next Box" },
         { to: `${base}/memberships`, label: "Memberships" },
+        ...(canManageApiTokens ? [{ to: `${base}/api-tokens`, label: "API Tokens" }] : []),
       ],
     });
   }
@@ -49,13 +51,15 @@ export default function AdminLayoutRoute() {
   const location = useLocation();
   const business = useMatch("/admin/business/:id/*");
   const { isAdmin } = readAdminSession();
+  const businessId = business?.params.id;
+  const canManageApiTokens = useCanManageApiTokens(businessId ? Number(businessId) : null, isAdmin);
   const logout = () => {
     clearStoredSession();
     navigate("/membership");
   };
   return (
     <AdminGuard>
-      <AdminShell sections={navSections(isAdmin, business?.params.id)} onLogout={logout}>
+      <AdminShell sections={navSections(isAdmin, businessId, canManageApiTokens)} onLogout={logout}>
         <ErrorBoundary key={location.pathname} fallback={(error) => <ErrorState message={error.message || "Something went wrong"} onRetry={() => navigate(0)} />}>
           <Suspense fallback={<LoadingState label="Loading…" />}>
             <Outlet />

@@ -1,0 +1,152 @@
+import { useState } from "react";
+import { Button, CloseButton, Dialog, HStack, Portal, Stack, Table, Text } from "@chakra-ui/react";
+import { graphql, useMutation, usePaginationFragment } from "react-relay";
+import { EmptyLine, Panel } from "../../../ui/admin/AdminPage.tsx";
+import { resultError } from "../mutationResult.ts";
+import { ApiTokenRow, type ApiTokenRowData } from "./ApiTokenRow.tsx";
+import { CreateApiTokenForm } from "./CreateApiTokenForm.tsx";
+import type { ApiTokensPanelFragment_business$key } from "./__generated__/ApiTokensPanelFragment_business.graphql.ts";
+import type { ApiTokensPanelRevokeMutation } from "./__generated__/ApiTokensPanelRevokeMutation.graphql.ts";
+
+export const API_TOKENS_PAGE_SIZE = 20;
+
+/** A business's partner API tokens: create (secret shown once), list newest first with paging, revoke. */
+export function ApiTokensPanel({ business: key }: { business: ApiTokensPanelFragment_business$key }) {
+  const { data, loadNext, hasNext, isLoadingNext } = usePaginationFragment(
+    graphql`
+      fragment ApiTokensPanelFragment_business on Business
+      @refetchable(queryName: "ApiTokensPanelPaginationQuery")
+      @argumentDefinitions(count: { type: "Int", defaultValue: 20 }, cursor: { type: "String" }) {
+        databaseId
+        name
+        apiTokens(first: $count, after: $cursor) @connection(key: "ApiTokensPanel_apiTokens") {
+          __id
+          edges {
+            node {
+              id
+              ...ApiTokenRowFragment_token
+            }
+          }
+        }
+      }
+    `,
+    key,
+  );
+  const [revoking, setRevoking] = useState<ApiTokenRowData | null>(null);
+  const connection = data.apiTokens;
+  if (!connection) return null;
+  const edges = connection.edges;
+
+  return (
+    <Stack gap="6">
+      <Panel title="Create a token">
+        <CreateApiTokenForm businessId={data.databaseId} businessName={data.name} connectionId={connection.__id} />
+      </Panel>
+      <Panel title="Tokens">
+        {edges.length === 0 ? (
+          <EmptyLine>No API tokens yet</EmptyLine>
+        ) : (
+          <Stack gap="3">
+            <Stack hideFrom="md" gap="2">
+              {edges.map(({ node }) => (
+                <ApiTokenRow key={node.id} token={node} layout="card" onRevoke={setRevoking} />
+              ))}
+            </Stack>
+            <Table.ScrollArea borderWidth="1px" rounded="md" hideBelow="md">
+              <Table.Root size="sm">
+                <Table.Header>
+                  <Table.Row>
+                    <Table.ColumnHeader>Name</Table.ColumnHeader>
+                    <Table.ColumnHeader>Token</Table.ColumnHeader>
+                    <Table.ColumnHeader>Created</Table.ColumnHeader>
+                    <Table.ColumnHeader>Last used</Table.ColumnHeader>
+                    <Table.ColumnHeader>Status</Table.ColumnHeader>
+                    <Table.ColumnHeader />
+                  </Table.Row>
+                </Table.Header>
+                <Table.Body>
+                  {edges.map(({ node }) => (
+                    <ApiTokenRow key={node.id} token={node} layout="table" onRevoke={setRevoking} />
+                  ))}
+                </Table.Body>
+              </Table.Root>
+            </Table.ScrollArea>
+            {hasNext && (
+              <HStack justify="center">
+                <Button variant="outline" size="sm" loading={isLoadingNext} onClick={() => loadNext(API_TOKENS_PAGE_SIZE)}>
+                  Load more
+                </Button>
+              </HStack>
+            )}
+          </Stack>
+        )}
+      </Panel>
+      {revoking && <RevokeDialog token={revoking} onClose={() => setRevoking(null)} />}
+    </Stack>
+  );
+}
+
+function RevokeDialog({ token, onClose }: { token: ApiTokenRowData; onClose: () => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [commit, busy] = useMutation<ApiTokensPanelRevokeMutation>(graphql`
+    mutation ApiTokensPanelRevokeMutation($input: RevokeApiTokenInput!) {
+      revokeApiToken(input: $input) {
+        __typename
+        ... on RevokeApiTokenSuccess {
+          data {
+            id
+            revokedAt
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  const revoke = () => {
+    setError(null);
+    commit({
+      variables: { input: { id: token.id } },
+      onCompleted: ({ revokeApiToken }) => {
+        const failure = resultError(revokeApiToken, "Failed to revoke the token");
+        if (failure) return setError(failure);
+        onClose();
+      },
+      onError: (e) => setError(e.message || "Failed to revoke the token"),
+    });
+  };
+  return (
+    <Dialog.Root open onOpenChange={(e) => !e.open && !busy && onClose()} role="alertdialog">
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content>
+            <Dialog.Header>
+              <Dialog.Title>Revoke “{token.name}”?</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              <Text>Partners using this token lose access at their next request. This cannot be undone: to restore access, create a new token and send it to them.</Text>
+              {error && (
+                <Text mt="3" color="red.600" role="alert">
+                  {error}
+                </Text>
+              )}
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Button variant="outline" onClick={onClose} disabled={busy}>
+                Keep token
+              </Button>
+              <Button colorPalette="red" loading={busy} onClick={revoke}>
+                Revoke token
+              </Button>
+            </Dialog.Footer>
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
