@@ -34,6 +34,14 @@ const EnvSchema = z.object({
   BILLING_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(60),
   /** Outside production: start the clock at this ISO instant (demos, browser tests). */
   CLOCK_START: z.iso.datetime({ offset: true }).optional(),
+  /** redis://… shared by the server processes: public-page cache invalidations reach every process at once. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional().or(z.literal("")),
+  /**
+   * Lifetime of a cached anonymous public business page (GraphQL and REST); 0 turns the cache off. Edits
+   * invalidate it at once in the editing process (and, with REDIS_URL, in every process); the lifetime bounds
+   * member counts and, without Redis, edits made through another process.
+   */
+  PUBLIC_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(24 * 60 * 60).default(10),
 });
 
 export type Config = {
@@ -55,6 +63,10 @@ export type Config = {
   billingIntervalMs: number;
   /** ISO instant the clock starts at (never in production). */
   clockStart: string | undefined;
+  /** Redis shared by the server processes (public-page cache invalidation); unset = each process on its own. */
+  redisUrl: string | undefined;
+  /** Lifetime of a cached public business page in ms; 0 = no cache. */
+  publicCacheTtlMs: number;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -90,10 +102,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     clockStart: e.NODE_ENV === "production" ? undefined : e.CLOCK_START,
     billingIntervalMs: e.BILLING_INTERVAL_MINUTES * 60_000,
+    redisUrl: e.REDIS_URL || undefined,
+    publicCacheTtlMs: e.PUBLIC_CACHE_TTL_SECONDS * 1000,
   };
 }
 
-/** Configuration for tests: in-memory everything, no demo data. */
+/**
+ * Configuration for tests: in-memory everything, no demo data, no public-page cache (tests write rows
+ * directly through factories; the cache's own tests turn it on).
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", SEED_DEMO: "0", BILLING_INTERVAL_MINUTES: "0" }), ...overrides };
+  return {
+    ...loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", SEED_DEMO: "0", BILLING_INTERVAL_MINUTES: "0", PUBLIC_CACHE_TTL_SECONDS: "0" }),
+    ...overrides,
+  };
 }

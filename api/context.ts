@@ -2,6 +2,7 @@ import type { Config } from "./config.ts";
 import type { PrismaClient } from "./db.ts";
 import type { Clock } from "./shared/clock.ts";
 import type { BusinessRole } from "./generated/prisma/client.ts";
+import type { PublicPageCache } from "./pages/public-cache.ts";
 
 /** Who is making the request, resolved from the bearer token on the server (never from client claims). */
 export type Actor =
@@ -28,6 +29,8 @@ export interface ServiceContext {
   ip: string;
   /** Per-request memo of the actor's role in each business (policy checks). */
   roleCache: Map<number, BusinessRole | null>;
+  /** The process's cache of public pages (api/pages/public-cache.ts); writes that change a page invalidate it. */
+  publicCache?: PublicPageCache;
 }
 
 export type UserActor = Extract<Actor, { kind: "user" }>;

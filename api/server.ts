@@ -14,6 +14,7 @@ import { requestTenant, tenantFromHost } from "./tenancy.ts";
 import { createGraphQL } from "./graphql/yoga.ts";
 import { restCompat } from "../rest-compat/index.ts";
 import { stripeWebhookRoute } from "./billing/webhooks.ts";
+import { PublicPageCache } from "./pages/public-cache.ts";
 
 export interface AppDeps {
   config: Config;
@@ -23,6 +24,13 @@ export interface AppDeps {
 }
 
 export type RequestContext = ServiceContext & { credentials: CredentialState };
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The process's public page cache (ready() waits for its Redis subscription). */
+    publicCache: PublicPageCache;
+  }
+}
 
 /** One HTTP server: GraphQL at /graphql, the REST compatibility layer under /api, uploads and the web app. */
 export async function buildApp({ config, db, clock, logger }: AppDeps) {
@@ -57,6 +65,11 @@ export async function buildApp({ config, db, clock, logger }: AppDeps) {
     },
   });
 
+  // Anonymous public page reads (GraphQL and REST) answer from here; page edits invalidate it (with Redis, in every process).
+  const publicCache = new PublicPageCache({ ttlMs: config.publicCacheTtlMs, redisUrl: config.redisUrl, database: config.databaseUrl ?? config.dataDir, log });
+  app.decorate("publicCache", publicCache);
+  app.addHook("onClose", () => publicCache.close());
+
   /** The service context of a request (built once): actor from the bearer token, tenant from X-Tenant or host. */
   const contexts = new WeakMap<FastifyRequest, Promise<RequestContext>>();
   const serviceContext = (req: FastifyRequest): Promise<RequestContext> => {
@@ -72,6 +85,7 @@ export async function buildApp({ config, db, clock, logger }: AppDeps) {
         tenant: requestTenant(req.headers, config.publicHost),
         ip: req.ip,
         roleCache: new Map(),
+        publicCache,
       }));
       contexts.set(req, ctx);
     }
@@ -83,7 +97,7 @@ export async function buildApp({ config, db, clock, logger }: AppDeps) {
     return reply.send({ ok: true, database: db.kind });
   });
 
-  const yoga = createGraphQL({ production: config.env === "production" });
+  const yoga = createGraphQL({ production: config.env === "production", publicCache });
   app.route({
     url: "/graphql",
     method: ["GET", "POST", "OPTIONS"],

@@ -9,6 +9,7 @@ import { businessBySlug, MEMBER_STATUSES, publicBusinessesWhere } from "../api/b
 import { planVariations, publicCatalogWhere } from "../api/catalog/service.ts";
 import { bpsToPercent, faqsOf, galleryOf, pageData, socialOf, themeOf, PageContentSchema } from "../api/pages/content.ts";
 import { ensureHomePage } from "../api/pages/service.ts";
+import { cachedPublicPage } from "../api/pages/public-cache.ts";
 import { richTextToPlain } from "../api/pages/richtext.ts";
 import { ValidationError } from "../api/shared/errors.ts";
 import { formatCents } from "../api/shared/money.ts";
@@ -199,6 +200,15 @@ async function tenantBusiness(ctx: ServiceContext) {
 
 const slugParams = z.object({ slug: z.string().min(1).max(100) });
 
+/** If-None-Match names this ETag (or `*`); weak validators compare equal to the strong one (RFC 9110 §13.1.2). */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(",").some((t) => {
+    const tag = t.trim().replace(/^W\//, "");
+    return tag === "*" || tag === etag;
+  });
+}
+
 export const BusinessCard = z.object({
   id: z.number().int(),
   slug: z.string(),
@@ -288,9 +298,17 @@ export function contentRoutes(r: Router) {
     access: "public",
     params: slugParams,
     response: ContentResponse,
-    handler: async (ctx, { params }) => {
-      const business = await businessBySlug(ctx, params.slug);
-      return { content: await businessPageJson(ctx, business.id, false) };
+    handler: async (ctx, { params }, req, reply) => {
+      // The same for every visitor: served from the public page cache, which page edits invalidate.
+      const page = await cachedPublicPage(ctx, `business-page:${params.slug.toLowerCase()}`, async () => {
+        const business = await businessBySlug(ctx, params.slug);
+        return { businessId: business.id, value: { content: await businessPageJson(ctx, business.id, false) } };
+      });
+      // Browsers and CDNs may keep it but must revalidate: a 304 when it has not changed since.
+      reply.header("cache-control", "public, no-cache").header("etag", page.etag);
+      if (etagMatches(req.headers["if-none-match"], page.etag)) reply.status(304).send();
+      else reply.type("application/json; charset=utf-8").send(page.body);
+      return undefined as never; // sent above, as the cached serialised body
     },
   });
 

@@ -6,6 +6,7 @@ import { hashToken, newToken, PARTNER_TOKEN_PREFIX } from "../auth/tokens.ts";
 import { normalizeSlug, isValidSlug } from "../tenancy.ts";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";
+import { publicPageChanged } from "../pages/public-cache.ts";
 
 /** Public business list: every business is listed (spec §2 /businesses). */
 export function publicBusinessesWhere(): Prisma.BusinessWhereInput {
@@ -83,7 +84,7 @@ export async function createBusiness(ctx: ServiceContext, input: z.input<typeof 
   if (await ctx.db.business.findUnique({ where: { slug: data.slug }, select: { id: true } })) throw new ConflictError(SLUG_TAKEN, "slug_taken");
   try {
     // One nested create is one transaction: business, page, next box and attachments together.
-    return await ctx.db.business.create({
+    const business = await ctx.db.business.create({
       data: {
         name: data.name,
         slug: data.slug,
@@ -92,6 +93,9 @@ export async function createBusiness(ctx: ServiceContext, input: z.input<typeof 
         users: { create: data.attachments.map((a) => ({ userId: a.userId, role: a.role })) },
       },
     });
+    // A page read before the business existed ("not found") may be cached under its slug.
+    await publicPageChanged(ctx, null);
+    return business;
   } catch (e) {
     if (isUniqueViolation(e)) throw new ConflictError(SLUG_TAKEN, "slug_taken");
     throw e;
@@ -103,7 +107,7 @@ export async function deleteBusiness(ctx: ServiceContext, id: number) {
   requireAdmin(ctx);
   const business = await ctx.db.business.findUnique({ where: { id }, select: { id: true, name: true, slug: true } });
   if (!business) throw new NotFoundError("Business");
-  return ctx.db.$transaction(async (tx) => {
+  const deleted = await ctx.db.$transaction(async (tx) => {
     const members = await tx.subscription.count({ where: { businessId: id, status: { in: [...MEMBER_STATUSES] } } });
     if (members > 0) throw new ConflictError(HAS_MEMBERS, "has_active_memberships");
     // Orders and payments are financial records: a business that has taken money keeps them.
@@ -113,6 +117,8 @@ export async function deleteBusiness(ctx: ServiceContext, id: number) {
     await tx.business.delete({ where: { id } });
     return business;
   });
+  await publicPageChanged(ctx, id);
+  return deleted;
 }
 
 const AttachInput = z.object({ businessId: z.number().int(), userId: z.number().int(), role: roleSchema });

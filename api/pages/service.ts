@@ -6,6 +6,7 @@ import { saveCatalog, withCatalog } from "../catalog/service.ts";
 import { NotFoundError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";
 import { PageContentSchema, pageData, type PageContentInput } from "./content.ts";
+import { publicPageChanged } from "./public-cache.ts";
 import { sanitizeRichText } from "./richtext.ts";
 import type { AddonInput, PlanInput } from "../catalog/service.ts";
 
@@ -35,7 +36,10 @@ export async function saveHomePage(ctx: ServiceContext, input: { content: PageCo
   requireAdmin(ctx);
   const content = parseInput(z.object({ content: PageContentSchema }), input).content;
   const data = contentData(content);
-  return ctx.db.page.upsert({ where: { isHome: true }, create: { ...data, isHome: true }, update: data });
+  const page = await ctx.db.page.upsert({ where: { isHome: true }, create: { ...data, isHome: true }, update: data });
+  // Businesses without a page of their own show the home page content.
+  await publicPageChanged(ctx, null);
+  return page;
 }
 
 const SaveBusinessPageSchema = withCatalog({ businessId: z.number().int(), content: PageContentSchema });
@@ -62,6 +66,7 @@ export async function saveBusinessPage(ctx: ServiceContext, input: SaveBusinessP
     await tx.page.upsert({ where: { businessId: business.id }, create: { ...page, businessId: business.id }, update: page });
     await saveCatalog(tx, business.id, data, now);
   }, TX_OPTIONS);
+  await publicPageChanged(ctx, business.id);
   return business;
 }
 
@@ -75,9 +80,11 @@ export async function saveNextBox(ctx: ServiceContext, input: { businessId: numb
   if (!business) throw new NotFoundError("Business");
   const updatedById = ctx.actor.kind === "user" ? ctx.actor.user.id : null;
   const contentHtml = sanitizeRichText(data.contentHtml);
-  return ctx.db.nextBox.upsert({
+  const box = await ctx.db.nextBox.upsert({
     where: { businessId: business.id },
     create: { businessId: business.id, contentHtml, updatedById },
     update: { contentHtml, contentDoc: Prisma.DbNull, updatedById },
   });
+  await publicPageChanged(ctx, business.id); // Business.nextBox is public
+  return box;
 }
