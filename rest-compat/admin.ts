@@ -245,13 +245,10 @@ const searchQuery = z.object({ q: z.string().max(200).default("") });
 const membershipQuery = z.object({ q: z.string().max(200).optional(), status: StatusFilter });
 
 async function membershipItems(ctx: ServiceContext, filter: subscriptions.MembershipFilter) {
-  const rows = await ctx.db.subscription.findMany({
-    where: subscriptions.membershipsWhere(ctx, filter),
-    select: membershipRowSelect,
-    orderBy: subscriptions.membershipOrder,
-    take: 500,
-  });
-  return rows.map(membershipRow);
+  const ids = await subscriptions.membershipPageIds(ctx, filter, { take: 500 });
+  if (ids.length === 0) return [];
+  const rows = await ctx.db.subscription.findMany({ where: { id: { in: ids } }, select: membershipRowSelect });
+  return subscriptions.inIdOrder(ids, rows).map(membershipRow);
 }
 
 // ── Routes ───────────────────────────────────────────────────────────────────────────────────────────

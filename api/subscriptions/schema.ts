@@ -284,12 +284,13 @@ builder.queryFields((t) => ({
       status: t.arg({ type: MembershipStatusFilterEnum, defaultValue: "ANY" }),
       businessId: t.arg.int({ description: "Numeric business id (databaseId)." }),
     },
-    resolve: (query, _p, args, ctx) =>
-      ctx.db.subscription.findMany({
-        ...query,
-        where: subscriptions.membershipsWhere(ctx, args),
-        orderBy: subscriptions.membershipOrder,
-      }),
+    // One keyset statement for the page's ids, then the rows with the fields the query selects.
+    resolve: async (query, _p, args, ctx) => {
+      const { take, skip, cursor, ...selection } = query as typeof query & { take: number; skip?: number; cursor?: { id: number } };
+      const ids = await subscriptions.membershipPageIds(ctx, args, { take, skip, cursorId: cursor?.id });
+      if (ids.length === 0) return [];
+      return subscriptions.inIdOrder(ids, await ctx.db.subscription.findMany({ ...selection, where: { id: { in: ids } } }));
+    },
   }),
 }));
 

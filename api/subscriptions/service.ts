@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
-import type { FulfillmentMode, Prisma } from "../generated/prisma/client.ts";
+import { Prisma, type FulfillmentMode } from "../generated/prisma/client.ts";
 import { assertCan, businessesWhere, requireMember } from "../auth/policy.ts";
 import { chargeForPeriod } from "../billing/service.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
@@ -371,6 +371,83 @@ export function membershipsWhere(ctx: ServiceContext, filter: MembershipFilter):
 
 /** Newest first in admin tables. */
 export const membershipOrder: Prisma.SubscriptionOrderByWithRelationInput[] = [{ startedAt: "desc" }, { id: "desc" }];
+
+/** statusWhere in SQL, on `subscriptions s`. */
+function statusSql(status: StatusFilter | null | undefined): Prisma.Sql {
+  switch (status) {
+    case "ACTIVE":
+      return Prisma.sql`s.status::text IN (${Prisma.join([...MEMBER_STATUSES])})`;
+    case "CANCELED":
+      return Prisma.sql`s.status = 'CANCELED'`;
+    default:
+      return Prisma.sql`s.status <> 'INCOMPLETE'`;
+  }
+}
+
+/**
+ * A page of the memberships list in the Prisma cursor form the Relay connections use: `take` rows (negative:
+ * the rows before the cursor, for `last`/`before`), starting after row `cursorId` when given (`skip` 1: the
+ * cursor row itself is never repeated).
+ */
+export interface MembershipPage {
+  take: number;
+  skip?: number;
+  cursorId?: number | null;
+}
+
+/**
+ * The ids of one page of `membershipsWhere(ctx, filter)` in `membershipOrder` (newest first), in one keyset
+ * statement: the same rows as that Prisma filter with a Prisma cursor, which joins users three times and
+ * businesses twice (one join per relation filter) and compares with the cursor row through subqueries. Here
+ * the search joins each table once and the cursor is one row comparison, so PostgreSQL walks the
+ * (started_at DESC, id DESC) index from the cursor and stops after the page. Callers load the rows by id
+ * (`inIdOrder`). Search is case-insensitive contains, as Prisma's (whose pattern keeps `%` and `_` as wildcards).
+ */
+export async function membershipPageIds(ctx: ServiceContext, filter: MembershipFilter, page: MembershipPage): Promise<number[]> {
+  if (page.take === 0) return [];
+  const conditions = [statusSql(filter.status)];
+  // Who may read what stays in the policy: its business filter, resolved to ids unless it allows every business.
+  const readable = businessesWhere(ctx, "readMemberships");
+  if (Object.keys(readable).length > 0) {
+    const ids = "id" in readable && typeof readable.id === "number" ? [readable.id] : (await ctx.db.business.findMany({ where: readable, select: { id: true } })).map((b) => b.id);
+    if (ids.length === 0) return [];
+    conditions.push(Prisma.sql`s.business_id IN (${Prisma.join(ids)})`);
+  }
+  if (filter.businessId != null) conditions.push(Prisma.sql`s.business_id = ${filter.businessId}`);
+  const term = filter.search?.trim();
+  const search = term
+    ? Prisma.sql`JOIN users u ON u.id = s.user_id JOIN businesses b ON b.id = s.business_id`
+    : Prisma.empty;
+  if (term) {
+    const like = (column: Prisma.Sql) => Prisma.sql`${column} ILIKE ('%' || ${term} || '%')`;
+    conditions.push(
+      Prisma.sql`(${Prisma.join([like(Prisma.sql`u.username`), like(Prisma.sql`u.name`), like(Prisma.sql`u.email`), like(Prisma.sql`s.email`), like(Prisma.sql`b.name`), like(Prisma.sql`b.slug`)], " OR ")})`,
+    );
+  }
+  const backward = page.take < 0;
+  if (page.cursorId == null && page.skip) throw new ValidationError("Unsupported page", [{ path: "skip", message: "Only the cursor row can be skipped" }]);
+  if (page.cursorId != null) {
+    const cursor = Prisma.sql`(SELECT c.started_at, c.id FROM subscriptions c WHERE c.id = ${page.cursorId})`;
+    const skip = page.skip ?? 0;
+    if (skip > 1) throw new ValidationError("Unsupported page", [{ path: "skip", message: "At most the cursor row can be skipped" }]);
+    const op = backward ? (skip ? Prisma.raw(">") : Prisma.raw(">=")) : skip ? Prisma.raw("<") : Prisma.raw("<=");
+    conditions.push(Prisma.sql`(s.started_at, s.id) ${op} ${cursor}`);
+  }
+  const direction = Prisma.raw(backward ? "ASC" : "DESC");
+  const rows = await ctx.db.$queryRaw<{ id: number }[]>`
+    SELECT s.id FROM subscriptions s ${search}
+     WHERE ${Prisma.join(conditions, " AND ")}
+     ORDER BY s.started_at ${direction}, s.id ${direction}
+     LIMIT ${Math.abs(page.take)}`;
+  const ids = rows.map((r) => r.id);
+  return backward ? ids.reverse() : ids;
+}
+
+/** Rows loaded by id, in the order of `ids` (a findMany by id returns them in any order). */
+export function inIdOrder<T extends { id: number }>(ids: number[], rows: T[]): T[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
 
 /**
  * Spec §4 'One subscription per business shown': prefer one with a payment-provider subscription id, then

@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor, ServiceContext } from "../../api/context.ts";
+import { membershipOrder, membershipPageIds, membershipsWhere, type MembershipFilter, type StatusFilter } from "../../api/subscriptions/service.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { factories } from "../support/factories.ts";
+
+/**
+ * Issue 7: the memberships list runs as one keyset statement (membershipPageIds) instead of Prisma's relation
+ * filters and cursor. It must return exactly the rows, in exactly the order, that the Prisma filter
+ * (membershipsWhere + membershipOrder + cursor) returns, for every filter, page and reader; and the GraphQL
+ * connection keeps its Relay semantics (first/after forward, last/before backward, page info).
+ */
+
+let t: TestApp;
+let admin: Actor;
+let owner: Actor;
+let partner: Actor;
+let member: Actor;
+const all: number[] = [];
+
+const ctxOf = (actor: Actor): ServiceContext =>
+  ({ db: t.db.prisma, clock: t.clock, config: t.config, log: console, actor, tenant: null, ip: "127.0.0.1", roleCache: new Map() }) as ServiceContext;
+
+/** What the Prisma filter returns for the same page (the behaviour kept). */
+async function prismaIds(actor: Actor, filter: MembershipFilter, take: number, cursorId?: number) {
+  const rows = await t.db.prisma.subscription.findMany({
+    where: membershipsWhere(ctxOf(actor), filter),
+    orderBy: membershipOrder,
+    take,
+    ...(cursorId != null ? { cursor: { id: cursorId }, skip: 1 } : {}),
+    select: { id: true },
+  });
+  return rows.map((r) => r.id);
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const f = factories(t);
+  const acme = await f.business({ slug: "acme", name: "Acme Dairy" });
+  const ada = await f.business({ slug: "ada-farm", name: "Orchard" });
+  const plans = [await f.plan(acme), await f.plan(ada)];
+  // Members: some with a name, some without; "ada" in usernames, names, emails and a business slug.
+  const people = [
+    { username: "adam", name: "Adam Ant", email: "adam@example.com" },
+    { username: "bea", email: "bea@example.com" },
+    { username: "carl", name: "Carl Adair", email: "c@example.com" },
+    { username: "dora", name: "Dora", email: "dora@ADA.example" },
+  ];
+  const statuses = ["ACTIVE", "PAST_DUE", "CANCELED", "INCOMPLETE"] as const;
+  let first: { id: number; publicId: string } | null = null;
+  // 48 memberships; every third pair shares a start instant (ties are ordered by id, newest id first).
+  for (let i = 0; i < 48; i++) {
+    const business = i % 3 === 0 ? ada : acme;
+    const day = 1 + Math.floor(i / 2);
+    const p = people[i % 4];
+    const user = await f.user({ ...p, username: `${p.username}${i}`, email: `${i}.${p.email}` });
+    first ??= user;
+    const sub = await f.subscription({
+      user,
+      business,
+      plan: business === ada ? plans[1] : plans[0],
+      status: statuses[i % 4],
+      startedAt: `2026-01-${String(Math.min(day, 28)).padStart(2, "0")}T${i % 2 === 0 || i % 6 === 1 ? "10" : "11"}:00:00Z`,
+      email: i % 5 === 0 ? `gift-${i}@adamail.test` : undefined,
+    });
+    all.push(sub.id);
+  }
+  const adminUser = await f.user({ username: "root", isAdmin: true });
+  const ownerUser = await f.user({ username: "olive" });
+  await f.attach(acme, ownerUser, "VIEWER");
+  admin = { kind: "user", user: { id: adminUser.id, publicId: adminUser.publicId, username: "root", isAdmin: true }, session: { id: 1, tenantSlug: null } };
+  owner = { kind: "user", user: { id: ownerUser.id, publicId: ownerUser.publicId, username: "olive", isAdmin: false }, session: { id: 2, tenantSlug: null } };
+  partner = { kind: "partner", token: { id: 1, businessId: ada.id } };
+  member = { kind: "user", user: { id: first!.id, publicId: first!.publicId, username: "adam0", isAdmin: false }, session: { id: 3, tenantSlug: null } };
+});
+afterAll(() => t?.close());
+
+describe("membershipPageIds", () => {
+  const filters: MembershipFilter[] = [];
+  for (const status of ["ACTIVE", "CANCELED", null] as (StatusFilter | null)[]) {
+    for (const search of [null, "  ADA ", "adam1", "orchard", "adamail", "a_a", "3.carl"]) filters.push({ status, search });
+  }
+  filters.push({ status: "ANY", search: "", businessId: 1 }, { status: "ACTIVE", search: "a", businessId: 2 }, { search: "nobody" });
+
+  it("returns the Prisma filter's rows in its order, for every filter, reader, page size and cursor", async () => {
+    let compared = 0;
+    for (const actor of [admin, owner, partner, member]) {
+      for (const filter of filters) {
+        const expected = await prismaIds(actor, filter, 1000);
+        expect(await membershipPageIds(ctxOf(actor), filter, { take: 1000 })).toEqual(expected);
+        // Forward pages of 4 (take 5, as the connection asks for one more), from the start and from rows of the list.
+        for (const cursor of [undefined, expected[0], expected[4], expected[9]].filter((c, i) => i === 0 || c != null)) {
+          expect(await membershipPageIds(ctxOf(actor), filter, { take: 5, skip: cursor == null ? 0 : 1, cursorId: cursor })).toEqual(
+            await prismaIds(actor, filter, 5, cursor),
+          );
+          compared++;
+        }
+        // Backward pages (last/before): Prisma's negative take.
+        for (const cursor of [undefined, expected.at(-1), expected.at(-5)].filter((c, i) => i === 0 || c != null)) {
+          expect(await membershipPageIds(ctxOf(actor), filter, { take: -5, skip: cursor == null ? 0 : 1, cursorId: cursor })).toEqual(
+            await prismaIds(actor, filter, -5, cursor),
+          );
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(150);
+  });
+
+  it("readers see only what the policy lets them read", async () => {
+    expect(await membershipPageIds(ctxOf(member), {}, { take: 100 })).toEqual([]);
+    expect(await membershipPageIds(ctxOf({ kind: "anonymous" }), {}, { take: 100 })).toEqual([]);
+    expect((await membershipPageIds(ctxOf(owner), {}, { take: 100 })).length).toBe(24);
+  });
+});
+
+describe("Query.memberships connection", () => {
+  const Q = `query($first: Int, $after: String, $last: Int, $before: String, $search: String, $status: MembershipStatusFilter) {
+    memberships(first: $first, after: $after, last: $last, before: $before, search: $search, status: $status) {
+      edges { cursor node { databaseId } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
+  let token: string;
+  beforeAll(async () => {
+    const f = factories(t);
+    const u = await t.db.prisma.user.findUniqueOrThrow({ where: { username: "root" } });
+    token = await f.session(u);
+  });
+  const page = async (v: Record<string, unknown>) => (await t.gqlOk(Q, v, { token })).memberships;
+
+  it("walks every row forward with first/after and back with last/before, with Relay page info", async () => {
+    const expected = await prismaIds(admin, { status: "ACTIVE", search: "a" }, 1000);
+    expect(expected.length).toBeGreaterThan(10);
+    const forward: number[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    for (;;) {
+      const p: any = await page({ first: 4, after, status: "ACTIVE", search: "a" });
+      forward.push(...p.edges.map((e: any) => e.node.databaseId));
+      expect(p.pageInfo.hasPreviousPage).toBe(after != null);
+      expect(p.pageInfo.endCursor).toBe(p.edges.at(-1)?.cursor ?? null);
+      pages++;
+      if (!p.pageInfo.hasNextPage) break;
+      after = p.pageInfo.endCursor;
+    }
+    expect(forward).toEqual(expected);
+    expect(pages).toBe(Math.ceil(expected.length / 4));
+
+    const backward: number[] = [];
+    let before: string | null = null;
+    for (;;) {
+      const p: any = await page({ last: 4, before, status: "ACTIVE", search: "a" });
+      backward.unshift(...p.edges.map((e: any) => e.node.databaseId));
+      expect(p.pageInfo.hasNextPage).toBe(before != null);
+      if (!p.pageInfo.hasPreviousPage) break;
+      before = p.pageInfo.startCursor;
+    }
+    expect(backward).toEqual(expected);
+  });
+});
