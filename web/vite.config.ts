@@ -14,13 +14,13 @@ export default defineConfig({
   plugins: [
     react(),
     relay,
-    // BUNDLE_ANALYZE=treemap.html (or .json for raw data) writes which modules fill each chunk, gzip sizes included.
+    // BUNDLE_ANALYZE=/tmp/treemap.html (or .json for raw data) writes which modules fill each chunk and their
+    // minified size (read from source maps, which the build then also writes).
     process.env.BUNDLE_ANALYZE &&
       visualizer({
         filename: process.env.BUNDLE_ANALYZE,
         template: process.env.BUNDLE_ANALYZE.endsWith(".json") ? "raw-data" : "treemap",
         gzipSize: true,
-        // Sizes after minification, from the source maps the build then writes.
         sourcemap: true,
       }),
   ],
