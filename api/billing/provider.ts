@@ -51,6 +51,15 @@ export interface CardSummary {
   expYear: number;
 }
 
+export interface SavedCardCharge {
+  customerId: string;
+  paymentMethodId: string;
+  amountCents: number;
+  currency: string;
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
 export interface PaymentProvider {
   readonly name: ProviderName;
   /** Creates the provider customer for a user (or returns `existingId`). */
@@ -67,17 +76,36 @@ export interface PaymentProvider {
   }): Promise<PaymentIntentInfo>;
   retrievePaymentIntent(id: string): Promise<PaymentIntentInfo>;
   /** Off-session charge of a saved card (renewals, restart). Declines come back as status + lastError. */
-  chargeSavedCard(args: {
-    customerId: string;
-    paymentMethodId: string;
-    amountCents: number;
-    currency: string;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-  }): Promise<PaymentIntentInfo>;
+  chargeSavedCard(args: SavedCardCharge): Promise<PaymentIntentInfo>;
+  /**
+   * Many off-session charges at once (the billing clock's batches): one result per request, in order. A request
+   * that fails (network, provider error) is rejected on its own and the others still stand; each request keeps its
+   * idempotency key, so repeating a request (after a lost answer or a crash) returns the first charge.
+   */
+  chargeSavedCards(requests: SavedCardCharge[]): Promise<PromiseSettledResult<PaymentIntentInfo>[]>;
   /** Card update: the client confirms a setup intent with the new card. */
   createSetupIntent(args: { customerId: string; idempotencyKey: string }): Promise<SetupIntentInfo>;
   retrieveSetupIntent(id: string): Promise<SetupIntentInfo>;
   describeCard(paymentMethodId: string): Promise<CardSummary>;
   refund(args: { paymentIntentId: string; amountCents: number; idempotencyKey: string }): Promise<{ id: string; status: string }>;
+}
+
+/**
+ * Runs `fn` over `items` with at most `concurrency` calls in flight; one settled result per item, in order (a
+ * rejection stays with its item).
+ */
+export async function settleEach<T, R>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
+  const results: PromiseSettledResult<R>[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) {
+      try {
+        results[i] = { status: "fulfilled", value: await fn(items[i]) };
+      } catch (reason) {
+        results[i] = { status: "rejected", reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return results;
 }

@@ -1,10 +1,7 @@
 import type { ServiceContext } from "../context.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
-import { variationFor } from "../catalog/service.ts";
-import { discountCents } from "../coupons/service.ts";
-import { localDate, yearMonthOf } from "../shared/calendar.ts";
-import { priceSelection } from "./pricing.ts";
-import { chargeForPeriod } from "./service.ts";
+import { Prisma } from "../generated/prisma/client.ts";
+import { isoDate, localDate, yearMonthOf } from "../shared/calendar.ts";
+import { emptyReport, MAX_ATTEMPTS, renewClaimed, RETRY_SCHEDULE_DAYS, type RenewalReport, type TaxSettings } from "./renewal-batch.ts";
 
 /**
  * The billing clock: on its billing day (1–28, in the business's time zone) each active or past-due membership
@@ -15,144 +12,74 @@ import { chargeForPeriod } from "./service.ts";
  *
  * Dunning: a declined renewal leaves the membership PAST_DUE; it is retried 1, 3 and 7 days after the first
  * decline (at once when the member saves a new card), and canceled when the last retry fails.
+ *
+ * Renewals are set-based: a run lists the due memberships once, then renews them in batches (one claim
+ * statement, a few reads, one provider call for the batch's charges, one write transaction), a few batches at
+ * once. The statements of a run grow with the number of batches, not of memberships.
  */
 
-/** Days after the first declined attempt at which the period is tried again. */
-export const RETRY_SCHEDULE_DAYS = [1, 3, 7] as const;
-export const MAX_ATTEMPTS = RETRY_SCHEDULE_DAYS.length + 1;
-const DAY_MS = 24 * 60 * 60 * 1000;
 const LEASE_MS = 5 * 60 * 1000;
-const BATCH = 200;
+/** Memberships claimed and renewed together. */
+export const DEFAULT_BATCH_SIZE = 500;
+/** Batches in flight at once in one process: while one waits on the database or the provider, another computes. */
+export const DEFAULT_CONCURRENCY = 2;
 
-type BillingContext = Pick<ServiceContext, "db" | "clock" | "config" | "log">;
+export type BillingContext = Pick<ServiceContext, "db" | "clock" | "config" | "log">;
+export { MAX_ATTEMPTS, RETRY_SCHEDULE_DAYS, type RenewalReport };
 
-export interface RenewalReport {
-  /** Memberships that were due and looked at. */
-  due: number;
-  charged: number;
-  /** Due, but their month is skipped. */
-  skipped: number;
-  /** Claimed by another run at the same time. */
-  busy: number;
-  /** Declined or needing the member (3-D Secure, no saved card): now past due. */
-  failed: number;
-  /** Canceled after the last allowed attempt. */
-  canceled: number;
-  /** Past due, next retry not yet scheduled. */
-  waiting: number;
-  changesApplied: number;
+export interface RenewalOptions {
+  /** One business only (default: every business). */
+  businessId?: number;
+  /** Memberships per batch (default DEFAULT_BATCH_SIZE). */
+  batchSize?: number;
+  /** Batches renewed at once (default DEFAULT_CONCURRENCY). */
+  concurrency?: number;
 }
 
-const dueSelect = {
-  id: true,
-  status: true,
-  paidThroughPeriod: true,
-  businessId: true,
-  pendingChange: true,
-  couponId: true,
-  coupon: { select: { type: true, value: true, active: true } },
-} satisfies Prisma.SubscriptionSelect;
+/** The memberships one pass renews for one billing period. */
+export interface DueList {
+  period: string;
+  ids: number[];
+  /** A new card was saved: retry past-due memberships now, whatever the retry schedule (and the skip) says. */
+  retryNow: boolean;
+  /** Tax settings per business, for scheduled changes priced during the run. */
+  tax: Map<number, TaxSettings>;
+}
 
 /** Runs one pass of the billing clock over every business (or one), as of the clock's now. */
-export async function runRenewals(ctx: BillingContext, opts: { businessId?: number } = {}): Promise<RenewalReport> {
-  const report: RenewalReport = { due: 0, charged: 0, skipped: 0, busy: 0, failed: 0, canceled: 0, waiting: 0, changesApplied: 0 };
+export async function runRenewals(ctx: BillingContext, opts: RenewalOptions = {}): Promise<RenewalReport> {
+  const report = emptyReport();
+  const now = ctx.clock.now();
   const businesses = await ctx.db.business.findMany({
     where: opts.businessId ? { id: opts.businessId } : {},
     select: { id: true, timeZone: true, page: { select: { taxEnabled: true, taxRateBps: true } } },
     orderBy: { id: "asc" },
   });
+  const tax = new Map(businesses.map((b) => [b.id, b.page]));
+  // Businesses on the same local date share one listing: a handful at most, however many businesses.
+  const byDate = new Map<string, { period: string; day: number; businessIds: number[] }>();
   for (const business of businesses) {
-    const today = localDate(ctx.clock.now(), business.timeZone);
-    const period = yearMonthOf(today);
-    const unpaid: Prisma.SubscriptionWhereInput = {
-      businessId: business.id,
-      status: { in: ["ACTIVE", "PAST_DUE"] },
-      billingDay: { lte: today.day },
-      OR: [{ paidThroughPeriod: null }, { paidThroughPeriod: { lt: period } }],
-    };
-    report.skipped += await ctx.db.subscription.count({ where: { ...unpaid, skips: { some: { yearMonth: period } } } });
-
-    let afterId = 0;
-    for (;;) {
-      const batch = await ctx.db.subscription.findMany({
-        where: { ...unpaid, skips: { none: { yearMonth: period } }, id: { gt: afterId } },
-        select: { id: true },
-        orderBy: { id: "asc" },
-        take: BATCH,
-      });
-      if (batch.length === 0) break;
-      afterId = batch[batch.length - 1].id;
-      for (const { id } of batch) {
-        report.due++;
-        await renewOne(ctx, id, period, business.page, report);
-      }
-    }
+    const today = localDate(now, business.timeZone);
+    const group = byDate.get(isoDate(today)) ?? { period: yearMonthOf(today), day: today.day, businessIds: [] };
+    group.businessIds.push(business.id);
+    byDate.set(isoDate(today), group);
   }
+  const lists: DueList[] = [];
+  for (const { period, day, businessIds } of byDate.values()) {
+    const rows = await ctx.db.$queryRaw<{ id: number; skipped: boolean }[]>`
+      SELECT s.id, EXISTS (SELECT 1 FROM skips k WHERE k.subscription_id = s.id AND k.year_month = ${period}) AS skipped
+        FROM subscriptions s
+       WHERE s.business_id = ANY(${businessIds}::int[])
+         AND s.status IN ('ACTIVE', 'PAST_DUE')
+         AND s.billing_day <= ${day}::int
+         AND (s.paid_through_period IS NULL OR s.paid_through_period < ${period})
+       ORDER BY s.id`;
+    const due = rows.filter((r) => !r.skipped).map((r) => r.id);
+    report.skipped += rows.length - due.length;
+    lists.push({ period, ids: due, retryNow: false, tax });
+  }
+  await renewLists(ctx, lists, report, opts);
   return report;
-}
-
-async function renewOne(
-  ctx: BillingContext,
-  subscriptionId: number,
-  period: string,
-  page: { taxEnabled: boolean; taxRateBps: number } | null,
-  report: RenewalReport,
-  opts: { retryNow?: boolean } = {},
-): Promise<void> {
-  const now = ctx.clock.now();
-  const claim = await ctx.db.subscription.updateMany({
-    where: { id: subscriptionId, OR: [{ renewalLeaseUntil: null }, { renewalLeaseUntil: { lt: now } }] },
-    data: { renewalLeaseUntil: new Date(now.getTime() + LEASE_MS) },
-  });
-  if (claim.count === 0) {
-    report.busy++;
-    return;
-  }
-  try {
-    const sub = await ctx.db.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, select: dueSelect });
-    // Another run finished this period between our query and our claim.
-    if (sub.paidThroughPeriod && sub.paidThroughPeriod >= period) return;
-
-    const keyPrefix = `renewal:${sub.id}:${period}:`;
-    const attempts = await ctx.db.payment.findMany({
-      where: { subscriptionId: sub.id, idempotencyKey: { startsWith: keyPrefix }, status: { not: "SUCCEEDED" } },
-      select: { createdAt: true },
-      orderBy: { createdAt: "asc" },
-    });
-    if (attempts.length > 0 && !opts.retryNow) {
-      const retryAt = attempts[0].createdAt.getTime() + RETRY_SCHEDULE_DAYS[Math.min(attempts.length, RETRY_SCHEDULE_DAYS.length) - 1] * DAY_MS;
-      if (now.getTime() < retryAt) {
-        report.waiting++;
-        return;
-      }
-    }
-
-    if (sub.pendingChange && sub.pendingChange.effectivePeriod <= period) {
-      await applyScheduledChange(ctx, sub, page);
-      report.changesApplied++;
-    }
-
-    const outcome = await chargeForPeriod(ctx, {
-      subscriptionId: sub.id,
-      period,
-      kind: "RENEWAL",
-      idempotencyKey: `${keyPrefix}${attempts.length + 1}`,
-    });
-    if (outcome.outcome === "paid") {
-      report.charged++;
-      return;
-    }
-    const lastAttempt = attempts.length + 1 >= MAX_ATTEMPTS;
-    await ctx.db.subscription.update({
-      where: { id: sub.id },
-      data: lastAttempt ? { status: "CANCELED", canceledAt: now } : { status: "PAST_DUE" },
-    });
-    if (lastAttempt) report.canceled++;
-    else report.failed++;
-    ctx.log.warn({ subscriptionId: sub.id, period, attempt: attempts.length + 1, outcome: outcome.outcome }, "renewal not paid");
-  } finally {
-    await ctx.db.subscription.update({ where: { id: subscriptionId }, data: { renewalLeaseUntil: null } });
-  }
 }
 
 /**
@@ -160,61 +87,87 @@ async function renewOne(
  * scheduled retry. Returns what happened, per the billing clock's report.
  */
 export async function retryPastDue(ctx: BillingContext, userId: number): Promise<RenewalReport> {
-  const report: RenewalReport = { due: 0, charged: 0, skipped: 0, busy: 0, failed: 0, canceled: 0, waiting: 0, changesApplied: 0 };
+  const report = emptyReport();
   const pastDue = await ctx.db.subscription.findMany({
     where: { userId, status: "PAST_DUE" },
-    select: { id: true, business: { select: { timeZone: true, page: { select: { taxEnabled: true, taxRateBps: true } } } } },
+    select: { id: true, businessId: true, business: { select: { timeZone: true, page: { select: { taxEnabled: true, taxRateBps: true } } } } },
+    orderBy: { id: "asc" },
   });
+  const tax = new Map(pastDue.map((s) => [s.businessId, s.business.page]));
+  const byPeriod = new Map<string, DueList>();
   for (const sub of pastDue) {
-    report.due++;
     const period = yearMonthOf(localDate(ctx.clock.now(), sub.business.timeZone));
-    await renewOne(ctx, sub.id, period, sub.business.page, report, { retryNow: true });
+    const list = byPeriod.get(period) ?? { period, ids: [], retryNow: true, tax };
+    list.ids.push(sub.id);
+    byPeriod.set(period, list);
   }
+  await renewLists(ctx, [...byPeriod.values()], report, { concurrency: 1 });
   return report;
 }
 
-/** The selection scheduled by changeSubscription takes effect: new plan, mode and add-ons at today's prices. */
-async function applyScheduledChange(
-  ctx: BillingContext,
-  sub: Prisma.SubscriptionGetPayload<{ select: typeof dueSelect }>,
-  page: { taxEnabled: boolean; taxRateBps: number } | null,
-): Promise<void> {
-  const change = sub.pendingChange!;
-  const plan = await ctx.db.plan.findUniqueOrThrow({ where: { id: change.planId }, include: { variations: true } });
-  const addons = await ctx.db.addon.findMany({ where: { id: { in: change.addonIds }, businessId: sub.businessId } });
-  const variation = variationFor(plan, change.mode);
-  if (!variation) {
-    // The plan lost its price for that mode after the change was scheduled: keep the current selection.
-    await ctx.db.subscriptionChange.delete({ where: { id: change.id } });
-    ctx.log.warn({ subscriptionId: sub.id, planId: plan.id, mode: change.mode }, "scheduled change dropped: no price for the mode");
-    return;
+/** Cuts the lists into batches and renews them, `concurrency` batches at a time. */
+async function renewLists(ctx: BillingContext, lists: DueList[], report: RenewalReport, opts: RenewalOptions): Promise<void> {
+  const size = Math.max(1, opts.batchSize ?? DEFAULT_BATCH_SIZE);
+  const batches: { list: DueList; ids: number[] }[] = [];
+  for (const list of lists) {
+    report.due += list.ids.length;
+    for (let i = 0; i < list.ids.length; i += size) batches.push({ list, ids: list.ids.slice(i, i + size) });
   }
-  const coupon = sub.coupon?.active ? sub.coupon : null;
-  const price = priceSelection({
-    planAmountCents: variation.amountCents,
-    addonAmountsCents: addons.map((a) => a.amountCents),
-    discountFor: coupon ? (subtotal) => discountCents(coupon, subtotal) : undefined,
-    taxRateBps: page?.taxEnabled ? page.taxRateBps : null,
-  });
-  await ctx.db.$transaction([
-    ctx.db.subscriptionAddon.deleteMany({ where: { subscriptionId: sub.id } }),
-    ctx.db.subscription.update({
-      where: { id: sub.id },
-      data: {
-        planId: plan.id,
-        mode: change.mode,
-        planAmountCents: price.planAmountCents,
-        addonsAmountCents: price.addonsAmountCents,
-        discountCents: price.discountCents,
-        taxCents: price.taxCents,
-        totalCents: price.totalCents,
-        taxRateBps: price.taxRateBps,
-        couponId: coupon ? sub.couponId : null,
-        addons: { create: addons.map((a) => ({ addonId: a.id, amountCents: a.amountCents })) },
-      },
-    }),
-    ctx.db.subscriptionChange.delete({ where: { id: change.id } }),
-  ]);
+  let next = 0;
+  const worker = async () => {
+    for (let b = batches[next++]; b; b = batches[next++]) await renewBatch(ctx, b.list, b.ids, report);
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, opts.concurrency ?? DEFAULT_CONCURRENCY), batches.length) }, worker));
+}
+
+/** Claims what is still due of `ids`, renews it, and adds the outcome to the report. Never throws: errors are counted. */
+async function renewBatch(ctx: BillingContext, list: DueList, ids: number[], report: RenewalReport): Promise<void> {
+  let claimed: number[] = [];
+  try {
+    const candidates = await claim(ctx, list, ids);
+    claimed = candidates.filter((c) => c.free).map((c) => c.id);
+    report.busy += candidates.length - claimed.length;
+    if (claimed.length === 0) return;
+    const outcome = await renewClaimed(ctx, list, claimed);
+    for (const key of Object.keys(outcome) as (keyof RenewalReport)[]) report[key] += outcome[key];
+  } catch (err) {
+    report.errors += claimed.length || ids.length;
+    ctx.log.error({ err, period: list.period, subscriptionIds: claimed.length ? claimed : ids }, "renewal batch failed: its memberships are tried again on the next run");
+    if (claimed.length) {
+      await ctx.db.subscription
+        .updateMany({ where: { id: { in: claimed } }, data: { renewalLeaseUntil: null } })
+        .catch((e) => ctx.log.error({ err: e }, "renewal leases not released: they expire on their own"));
+    }
+  }
+}
+
+/**
+ * One statement: locks what of `ids` is still due (skipping rows another run is claiming this instant) and
+ * leases the ones no other run holds. Returns every due candidate and whether this run got it.
+ */
+async function claim(ctx: BillingContext, list: DueList, ids: number[]): Promise<{ id: number; free: boolean }[]> {
+  const now = ctx.clock.now();
+  const until = new Date(now.getTime() + LEASE_MS);
+  const { period } = list;
+  const statuses = list.retryNow ? ["PAST_DUE"] : ["ACTIVE", "PAST_DUE"];
+  const notSkipped = list.retryNow
+    ? Prisma.empty
+    : Prisma.sql`AND NOT EXISTS (SELECT 1 FROM skips k WHERE k.subscription_id = s.id AND k.year_month = ${period})`;
+  return ctx.db.$queryRaw<{ id: number; free: boolean }[]>`
+    WITH candidates AS (
+      SELECT s.id, (s.renewal_lease_until IS NULL OR s.renewal_lease_until < ${now}::timestamp) AS free
+        FROM subscriptions s
+       WHERE s.id = ANY(${ids}::int[])
+         AND s.status::text = ANY(${statuses}::text[])
+         AND (s.paid_through_period IS NULL OR s.paid_through_period < ${period})
+         AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.subscription_id = s.id AND o.period = ${period})
+         ${notSkipped}
+         FOR UPDATE OF s SKIP LOCKED
+    ), claimed AS (
+      UPDATE subscriptions SET renewal_lease_until = ${until}::timestamp
+       WHERE id = ANY(ARRAY(SELECT id FROM candidates WHERE free))
+    )
+    SELECT id, free FROM candidates ORDER BY id`;
 }
 
 /** Runs the billing clock every `intervalMs` inside the server process; returns a stop function. */
@@ -223,7 +176,8 @@ export function startBillingClock(ctx: BillingContext, intervalMs: number): () =
   const tick = () => {
     running = runRenewals(ctx)
       .then((report) => {
-        if (report.due || report.skipped) ctx.log.info({ report }, "billing clock ran");
+        if (report.errors) ctx.log.error({ report }, "billing clock ran with errors");
+        else if (report.due || report.skipped) ctx.log.info({ report }, "billing clock ran");
       })
       .catch((err) => ctx.log.error({ err }, "billing clock failed"));
   };

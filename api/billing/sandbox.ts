@@ -7,6 +7,7 @@ import type {
   PaymentIntentInfo,
   PaymentProvider,
   ProviderError,
+  SavedCardCharge,
   SetupIntentInfo,
 } from "./provider.ts";
 
@@ -101,6 +102,38 @@ interface StoredCard {
 
 const rid = (prefix: string) => `${prefix}_sbx_${randomBytes(12).toString("base64url")}`;
 
+/** The sandbox_objects row that records which object an idempotency key created. */
+const idempotencyRecordId = (key: string) => `idem_${createHash("sha256").update(key).digest("hex").slice(0, 40)}`;
+
+/** An off-session charge of a saved card, as Stripe answers it for that test card. */
+function savedCardIntent(id: string, args: SavedCardCharge, card: StoredCard | null): StoredIntent {
+  let status: IntentStatus = "succeeded";
+  let lastError: ProviderError | null = null;
+  if (!card || card.customerId !== args.customerId) {
+    status = "requires_payment_method";
+    lastError = { code: "payment_method_missing", message: "The saved card is no longer available." };
+  } else if (card.behavior === "decline_after_attach") {
+    status = "requires_payment_method";
+    lastError = DECLINES.decline;
+  } else if (card.behavior === "authenticate_always") {
+    status = "requires_action";
+    lastError = DECLINES.authentication_required;
+  }
+  return {
+    kind: "payment_intent",
+    clientSecret: `${id}_secret_${randomBytes(12).toString("base64url")}`,
+    status,
+    amountCents: args.amountCents,
+    currency: args.currency,
+    customerId: args.customerId,
+    paymentMethodId: card ? args.paymentMethodId : null,
+    lastError,
+    metadata: args.metadata,
+    saveForFuture: false,
+    ...(status === "requires_action" && card ? { pendingCard: { ...card } } : {}),
+  };
+}
+
 function luhnValid(digits: string): boolean {
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
@@ -136,7 +169,7 @@ export class SandboxProvider implements PaymentProvider {
    * others wait for the first one's result.
    */
   private async idempotent<T>(key: string, create: () => Promise<{ id: string; value: T }>, reload: (id: string) => Promise<T>): Promise<T> {
-    const idemId = `idem_${createHash("sha256").update(key).digest("hex").slice(0, 40)}`;
+    const idemId = idempotencyRecordId(key);
     try {
       await this.db.sandboxObject.create({ data: { id: idemId, kind: "idempotency", data: { objectId: null } } });
     } catch (e) {
@@ -225,48 +258,64 @@ export class SandboxProvider implements PaymentProvider {
     return this.intentInfo(id, i);
   }
 
-  async chargeSavedCard(args: {
-    customerId: string;
-    paymentMethodId: string;
-    amountCents: number;
-    currency: string;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-  }): Promise<PaymentIntentInfo> {
+  async chargeSavedCard(args: SavedCardCharge): Promise<PaymentIntentInfo> {
     return this.idempotent(
       `charge:${args.idempotencyKey}`,
       async () => {
         const card = await this.load<StoredCard>(args.paymentMethodId, "payment_method");
         const id = rid("pi");
-        let status: IntentStatus = "succeeded";
-        let lastError: ProviderError | null = null;
-        if (!card || card.customerId !== args.customerId) {
-          status = "requires_payment_method";
-          lastError = { code: "payment_method_missing", message: "The saved card is no longer available." };
-        } else if (card.behavior === "decline_after_attach") {
-          status = "requires_payment_method";
-          lastError = DECLINES.decline;
-        } else if (card.behavior === "authenticate_always") {
-          status = "requires_action";
-          lastError = DECLINES.authentication_required;
-        }
-        const intent: StoredIntent = {
-          kind: "payment_intent",
-          clientSecret: `${id}_secret_${randomBytes(12).toString("base64url")}`,
-          status,
-          amountCents: args.amountCents,
-          currency: args.currency,
-          customerId: args.customerId,
-          paymentMethodId: card ? args.paymentMethodId : null,
-          lastError,
-          metadata: args.metadata,
-          saveForFuture: false,
-          ...(status === "requires_action" && card ? { pendingCard: { ...card } } : {}),
-        };
+        const intent = savedCardIntent(id, args, card);
         await this.save(id, "payment_intent", intent);
         return { id, value: this.intentInfo(id, intent) };
       },
       (id) => this.retrievePaymentIntent(id),
+    );
+  }
+
+  /**
+   * The billing clock's batch: the same outcomes as chargeSavedCard, written with a few multi-row statements. The
+   * idempotency records are inserted with their intents in one transaction (a concurrent request with one of these
+   * keys waits for it, then answers with our intent); a key recorded earlier (a repeated run) answers with its
+   * first intent, through chargeSavedCard.
+   */
+  async chargeSavedCards(requests: SavedCardCharge[]): Promise<PromiseSettledResult<PaymentIntentInfo>[]> {
+    if (requests.length === 0) return [];
+    const cardIds = [...new Set(requests.map((r) => r.paymentMethodId))];
+    const cards = new Map(
+      (await this.db.$queryRaw<{ id: string; data: StoredCard }[]>`
+        SELECT id, data FROM sandbox_objects WHERE id = ANY(${cardIds}::text[]) AND kind = 'payment_method'`).map((row) => [row.id, row.data]),
+    );
+    // One planned intent per distinct key: a key repeated within the batch answers with the same intent.
+    const planned = new Map<string, { idemId: string; id: string; intent: StoredIntent }>();
+    for (const r of requests) {
+      if (planned.has(r.idempotencyKey)) continue;
+      const id = rid("pi");
+      planned.set(r.idempotencyKey, { idemId: idempotencyRecordId(`charge:${r.idempotencyKey}`), id, intent: savedCardIntent(id, r, cards.get(r.paymentMethodId) ?? null) });
+    }
+    const at = this.clock.now();
+    const fresh = await this.db.$transaction(async (tx) => {
+      const all = [...planned.values()];
+      const claimed = await tx.$queryRaw<{ id: string }[]>`
+        INSERT INTO sandbox_objects (id, kind, data, updated_at)
+        SELECT v.id, 'idempotency', jsonb_build_object('objectId', v.object_id), ${at}::timestamp
+          FROM unnest(${all.map((p) => p.idemId)}::text[], ${all.map((p) => p.id)}::text[]) AS v(id, object_id)
+        ON CONFLICT (id) DO NOTHING
+        RETURNING id`;
+      const won = new Set(claimed.map((c) => c.id));
+      const created = all.filter((p) => won.has(p.idemId));
+      if (created.length) {
+        await tx.$executeRaw`
+          INSERT INTO sandbox_objects (id, kind, data, updated_at)
+          SELECT v.id, 'payment_intent', v.data::jsonb, ${at}::timestamp
+            FROM unnest(${created.map((p) => p.id)}::text[], ${created.map((p) => JSON.stringify(p.intent))}::text[]) AS v(id, data)`;
+      }
+      return won;
+    });
+    return Promise.allSettled(
+      requests.map((r) => {
+        const p = planned.get(r.idempotencyKey)!;
+        return fresh.has(p.idemId) ? Promise.resolve(this.intentInfo(p.id, p.intent)) : this.chargeSavedCard(r);
+      }),
     );
   }
 

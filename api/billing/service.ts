@@ -38,13 +38,18 @@ export const PAYMENT_STATUS: Record<IntentStatus, PaymentStatus> = {
   canceled: "CANCELED",
 };
 
+/** Our payment status for a provider intent: a declined one (an error, back to requires_payment_method) is FAILED. */
+export function paymentStatusOf(intent: PaymentIntentInfo): PaymentStatus {
+  return intent.lastError && intent.status === "requires_payment_method" ? "FAILED" : PAYMENT_STATUS[intent.status];
+}
+
 /** Records (or updates) our row for a provider payment intent. */
 export async function recordPayment(
   db: Prisma.TransactionClient | PrismaClient,
   intent: PaymentIntentInfo,
   link: { userId: number; subscriptionId?: number | null; orderId?: number | null; provider: string; idempotencyKey?: string; at: Date },
 ) {
-  const status = intent.lastError && intent.status === "requires_payment_method" ? "FAILED" : PAYMENT_STATUS[intent.status];
+  const status = paymentStatusOf(intent);
   const common = {
     status,
     amountCents: intent.amountCents,
@@ -78,7 +83,8 @@ export async function recordPayment(
 
 const MODE_NAME = { PICKUP: "Pickup", SHIPPING: "Shipping", DELIVERY: "Delivery" } as const;
 
-const subscriptionForBilling = {
+/** What charging and settling a period reads of a subscription (the order snapshot, the customer). */
+export const subscriptionForBilling = {
   include: {
     plan: { select: { ref: true, name: true } },
     addons: { include: { addon: { select: { ref: true, name: true } } } },
@@ -86,7 +92,7 @@ const subscriptionForBilling = {
   },
 } satisfies Prisma.SubscriptionDefaultArgs;
 
-type BillableSubscription = Prisma.SubscriptionGetPayload<typeof subscriptionForBilling>;
+export type BillableSubscription = Prisma.SubscriptionGetPayload<typeof subscriptionForBilling>;
 
 /** The order-history snapshot of what a period bought (spec §3 Order.selection). */
 export function selectionSnapshot(sub: BillableSubscription) {
@@ -110,6 +116,28 @@ export function selectionSnapshot(sub: BillableSubscription) {
   };
 }
 
+/** The order of a paid period: what the subscription buys now, as the member's order history shows it. */
+export function periodOrder(sub: BillableSubscription, args: { period: string; kind: OrderKind; at: Date }) {
+  return {
+    subscriptionId: sub.id,
+    userId: sub.userId,
+    businessId: sub.businessId,
+    kind: args.kind,
+    period: args.period,
+    mode: sub.mode,
+    email: sub.email ?? sub.user.email,
+    address: sub.address ?? undefined,
+    selection: selectionSnapshot(sub),
+    isGift: sub.isGift,
+    couponId: sub.couponId,
+    subtotalCents: sub.planAmountCents + sub.addonsAmountCents,
+    discountCents: sub.discountCents,
+    taxCents: sub.taxCents,
+    totalCents: sub.totalCents,
+    createdAt: args.at,
+  } satisfies Prisma.OrderUncheckedCreateInput;
+}
+
 /** Turns a paid period into its order and moves the subscription forward, in one transaction. */
 export async function settlePeriod(
   db: PrismaClient,
@@ -120,26 +148,7 @@ export async function settlePeriod(
     const existing = await tx.order.findUnique({ where: { subscriptionId_period: { subscriptionId: sub.id, period: args.period } } });
     const order =
       existing ??
-      (await tx.order.create({
-        data: {
-          subscriptionId: sub.id,
-          userId: sub.userId,
-          businessId: sub.businessId,
-          kind: args.kind,
-          period: args.period,
-          mode: sub.mode,
-          email: sub.email ?? sub.user.email,
-          address: sub.address ?? undefined,
-          selection: selectionSnapshot(sub),
-          isGift: sub.isGift,
-          couponId: sub.couponId,
-          subtotalCents: sub.planAmountCents + sub.addonsAmountCents,
-          discountCents: sub.discountCents,
-          taxCents: sub.taxCents,
-          totalCents: sub.totalCents,
-          createdAt: args.at,
-        },
-      }));
+      (await tx.order.create({ data: periodOrder(sub, args) }));
     if (args.paymentId) {
       // Two payments completing one period at once (two tabs, two server processes): the order row lock
       // serialises them and the first one linked keeps the charge; the caller refunds the one left unlinked.

@@ -5,8 +5,10 @@ import type {
   PaymentIntentInfo,
   PaymentProvider,
   ProviderError,
+  SavedCardCharge,
   SetupIntentInfo,
 } from "./provider.ts";
+import { settleEach } from "./provider.ts";
 
 /**
  * The Stripe provider: PaymentIntents for charges (on-session at checkout, off-session for renewals), SetupIntents
@@ -14,6 +16,9 @@ import type {
  * request never creates a second object or charge. Card details never reach this server: the browser confirms
  * intents with Stripe Elements.
  */
+
+/** Off-session renewal charges in flight at once (Stripe's test mode allows about 25 requests per second). */
+export const RENEWAL_CHARGE_CONCURRENCY = 8;
 
 export interface StripeOptions {
   secretKey: string;
@@ -102,14 +107,7 @@ export class StripeProvider implements PaymentProvider {
     return paymentIntentInfo(await this.stripe.paymentIntents.retrieve(id));
   }
 
-  async chargeSavedCard(args: {
-    customerId: string;
-    paymentMethodId: string;
-    amountCents: number;
-    currency: string;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-  }): Promise<PaymentIntentInfo> {
+  async chargeSavedCard(args: SavedCardCharge): Promise<PaymentIntentInfo> {
     try {
       const pi = await this.stripe.paymentIntents.create(
         {
@@ -132,6 +130,15 @@ export class StripeProvider implements PaymentProvider {
       }
       throw e;
     }
+  }
+
+  /**
+   * Stripe has no batch charge endpoint: one off-session payment intent per request, at most
+   * RENEWAL_CHARGE_CONCURRENCY in flight (well inside Stripe's rate limits; the SDK retries a 429 with backoff),
+   * each with its own idempotency key.
+   */
+  async chargeSavedCards(requests: SavedCardCharge[]): Promise<PromiseSettledResult<PaymentIntentInfo>[]> {
+    return settleEach(requests, RENEWAL_CHARGE_CONCURRENCY, (r) => this.chargeSavedCard(r));
   }
 
   async createSetupIntent(args: { customerId: string; idempotencyKey: string }): Promise<SetupIntentInfo> {

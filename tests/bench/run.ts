@@ -1,6 +1,7 @@
 /**
  * `npm run bench:run -- --db postgresql://postgres@127.0.0.1:5432/mp_bench [--duration 10] [--connections 10]
- *  [--only business,memberships,portal,dashboard,checkout,renewals,web] [--renewal-businesses N] [--renewal-workers K]`
+ *  [--only business,memberships,portal,dashboard,checkout,renewals,web] [--renewal-businesses N] [--renewal-workers K]
+ *  [--renewal-batch-size B] [--renewal-concurrency C]`
  *
  * On a database filled by `npm run bench:seed`: starts the server (production config, silent logs, billing
  * clock off) on a free loopback port and drives each screen with autocannon for a bounded time, printing req/s
@@ -18,7 +19,7 @@ import { openDatabase, type Database } from "../../api/db.ts";
 import { buildApp } from "../../api/server.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { hashToken, newToken, SESSION_TOKEN_PREFIX } from "../../api/auth/tokens.ts";
-import { runRenewals } from "../../api/billing/renewals.ts";
+import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, runRenewals } from "../../api/billing/renewals.ts";
 import { seriesMonths } from "../../api/metrics/service.ts";
 import { businessPageQuery, dashboardQuery, idCursor, membershipsPageQuery, portalViewerQuery } from "./queries.ts";
 import { businessPageSql, dashboardSql, membershipsSql, portalSql } from "./sql.ts";
@@ -33,8 +34,12 @@ const { values } = parseArgs({
     only: { type: "string", default: "business,memberships,portal,dashboard,checkout,renewals,web" },
     /** Renew only the memberships of the first N businesses (default: all, the issue's 100,000). */
     "renewal-businesses": { type: "string" },
-    /** Businesses renewed at once (1 = as the billing clock runs: one pass over every business in turn). */
+    /** Businesses renewed at once by separate runRenewals({ businessId }) calls (1 = one pass over every business, as the billing clock runs). */
     "renewal-workers": { type: "string", default: "1" },
+    /** Memberships per renewal batch (default: the billing clock's own). */
+    "renewal-batch-size": { type: "string" },
+    /** Renewal batches in flight at once within the run (default: the billing clock's own). */
+    "renewal-concurrency": { type: "string" },
   },
 });
 const url = values.db ?? process.env.DATABASE_URL;
@@ -337,18 +342,22 @@ async function renewals(sourceUrl: string, config: ReturnType<typeof loadConfig>
       const ctx = { db: db.prisma, clock: new FixedClock(BENCH_BILLING_INSTANT), config: { ...config, databaseUrl: copy.toString() }, log: pino({ level: "silent" }) };
       const limit = values["renewal-businesses"] ? Number(values["renewal-businesses"]) : null;
       const workers = Number(values["renewal-workers"]);
+      const batching = {
+        batchSize: values["renewal-batch-size"] ? Number(values["renewal-batch-size"]) : DEFAULT_BATCH_SIZE,
+        concurrency: values["renewal-concurrency"] ? Number(values["renewal-concurrency"]) : DEFAULT_CONCURRENCY,
+      };
       const ids = (await db.prisma.business.findMany({ select: { id: true }, orderBy: { id: "asc" }, ...(limit ? { take: limit } : {}) })).map((b) => b.id);
       const total = await db.prisma.subscription.count();
       const n = limit ? await db.prisma.subscription.count({ where: { businessId: { in: ids } } }) : total;
       /** One pass of the billing clock: runRenewals itself, or per business with `workers` at once. */
       const pass = async () => {
-        if (!limit && workers === 1) return runRenewals(ctx);
+        if (!limit && workers === 1) return runRenewals(ctx, batching);
         const sum: Record<string, number> = {};
         const queue = [...ids];
         await Promise.all(
           Array.from({ length: workers }, async () => {
             for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-              for (const [k, v] of Object.entries(await runRenewals(ctx, { businessId: id }))) sum[k] = (sum[k] ?? 0) + v;
+              for (const [k, v] of Object.entries(await runRenewals(ctx, { ...batching, businessId: id }))) sum[k] = (sum[k] ?? 0) + v;
             }
           }),
         );
@@ -360,8 +369,11 @@ async function renewals(sourceUrl: string, config: ReturnType<typeof loadConfig>
       const s2 = performance.now();
       const second = await pass();
       const t2 = (performance.now() - s2) / 1000;
-      out.push(`\nRenewals over ${n} memberships${limit ? ` (the first ${limit} businesses of ${total} memberships)` : ""}, ${workers} business(es) at once, as of ${BENCH_BILLING_INSTANT} (on a copy of the database):`);
-      out.push(`  first run:  ${t1.toFixed(1)} s, ${((t1 * 1000) / Math.max(1, first.due)).toFixed(1)} ms per due membership  ${JSON.stringify(first)}`);
+      out.push(
+        `\nRenewals over ${n} memberships${limit ? ` (the first ${limit} businesses of ${total} memberships)` : ""}, ${workers} business(es) at once, ` +
+          `batches of ${batching.batchSize}, ${batching.concurrency} batch(es) in flight, as of ${BENCH_BILLING_INSTANT} (on a copy of the database):`,
+      );
+      out.push(`  first run:  ${t1.toFixed(1)} s, ${((t1 * 1000) / Math.max(1, first.due)).toFixed(2)} ms per due membership  ${JSON.stringify(first)}`);
       if (limit) out.push(`  at that rate all ${total} memberships (${Math.round((first.due * total) / n)} due) would take ≈ ${((t1 * total) / n).toFixed(0)} s`);
       out.push(`  second run: ${t2.toFixed(1)} s  ${JSON.stringify(second)}  (charged ${second.charged}: must be 0)`);
     } finally {
