@@ -1,17 +1,24 @@
 /**
- * `npm run billing:run [-- --as-of 2026-04-03T12:00:00Z]`: one pass of the billing clock (renewals, retries of
- * past-due memberships) against DATABASE_URL or the embedded database, then prints what it did. Safe to run
- * while servers are running and to run twice.
+ * `npm run billing:run [-- --as-of 2026-04-03T12:00:00Z] [--batch-size 500] [--concurrency 2]`: one pass of the
+ * billing clock (renewals, retries of past-due memberships) against DATABASE_URL or the embedded database, then
+ * prints what it did. Safe to run while servers are running and to run twice. Exits 1 when some memberships
+ * could not be renewed because of an error (they are left as they were and tried again on the next run).
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pino from "pino";
 import { loadConfig } from "../api/config.ts";
 import { openDatabase } from "../api/db.ts";
-import { runRenewals } from "../api/billing/renewals.ts";
+import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, runRenewals } from "../api/billing/renewals.ts";
 import { FixedClock, systemClock } from "../api/shared/clock.ts";
 
-const { values } = parseArgs({ options: { "as-of": { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    "as-of": { type: "string" },
+    "batch-size": { type: "string", default: String(DEFAULT_BATCH_SIZE) },
+    concurrency: { type: "string", default: String(DEFAULT_CONCURRENCY) },
+  },
+});
 const config = loadConfig();
 const log = pino({ level: config.logLevel });
 const clock = values["as-of"] ? new FixedClock(values["as-of"]) : systemClock;
@@ -19,12 +26,21 @@ if (values["as-of"] && Number.isNaN(clock.now().getTime())) {
   console.error(`--as-of must be an ISO date-time, got "${values["as-of"]}"`);
   process.exit(2);
 }
-const db = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, "pglite") });
+const batchSize = Number(values["batch-size"]);
+const concurrency = Number(values.concurrency);
+for (const [flag, n, max] of [["--batch-size", batchSize, 5000], ["--concurrency", concurrency, 32]] as const) {
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    console.error(`${flag} must be a whole number from 1 to ${max}`);
+    process.exit(2);
+  }
+}
+const db = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, "pglite"), poolSize: Math.max(10, concurrency + 2) });
 try {
   await db.migrate();
   const started = Date.now();
-  const report = await runRenewals({ db: db.prisma, clock, config, log });
+  const report = await runRenewals({ db: db.prisma, clock, config, log }, { batchSize, concurrency });
   console.log(JSON.stringify({ asOf: clock.now().toISOString(), seconds: (Date.now() - started) / 1000, ...report }, null, 2));
+  if (report.errors > 0) process.exitCode = 1;
 } finally {
   await db.close();
 }
