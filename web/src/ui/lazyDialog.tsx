@@ -13,7 +13,7 @@ export function lazyDialog<P extends { open: boolean }>(load: () => Promise<Comp
     (loading ??= load()
       .then((component) => ({ default: component }))
       .catch((error: unknown) => {
-        loading = undefined; // a later attempt may succeed (e.g. after a network blip)
+        loading = undefined; // a failed prefetch does not stick: opening the dialog loads it again
         throw error;
       }));
   const Dialog = lazy(fetchChunk);
