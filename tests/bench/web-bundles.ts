@@ -19,7 +19,7 @@ export interface RouteBundle {
 }
 
 const PUBLIC_ROUTES = ["HomeRoute", "BusinessesRoute", "BusinessRoute", "CheckoutRoute", "MembershipRoute", "ContactRoute", "LegalRoute"];
-const ADMIN_CHUNK = /^(Admin|BusinessPageEditor|HomePageEditor|NextBoxEditor|RichTextEditor|PageEditor|BusinessDashboard|MembershipsPanel|Coupons|Users|RecentSubscriptions|editorjs)/i;
+const ADMIN_CHUNK = /^(Admin|ApiTokens|BusinessPageEditor|HomePageEditor|NextBoxEditor|RichTextEditor|PageEditor|BusinessDashboard|MembershipsPanel|Coupons|Users|RecentSubscriptions|editorjs)/i;
 
 export function measureBundles(distDir: string): { entry: string; entryGzip: number; routes: RouteBundle[] } | null {
   const indexHtml = path.join(distDir, "index.html");
