@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Fastify, { type FastifyRequest } from "fastify";
 import cors from "@fastify/cors";
-import helmet from "@fastify/helmet";
+import helmet from "helmet";
 import fastifyStatic from "@fastify/static";
 import pino, { type Logger } from "pino";
 import type { Config } from "./config.ts";
@@ -11,7 +11,7 @@ import type { Database } from "./db.ts";
 import type { Clock } from "./shared/clock.ts";
 import { resolveActor, type CredentialState } from "./auth/sessions.ts";
 import { requestTenant, tenantFromHost } from "./tenancy.ts";
-import { createGraphQL } from "./graphql/yoga.ts";
+import { cachedPublicResponse, createGraphQL } from "./graphql/yoga.ts";
 import { restCompat } from "../rest-compat/index.ts";
 import { stripeWebhookRoute } from "./billing/webhooks.ts";
 import { PublicPageCache } from "./pages/public-cache.ts";
@@ -37,7 +37,8 @@ export async function buildApp({ config, db, clock, logger }: AppDeps) {
   const log = logger ?? pino({ level: config.logLevel });
   const app = Fastify({ loggerInstance: log, trustProxy: config.trustProxy, bodyLimit: 2 * 1024 * 1024 });
 
-  await app.register(helmet, {
+  // Security headers: helmet's middleware built once (the Fastify plugin rebuilt it, and re-parsed the CSP, per request).
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -51,6 +52,7 @@ export async function buildApp({ config, db, clock, logger }: AppDeps) {
     },
     crossOriginEmbedderPolicy: false,
   });
+  app.addHook("onRequest", (req, reply, done) => securityHeaders(req.raw, reply.raw, (err) => done(err as Error | undefined)));
   // Spec §7: one API host, credentials sent. Allowed origins: the main host and its tenant subdomains.
   await app.register(cors, {
     credentials: true,
@@ -102,7 +104,11 @@ export async function buildApp({ config, db, clock, logger }: AppDeps) {
     url: "/graphql",
     method: ["GET", "POST", "OPTIONS"],
     handler: async (req, reply) => {
-      const response = await yoga.handleNodeRequestAndResponse(req, reply, { serviceContext: await serviceContext(req) });
+      const ctx = await serviceContext(req);
+      // An anonymous public page read already in the cache is answered here, without a trip through yoga.
+      const cached = cachedPublicResponse(publicCache, req, ctx);
+      if (cached) return reply.headers(cached.headers).send(cached.body);
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { serviceContext: ctx });
       response.headers.forEach((value, key) => void reply.header(key, value));
       reply.status(response.status);
       reply.send(response.body);

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { useResponseCache } from "@graphql-yoga/plugin-response-cache";
+import type { FastifyRequest } from "fastify";
+import type { ExecutionResult } from "graphql";
 import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import type { ServiceContext } from "../context.ts";
 import type { RequestContext } from "../server.ts";
@@ -15,6 +17,15 @@ import { schema } from "./schema.ts";
 const PUBLIC_ROOT_FIELDS = new Set(["business", "viewer"]);
 
 type ServerContext = { serviceContext: RequestContext };
+
+/**
+ * The cache key of an operation: request tenant, operation name, variables and document. Quoted, because
+ * the plugin also sends it as the response's ETag (and answers If-None-Match with it).
+ */
+function cacheKey(tenant: string | null, operationName: string | null | undefined, variables: unknown, document: string): string {
+  const hash = createHash("sha256").update(`${tenant ?? ""}|${operationName ?? ""}|${JSON.stringify(variables ?? {})}|${document}`);
+  return `"${hash.digest("base64url")}"`;
+}
 
 /**
  * The response cache of anonymous public reads (see api/pages/public-cache.ts): only requests without
@@ -34,10 +45,57 @@ function publicResponseCache(cache: PublicPageCache): Plugin {
     session: () => null,
     enabled: (_req, ctx) => cache.enabled && ctx.serviceContext?.credentials === "none",
     buildResponseCacheKey: ({ documentString, variableValues, operationName, context }) =>
-      createHash("sha256")
-        .update(`${(context as unknown as ServerContext).serviceContext?.tenant ?? ""}|${operationName ?? ""}|${JSON.stringify(variableValues ?? {})}|${documentString}`)
-        .digest("base64url"),
+      cacheKey((context as unknown as ServerContext).serviceContext?.tenant ?? null, operationName, variableValues, documentString),
   });
+}
+
+/**
+ * The response media type yoga answers for the Accept headers that browsers and our web app send (checked
+ * against yoga by tests/integration/public-cache.test.ts); other Accept headers go through yoga.
+ */
+const RESPONSE_TYPE_BY_ACCEPT = new Map<string | undefined, string>([
+  [undefined, "application/json"],
+  ["*/*", "application/json"],
+  ["application/json", "application/json"],
+  ["application/graphql-response+json", "application/graphql-response+json"],
+  ["application/graphql-response+json, application/json", "application/graphql-response+json"],
+]);
+
+/** Serialised bodies of cached results (yoga's serialisation: the result without its `extensions.http`). */
+const serialised = new WeakMap<object, string>();
+
+/**
+ * An anonymous POST /graphql whose result is in the public response cache, answered as yoga answers it from
+ * that cache (same status, media type, ETag, Last-Modified and body) but without building a Fetch request,
+ * running yoga's hooks and serialising again: the hot path of the public business page. Anything else
+ * (credentials, other Accept headers, If-None-Match, GET, extensions in the body, a miss) returns null and
+ * goes through yoga.
+ */
+export function cachedPublicResponse(
+  cache: PublicPageCache,
+  req: FastifyRequest,
+  ctx: RequestContext,
+): { headers: Record<string, string>; body: string } | null {
+  if (!cache.enabled || ctx.credentials !== "none" || req.method !== "POST" || req.headers["if-none-match"]) return null;
+  const mediaType = RESPONSE_TYPE_BY_ACCEPT.get(req.headers.accept);
+  if (!mediaType || !req.headers["content-type"]?.startsWith("application/json")) return null;
+  const body = req.body as { query?: unknown; variables?: unknown; operationName?: unknown } | null;
+  if (!body || typeof body !== "object" || typeof body.query !== "string") return null;
+  for (const k of Object.keys(body)) if (k !== "query" && k !== "variables" && k !== "operationName") return null;
+  const operationName = body.operationName == null ? undefined : body.operationName;
+  if (operationName !== undefined && typeof operationName !== "string") return null;
+  const result = cache.store.get(cacheKey(ctx.tenant, operationName, body.variables, body.query)) as
+    | (ExecutionResult & { extensions?: { http?: { headers?: Record<string, string> } } })
+    | null;
+  const http = result?.extensions?.http?.headers;
+  if (!result || result.errors || !http) return null;
+  let text = serialised.get(result);
+  if (text === undefined) {
+    const { http: _http, ...extensions } = result.extensions ?? {};
+    text = JSON.stringify({ ...result, extensions: Object.keys(extensions).length ? extensions : undefined });
+    serialised.set(result, text);
+  }
+  return { headers: { ...http, "content-type": `${mediaType}; charset=utf-8` }, body: text };
 }
 
 /**

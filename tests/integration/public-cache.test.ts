@@ -96,6 +96,36 @@ describe("public page cache, one process", () => {
     expect(other.data.business.name).toBe("Bakery");
   });
 
+  it("answers cached GraphQL reads exactly as yoga does, for each Accept header the fast path serves", async () => {
+    const send = (headers: Record<string, string>) =>
+      t.app.inject({ method: "POST", url: "/graphql", headers: { "content-type": "application/json", ...headers }, payload: { query: PAGE_QUERY, variables: { slug: "farm" } } });
+    const view = (r: Awaited<ReturnType<typeof send>>) => ({
+      status: r.statusCode,
+      type: r.headers["content-type"],
+      etag: r.headers.etag,
+      lastModified: r.headers["last-modified"],
+      body: r.body,
+    });
+    for (const accept of [undefined, "*/*", "application/json", "application/graphql-response+json", "application/graphql-response+json, application/json"]) {
+      await t.app.publicCache.changed(null);
+      const headers: Record<string, string> = accept ? { accept } : {};
+      const computed = await counted(() => send(headers));
+      expect(computed.statements, accept).toBeGreaterThan(0);
+      // Served by yoga's response cache plugin (an If-None-Match that matches nothing skips the fast path).
+      const fromPlugin = await counted(() => send({ ...headers, "if-none-match": '"nothing"' }));
+      const fromFastPath = await counted(() => send(headers));
+      expect(fromPlugin.statements + fromFastPath.statements).toBe(0);
+      expect(view(fromFastPath), accept).toEqual(view(fromPlugin));
+      expect(view(fromFastPath).body).toBe(computed.body);
+      expect(view(fromFastPath).type).toBe(computed.headers["content-type"]);
+      expect(view(fromFastPath).etag).toMatch(/^"[\w-]+"$/);
+      // The ETag revalidates.
+      expect((await send({ ...headers, "if-none-match": view(fromFastPath).etag as string })).statusCode).toBe(304);
+    }
+    // An Accept header yoga refuses is still refused.
+    expect((await send({ accept: "text/html" })).statusCode).toBe(406);
+  });
+
   it("answers a repeated REST page read from the cache, identical to uncached, with an ETag to revalidate", async () => {
     const first = await restPage(t.app, "farm");
     expect(first.status).toBe(200);
