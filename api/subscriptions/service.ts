@@ -372,11 +372,14 @@ export function membershipsWhere(ctx: ServiceContext, filter: MembershipFilter):
 /** Newest first in admin tables. */
 export const membershipOrder: Prisma.SubscriptionOrderByWithRelationInput[] = [{ startedAt: "desc" }, { id: "desc" }];
 
-/** statusWhere in SQL, on `subscriptions s`. */
+/**
+ * statusWhere in SQL, on `subscriptions s`. Enum literals, not text parameters: with `status::text = $1`
+ * PostgreSQL cannot estimate the filter and may sort the whole table instead of walking the index.
+ */
 function statusSql(status: StatusFilter | null | undefined): Prisma.Sql {
   switch (status) {
     case "ACTIVE":
-      return Prisma.sql`s.status::text IN (${Prisma.join([...MEMBER_STATUSES])})`;
+      return Prisma.raw(`s.status IN (${MEMBER_STATUSES.map((m) => `'${m}'`).join(", ")})`);
     case "CANCELED":
       return Prisma.sql`s.status = 'CANCELED'`;
     default:
