@@ -282,28 +282,40 @@ async function recordRenewals(
     ctx.log.warn({ subscriptionId: u.r.sub.id, period, attempt: u.r.attempt, outcome: u.outcome }, "renewal not paid");
   }
   for (const p of paid) {
-    if (!orderOf.has(p.sub.id) && p.intent) {
-      // The period was paid meanwhile by another payment: link ours only if that one did not keep the charge.
-      try {
-        await settleRacedPeriod(ctx, p.sub, p.intent, paymentOf.get(p.sub.id), period);
-      } catch (err) {
-        tally.errors++;
-        ctx.log.error({ err, subscriptionId: p.sub.id, period }, "renewal paid a period paid meanwhile, and its refund failed");
-        continue;
-      }
+    if (orderOf.has(p.sub.id)) {
+      tally.charged++;
+      continue;
     }
-    tally.charged++;
+    // The period's order was made meanwhile. By another run that recorded this same charge (it took our lease
+    // when it expired), or with nothing to charge: nothing more to do.
+    const paymentId = paymentOf.get(p.sub.id);
+    if (!p.intent || !paymentId) {
+      tally.busy++;
+      continue;
+    }
+    // By another payment (the member confirming an earlier renewal payment): the first one linked keeps the charge.
+    try {
+      if (await settleRacedPeriod(ctx, p.sub, p.intent, paymentId, period)) tally.charged++;
+      else tally.busy++;
+    } catch (err) {
+      tally.errors++;
+      ctx.log.error({ err, subscriptionId: p.sub.id, period }, "renewal paid a period paid meanwhile, and its refund failed");
+    }
   }
 }
 
-/** Our renewal charge paid a period that already has an order: the first payment linked keeps it, a second is refunded. */
-async function settleRacedPeriod(ctx: BillingContext, sub: RenewalSubscription, intent: PaymentIntentInfo, paymentId: number | undefined, period: string) {
-  if (!paymentId) return;
+/**
+ * Our renewal charge paid a period that already has an order: the first payment linked to it keeps the charge, a
+ * second is refunded at once. Returns whether ours is the one kept.
+ */
+async function settleRacedPeriod(ctx: BillingContext, sub: RenewalSubscription, intent: PaymentIntentInfo, paymentId: number, period: string): Promise<boolean> {
   const orderId = await settlePeriod(ctx.db, sub, { period, kind: "RENEWAL", paymentId, at: ctx.clock.now() });
   const payment = await ctx.db.payment.findUniqueOrThrow({ where: { id: paymentId }, select: { orderId: true } });
-  if (payment.orderId === orderId) return;
+  if (payment.orderId === orderId) return true;
   await providerFor(ctx).refund({ paymentIntentId: intent.id, amountCents: intent.amountCents, idempotencyKey: `dup:${intent.id}` });
   await ctx.db.payment.update({ where: { id: paymentId }, data: { refundedCents: intent.amountCents } });
+  ctx.log.warn({ subscriptionId: sub.id, period, paymentIntentId: intent.id }, "renewal charge refunded: the period was paid meanwhile");
+  return false;
 }
 
 /**

@@ -223,11 +223,46 @@ describe("runs overlapping on the same memberships", () => {
     try {
       const first = await run(business.id);
       expect(second).toMatchObject({ due: 6, charged: 6, errors: 0 });
-      expect(first.errors).toBe(0);
+      // Every charge of the first run was recorded by the second one: not counted twice.
+      expect(first).toMatchObject({ charged: 0, busy: 6, errors: 0 });
     } finally {
       spy.mockRestore();
     }
     await expectChargedOnce(subs.map((s) => s.id));
+  });
+});
+
+describe("a period paid by another payment while the batch charges", () => {
+  it("the member's own payment for the period keeps it; the renewal charge is refunded at once", async () => {
+    t.clock.set(BILLING_INSTANT);
+    const { business, plan } = await shop();
+    const [sub, other] = await Promise.all([member(business, plan), member(business, plan)]);
+    const sandbox = sandboxFor(ctx());
+    const original = SandboxProvider.prototype.chargeSavedCards;
+    // While the provider charges, the member completes an earlier on-session payment for April (the card form).
+    const spy = vi.spyOn(sandbox, "chargeSavedCards").mockImplementationOnce(async (requests) => {
+      const results = await original.call(sandbox, requests);
+      const order = await f.order({ subscription: sub, period: PERIOD, totalCents: 2115 });
+      await t.db.prisma.payment.create({
+        data: { userId: sub.userId, subscriptionId: sub.id, orderId: order.id, provider: "sandbox", providerPaymentId: "pi_member_confirmed", amountCents: 2115, status: "SUCCEEDED" },
+      });
+      return results;
+    });
+    try {
+      expect(await run(business.id)).toMatchObject({ due: 2, charged: 1, busy: 1, errors: 0 });
+    } finally {
+      spy.mockRestore();
+    }
+    await expectChargedOnce([other.id]);
+    const s = await state(sub.id);
+    expect(s.orders).toHaveLength(1);
+    const renewal = s.payments.find((p) => p.idempotencyKey === `renewal:${sub.id}:${PERIOD}:1`)!;
+    expect(renewal).toMatchObject({ status: "SUCCEEDED", orderId: null, refundedCents: 2115 });
+    expect(s.payments.filter((p) => p.status === "SUCCEEDED" && p.refundedCents === 0).map((p) => p.providerPaymentId)).toEqual(["pi_member_confirmed"]);
+    const refunds = await t.db.prisma.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM sandbox_objects WHERE kind = 'refund' AND data->>'paymentIntentId' = ${renewal.providerPaymentId}`;
+    expect(refunds).toEqual([{ n: 1 }]);
+    expect(s).toMatchObject({ status: "ACTIVE", paidThroughPeriod: PERIOD, renewalLeaseUntil: null });
   });
 });
 
