@@ -107,9 +107,10 @@ builder.queryFields((t) => ({
     authScopes: { admin: true },
     defaultSize: 50,
     maxSize: 100,
+    description: "Every user, newest first (admins), optionally filtered by username.",
     args: { search: t.arg.string() },
     resolve: (query, _p, args, ctx) =>
-      ctx.db.user.findMany({ ...query, where: users.userSearchWhere(args.search ?? ""), orderBy: { id: "asc" } }),
+      ctx.db.user.findMany({ ...query, where: users.userSearchWhere(args.search ?? ""), orderBy: { id: "desc" } }),
   }),
   userSearch: t.prismaField({
     type: [UserSummary],

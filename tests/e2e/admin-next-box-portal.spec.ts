@@ -16,7 +16,7 @@ test.beforeAll(async ({ request }) => {
   const token = await adminToken(request);
   business = await createOwnBusiness(request, token, { name: `Pear Valley ${suffix}`, slug: `pear-valley-${suffix}`, planName: "Orchard Box", pickupCents: 3500 });
   await createUser(request, token, EDITOR.username, EDITOR.password, { businessId: business.id, role: "EDITOR" });
-  await subscribeMember(request, business, MEMBER.username, MEMBER.password);
+  await subscribeMember(request, token, business, MEMBER.username, MEMBER.password);
 });
 
 /** Adds a block of a tool through Editor.js's toolbox (the + beside the focused block). */

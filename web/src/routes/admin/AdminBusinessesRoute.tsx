@@ -1,16 +1,19 @@
 import { startTransition, Suspense, useState } from "react";
 import { Box, Button, Code, Stack, Table, Text } from "@chakra-ui/react";
-import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
+import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment } from "react-relay";
 import { BusinessLinks } from "../../features/admin/businesses/BusinessActions.tsx";
 import { CreateBusinessForm } from "../../features/admin/businesses/CreateBusinessForm.tsx";
 import { ManageUsersDialog } from "../../features/admin/businesses/ManageUsersDialog.tsx";
+import { ADMIN_PAGE_SIZE, LoadMore } from "../../features/admin/LoadMore.tsx";
 import { resultError } from "../../features/admin/mutationResult.ts";
 import { AdminPage, EmptyLine, Panel } from "../../ui/admin/AdminPage.tsx";
 import { LoadingState } from "../../ui/StatusStates.tsx";
-import type { AdminBusinessesRouteQuery, AdminBusinessesRouteQuery$data } from "./__generated__/AdminBusinessesRouteQuery.graphql.ts";
+import type { AdminBusinessesRouteQuery } from "./__generated__/AdminBusinessesRouteQuery.graphql.ts";
+import type { AdminBusinessesRouteFragment_query$data, AdminBusinessesRouteFragment_query$key } from "./__generated__/AdminBusinessesRouteFragment_query.graphql.ts";
+import type { AdminBusinessesRoutePaginationQuery } from "./__generated__/AdminBusinessesRoutePaginationQuery.graphql.ts";
 import type { AdminBusinessesRouteDeleteMutation } from "./__generated__/AdminBusinessesRouteDeleteMutation.graphql.ts";
 
-type BusinessRow = AdminBusinessesRouteQuery$data["myBusinesses"]["edges"][number]["node"];
+type BusinessRow = AdminBusinessesRouteFragment_query$data["myBusinesses"]["edges"][number]["node"];
 
 /** /admin/businesses (admins): create form and the list with row actions. */
 export default function AdminBusinessesRoute() {
@@ -19,17 +22,29 @@ export default function AdminBusinessesRoute() {
     <AdminPage title="Businesses" description="Create partner businesses and manage who can edit them.">
       <CreateBusinessForm onCreated={() => startTransition(() => setFetchKey((n) => n + 1))} />
       <Suspense fallback={<LoadingState label="Loading businesses…" />}>
-        <BusinessList fetchKey={fetchKey} onChanged={() => startTransition(() => setFetchKey((n) => n + 1))} />
+        <BusinessList fetchKey={fetchKey} />
       </Suspense>
     </AdminPage>
   );
 }
 
-function BusinessList({ fetchKey, onChanged }: { fetchKey: number; onChanged: () => void }) {
-  const data = useLazyLoadQuery<AdminBusinessesRouteQuery>(
+function BusinessList({ fetchKey }: { fetchKey: number }) {
+  const query = useLazyLoadQuery<AdminBusinessesRouteQuery>(
     graphql`
       query AdminBusinessesRouteQuery {
-        myBusinesses(first: 500) {
+        ...AdminBusinessesRouteFragment_query
+      }
+    `,
+    {},
+    { fetchKey, fetchPolicy: "store-and-network" },
+  );
+  const { data, loadNext, hasNext, isLoadingNext } = usePaginationFragment<AdminBusinessesRoutePaginationQuery, AdminBusinessesRouteFragment_query$key>(
+    graphql`
+      fragment AdminBusinessesRouteFragment_query on Query
+      @refetchable(queryName: "AdminBusinessesRoutePaginationQuery")
+      @argumentDefinitions(count: { type: "Int", defaultValue: 50 }, cursor: { type: "String" }) {
+        myBusinesses(first: $count, after: $cursor) @connection(key: "AdminBusinessesRoute_myBusinesses") {
+          __id
           edges {
             node {
               id
@@ -42,15 +57,19 @@ function BusinessList({ fetchKey, onChanged }: { fetchKey: number; onChanged: ()
         }
       }
     `,
-    {},
-    { fetchKey, fetchPolicy: "store-and-network" },
+    query,
   );
   const [managing, setManaging] = useState<BusinessRow | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [commitDelete] = useMutation<AdminBusinessesRouteDeleteMutation>(graphql`
-    mutation AdminBusinessesRouteDeleteMutation($input: DeleteBusinessInput!) {
+    mutation AdminBusinessesRouteDeleteMutation($input: DeleteBusinessInput!, $connections: [ID!]!) {
       deleteBusiness(input: $input) {
         __typename
+        ... on DeleteBusinessSuccess {
+          data {
+            deletedBusinessId @deleteEdge(connections: $connections)
+          }
+        }
         ... on Error {
           message
         }
@@ -61,11 +80,11 @@ function BusinessList({ fetchKey, onChanged }: { fetchKey: number; onChanged: ()
     if (!window.confirm(`Delete business "${b.name}"? This will remove its page and attachments.`)) return;
     setError(null);
     commitDelete({
-      variables: { input: { businessId: b.databaseId } },
+      // The row leaves the loaded pages in place (a refetch would fold them back to the first page).
+      variables: { input: { businessId: b.databaseId }, connections: [data.myBusinesses.__id] },
       onCompleted: ({ deleteBusiness }) => {
         const failure = resultError(deleteBusiness);
         if (failure) return setError(failure);
-        onChanged();
       },
       onError: (e) => setError(e.message),
     });
@@ -115,7 +134,7 @@ function BusinessList({ fetchKey, onChanged }: { fetchKey: number; onChanged: ()
             </Table.Header>
             <Table.Body>
               {businesses.map((b) => (
-                <Table.Row key={b.id}>
+                <Table.Row key={b.id} data-testid="business-row">
                   <Table.Cell>{b.databaseId}</Table.Cell>
                   <Table.Cell fontWeight="medium">{b.name}</Table.Cell>
                   <Table.Cell>
@@ -129,13 +148,11 @@ function BusinessList({ fetchKey, onChanged }: { fetchKey: number; onChanged: ()
           </Table.Root>
         </>
       )}
+      <LoadMore shown={businesses.length} noun={["business", "businesses"]} hasNext={hasNext} isLoadingNext={isLoadingNext} onLoadMore={() => loadNext(ADMIN_PAGE_SIZE)} />
       {managing && (
         <ManageUsersDialog
           business={managing}
-          onClose={() => {
-            setManaging(null);
-            onChanged();
-          }}
+          onClose={() => setManaging(null)}
         />
       )}
     </Panel>

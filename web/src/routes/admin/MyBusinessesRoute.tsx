@@ -1,16 +1,30 @@
 import { Box, Code, SimpleGrid, Text } from "@chakra-ui/react";
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { graphql, useLazyLoadQuery, usePaginationFragment } from "react-relay";
 import { BusinessLinks } from "../../features/admin/businesses/BusinessActions.tsx";
+import { ADMIN_PAGE_SIZE, LoadMore } from "../../features/admin/LoadMore.tsx";
 import { AdminPage } from "../../ui/admin/AdminPage.tsx";
 import { EmptyMessage } from "../../ui/StatusStates.tsx";
 import type { MyBusinessesRouteQuery } from "./__generated__/MyBusinessesRouteQuery.graphql.ts";
+import type { MyBusinessesRouteFragment_query$key } from "./__generated__/MyBusinessesRouteFragment_query.graphql.ts";
+import type { MyBusinessesRoutePaginationQuery } from "./__generated__/MyBusinessesRoutePaginationQuery.graphql.ts";
 
 /** /admin/my: the businesses the viewer is attached to. */
 export default function MyBusinessesRoute() {
-  const data = useLazyLoadQuery<MyBusinessesRouteQuery>(
+  const query = useLazyLoadQuery<MyBusinessesRouteQuery>(
     graphql`
       query MyBusinessesRouteQuery {
-        myBusinesses(first: 500) {
+        ...MyBusinessesRouteFragment_query
+      }
+    `,
+    {},
+    { fetchPolicy: "store-and-network" },
+  );
+  const { data, loadNext, hasNext, isLoadingNext } = usePaginationFragment<MyBusinessesRoutePaginationQuery, MyBusinessesRouteFragment_query$key>(
+    graphql`
+      fragment MyBusinessesRouteFragment_query on Query
+      @refetchable(queryName: "MyBusinessesRoutePaginationQuery")
+      @argumentDefinitions(count: { type: "Int", defaultValue: 50 }, cursor: { type: "String" }) {
+        myBusinesses(first: $count, after: $cursor) @connection(key: "MyBusinessesRoute_myBusinesses") {
           edges {
             node {
               id
@@ -22,8 +36,7 @@ export default function MyBusinessesRoute() {
         }
       }
     `,
-    {},
-    { fetchPolicy: "store-and-network" },
+    query,
   );
   const businesses = data.myBusinesses.edges.map((e) => e.node);
   return (
@@ -45,6 +58,7 @@ export default function MyBusinessesRoute() {
           ))}
         </SimpleGrid>
       )}
+      <LoadMore shown={businesses.length} noun={["business", "businesses"]} hasNext={hasNext} isLoadingNext={isLoadingNext} onLoadMore={() => loadNext(ADMIN_PAGE_SIZE)} />
     </AdminPage>
   );
 }

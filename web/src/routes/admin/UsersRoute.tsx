@@ -1,12 +1,15 @@
 import { startTransition, Suspense, useState } from "react";
 import { Badge, Button, Checkbox, Field, HStack, Input, SimpleGrid, Stack, Table, Text } from "@chakra-ui/react";
-import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
+import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment } from "react-relay";
 import { formatDate } from "../../features/admin/format.ts";
+import { ADMIN_PAGE_SIZE, LoadMore } from "../../features/admin/LoadMore.tsx";
 import { resultError } from "../../features/admin/mutationResult.ts";
 import { useDebouncedValue } from "../../features/admin/useDebouncedValue.ts";
 import { AdminPage, EmptyLine, Panel } from "../../ui/admin/AdminPage.tsx";
 import { LoadingState } from "../../ui/StatusStates.tsx";
 import type { UsersRouteQuery } from "./__generated__/UsersRouteQuery.graphql.ts";
+import type { UsersRouteFragment_query$key } from "./__generated__/UsersRouteFragment_query.graphql.ts";
+import type { UsersRoutePaginationQuery } from "./__generated__/UsersRoutePaginationQuery.graphql.ts";
 import type { UsersRouteCreateMutation } from "./__generated__/UsersRouteCreateMutation.graphql.ts";
 
 /** /admin/users (admins): the user list and create form. */
@@ -104,10 +107,21 @@ function CreateUserForm({ onCreated }: { onCreated: () => void }) {
 }
 
 function UserTable({ search, fetchKey }: { search: string; fetchKey: number }) {
-  const data = useLazyLoadQuery<UsersRouteQuery>(
+  const query = useLazyLoadQuery<UsersRouteQuery>(
     graphql`
       query UsersRouteQuery($search: String) {
-        users(first: 200, search: $search) {
+        ...UsersRouteFragment_query @arguments(search: $search)
+      }
+    `,
+    { search: search || null },
+    { fetchKey, fetchPolicy: "store-and-network" },
+  );
+  const { data, loadNext, hasNext, isLoadingNext } = usePaginationFragment<UsersRoutePaginationQuery, UsersRouteFragment_query$key>(
+    graphql`
+      fragment UsersRouteFragment_query on Query
+      @refetchable(queryName: "UsersRoutePaginationQuery")
+      @argumentDefinitions(count: { type: "Int", defaultValue: 50 }, cursor: { type: "String" }, search: { type: "String" }) {
+        users(first: $count, after: $cursor, search: $search) @connection(key: "UsersRoute_users") {
           edges {
             node {
               id
@@ -121,37 +135,39 @@ function UserTable({ search, fetchKey }: { search: string; fetchKey: number }) {
         }
       }
     `,
-    { search: search || null },
-    { fetchKey, fetchPolicy: "store-and-network" },
+    query,
   );
   const users = data.users.edges.map((e) => e.node);
   if (users.length === 0) return <EmptyLine>No users found</EmptyLine>;
   return (
-    <Table.ScrollArea>
-      <Table.Root size="sm">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeader>ID</Table.ColumnHeader>
-            <Table.ColumnHeader>Username</Table.ColumnHeader>
-            <Table.ColumnHeader>Public ID</Table.ColumnHeader>
-            <Table.ColumnHeader>Admin</Table.ColumnHeader>
-            <Table.ColumnHeader>Created</Table.ColumnHeader>
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {users.map((u) => (
-            <Table.Row key={u.id}>
-              <Table.Cell>{u.databaseId}</Table.Cell>
-              <Table.Cell fontWeight="medium">{u.username}</Table.Cell>
-              <Table.Cell fontFamily="mono" fontSize="xs">
-                {u.publicId}
-              </Table.Cell>
-              <Table.Cell>{u.isAdmin ? <Badge colorPalette="purple">Admin</Badge> : "No"}</Table.Cell>
-              <Table.Cell whiteSpace="nowrap">{formatDate(u.createdAt)}</Table.Cell>
+    <Stack gap="3">
+      <Table.ScrollArea>
+        <Table.Root size="sm">
+          <Table.Header>
+            <Table.Row>
+              <Table.ColumnHeader>ID</Table.ColumnHeader>
+              <Table.ColumnHeader>Username</Table.ColumnHeader>
+              <Table.ColumnHeader>Public ID</Table.ColumnHeader>
+              <Table.ColumnHeader>Admin</Table.ColumnHeader>
+              <Table.ColumnHeader>Created</Table.ColumnHeader>
             </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
-    </Table.ScrollArea>
+          </Table.Header>
+          <Table.Body>
+            {users.map((u) => (
+              <Table.Row key={u.id} data-testid="user-row">
+                <Table.Cell>{u.databaseId}</Table.Cell>
+                <Table.Cell fontWeight="medium">{u.username}</Table.Cell>
+                <Table.Cell fontFamily="mono" fontSize="xs">
+                  {u.publicId}
+                </Table.Cell>
+                <Table.Cell>{u.isAdmin ? <Badge colorPalette="purple">Admin</Badge> : "No"}</Table.Cell>
+                <Table.Cell whiteSpace="nowrap">{formatDate(u.createdAt)}</Table.Cell>
+              </Table.Row>
+            ))}
+          </Table.Body>
+        </Table.Root>
+      </Table.ScrollArea>
+      <LoadMore shown={users.length} noun={["user", "users"]} hasNext={hasNext} isLoadingNext={isLoadingNext} onLoadMore={() => loadNext(ADMIN_PAGE_SIZE)} />
+    </Stack>
   );
 }

@@ -1,7 +1,8 @@
 import { useState } from "react";
-import { Button, CloseButton, Dialog, HStack, Portal, Stack, Table, Text } from "@chakra-ui/react";
+import { Button, CloseButton, Dialog, Portal, Stack, Table, Text } from "@chakra-ui/react";
 import { graphql, useMutation, usePaginationFragment } from "react-relay";
 import { EmptyLine, Panel } from "../../../ui/admin/AdminPage.tsx";
+import { LoadMore } from "../LoadMore.tsx";
 import { resultError } from "../mutationResult.ts";
 import { ApiTokenRow, type ApiTokenRowData } from "./ApiTokenRow.tsx";
 import { CreateApiTokenForm } from "./CreateApiTokenForm.tsx";
@@ -71,13 +72,7 @@ export function ApiTokensPanel({ business: key }: { business: ApiTokensPanelFrag
                 </Table.Body>
               </Table.Root>
             </Table.ScrollArea>
-            {hasNext && (
-              <HStack justify="center">
-                <Button variant="outline" size="sm" loading={isLoadingNext} onClick={() => loadNext(API_TOKENS_PAGE_SIZE)}>
-                  Load more
-                </Button>
-              </HStack>
-            )}
+            <LoadMore shown={edges.length} noun={["token", "tokens"]} hasNext={hasNext} isLoadingNext={isLoadingNext} onLoadMore={() => loadNext(API_TOKENS_PAGE_SIZE)} />
           </Stack>
         )}
       </Panel>

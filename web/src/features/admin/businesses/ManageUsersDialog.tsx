@@ -50,6 +50,9 @@ function ManageUsers({ businessId }: { businessId: number }) {
     graphql`
       query ManageUsersDialogQuery($id: Int!) {
         adminBusiness(id: $id) {
+          id
+          # Refreshed after each attach and remove: the businesses list shows the new count from the store.
+          userCount
           users(first: 100) {
             edges {
               node {

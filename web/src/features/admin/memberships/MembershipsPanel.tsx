@@ -1,16 +1,20 @@
-import { startTransition, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
 import { Badge, Box, Button, CloseButton, Dialog, HStack, Input, NativeSelect, Portal, Stack, Table, Text } from "@chakra-ui/react";
-import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
+import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment, useRelayEnvironment } from "react-relay";
 import { EmptyLine, Panel } from "../../../ui/admin/AdminPage.tsx";
 import { LoadingState } from "../../../ui/StatusStates.tsx";
 import { formatDate, statusLabel } from "../format.ts";
 import { resultError } from "../mutationResult.ts";
 import { useDebouncedValue } from "../useDebouncedValue.ts";
-import { downloadCsv, toCsv } from "./csv.ts";
-import type { MembershipsPanelQuery, MembershipsPanelQuery$data, MembershipStatusFilter } from "./__generated__/MembershipsPanelQuery.graphql.ts";
+import { ADMIN_PAGE_SIZE, LoadMore } from "../LoadMore.tsx";
+import { downloadCsv } from "./csv.ts";
+import { exportMembershipsCsv, networkPageFetcher, type MembershipFilterVariables } from "./exportMemberships.ts";
+import type { MembershipsPanelQuery, MembershipStatusFilter } from "./__generated__/MembershipsPanelQuery.graphql.ts";
+import type { MembershipsPanelFragment_query$data, MembershipsPanelFragment_query$key } from "./__generated__/MembershipsPanelFragment_query.graphql.ts";
+import type { MembershipsPanelPaginationQuery } from "./__generated__/MembershipsPanelPaginationQuery.graphql.ts";
 import type { MembershipsPanelCancelMutation } from "./__generated__/MembershipsPanelCancelMutation.graphql.ts";
 
-type MembershipRow = MembershipsPanelQuery$data["memberships"]["edges"][number]["node"];
+type MembershipRow = MembershipsPanelFragment_query$data["memberships"]["edges"][number]["node"];
 
 export interface BusinessOption {
   databaseId: number;
@@ -25,7 +29,6 @@ export function MembershipsPanel({ businessId, businessOptions }: { businessId?:
   const [search, setSearch] = useState("");
   const [status, setStatus] = useState<MembershipStatusFilter>("ANY");
   const [business, setBusiness] = useState<string>("");
-  const [fetchKey, setFetchKey] = useState(0);
   const term = useDebouncedValue(search.trim());
   const effectiveBusiness = businessId ?? (business ? Number(business) : null);
   return (
@@ -55,31 +58,47 @@ export function MembershipsPanel({ businessId, businessOptions }: { businessId?:
         )}
       </Stack>
       <Suspense fallback={<LoadingState label="Loading memberships…" />}>
-        <MembershipsTable variables={{ search: term || null, status, businessId: effectiveBusiness }} fetchKey={fetchKey} onChanged={() => startTransition(() => setFetchKey((n) => n + 1))} />
+        <MembershipsTable variables={{ search: term || null, status, businessId: effectiveBusiness }} />
       </Suspense>
     </Panel>
   );
 }
 
-function MembershipsTable({ variables, fetchKey, onChanged }: { variables: { search: string | null; status: MembershipStatusFilter; businessId: number | null }; fetchKey: number; onChanged: () => void }) {
-  const data = useLazyLoadQuery<MembershipsPanelQuery>(
+function MembershipsTable({ variables }: { variables: MembershipFilterVariables }) {
+  const query = useLazyLoadQuery<MembershipsPanelQuery>(
     graphql`
       query MembershipsPanelQuery($search: String, $status: MembershipStatusFilter, $businessId: Int) {
-        memberships(first: 200, search: $search, status: $status, businessId: $businessId) {
+        ...MembershipsPanelFragment_query @arguments(search: $search, status: $status, businessId: $businessId)
+      }
+    `,
+    variables,
+    { fetchPolicy: "store-and-network" },
+  );
+  const { data, loadNext, hasNext, isLoadingNext } = usePaginationFragment<MembershipsPanelPaginationQuery, MembershipsPanelFragment_query$key>(
+    graphql`
+      fragment MembershipsPanelFragment_query on Query
+      @refetchable(queryName: "MembershipsPanelPaginationQuery")
+      @argumentDefinitions(
+        count: { type: "Int", defaultValue: 50 }
+        cursor: { type: "String" }
+        search: { type: "String" }
+        status: { type: "MembershipStatusFilter" }
+        businessId: { type: "Int" }
+      ) {
+        memberships(first: $count, after: $cursor, search: $search, status: $status, businessId: $businessId) @connection(key: "MembershipsPanel_memberships") {
+          __id
           edges {
             node {
               id
               databaseId
-              providerSubscriptionId
-              userPublicId
               username
               email
+              userPublicId
               status
               startedAt
               canceledAt
               planName
               business {
-                slug
                 name
               }
             }
@@ -87,26 +106,34 @@ function MembershipsTable({ variables, fetchKey, onChanged }: { variables: { sea
         }
       }
     `,
-    variables,
-    { fetchKey, fetchPolicy: "store-and-network" },
+    query,
   );
+  const environment = useRelayEnvironment();
   const [cancelling, setCancelling] = useState<MembershipRow | null>(null);
+  const [exported, setExported] = useState<number | null>(null);
+  const [exportError, setExportError] = useState<string | null>(null);
   const rows = data.memberships.edges.map((e) => e.node);
-  const exportCsv = () =>
-    downloadCsv(
-      "memberships.csv",
-      toCsv(
-        ["subscription_id", "provider_subscription_id", "public_id", "username", "email", "business_slug", "business_name", "plan", "status", "started_at", "canceled_at"],
-        rows.map((m) => [m.databaseId, m.providerSubscriptionId, m.userPublicId, m.username, m.email, m.business.slug, m.business.name, m.planName, m.status.toLowerCase(), m.startedAt, m.canceledAt]),
-      ),
-    );
+  const exportCsv = async () => {
+    setExportError(null);
+    setExported(0);
+    try {
+      const { csv } = await exportMembershipsCsv(networkPageFetcher(environment), variables, setExported);
+      downloadCsv("memberships.csv", csv);
+    } catch (e) {
+      setExportError(`Export failed: ${(e as Error).message || "please try again"}`);
+    } finally {
+      setExported(null);
+    }
+  };
   return (
     <Stack gap="3">
-      <HStack justify="space-between">
-        <Text color="fg.muted" fontSize="sm">
-          {rows.length} {rows.length === 1 ? "membership" : "memberships"}
-        </Text>
-        <Button size="sm" variant="outline" onClick={exportCsv} disabled={rows.length === 0}>
+      <HStack justify="flex-end" gap="3" wrap="wrap">
+        {exportError && (
+          <Text color="red.600" fontSize="sm" role="alert">
+            {exportError}
+          </Text>
+        )}
+        <Button size="sm" variant="outline" onClick={exportCsv} disabled={rows.length === 0} loading={exported !== null} loadingText={`Exporting… ${exported ?? 0}`}>
           Export CSV
         </Button>
       </HStack>
@@ -185,27 +212,27 @@ function MembershipsTable({ variables, fetchKey, onChanged }: { variables: { sea
         </Table.ScrollArea>
         </>
       )}
+      <LoadMore shown={rows.length} noun={["membership", "memberships"]} hasNext={hasNext} isLoadingNext={isLoadingNext} onLoadMore={() => loadNext(ADMIN_PAGE_SIZE)} />
       {cancelling && (
         <CancelDialog
           membership={cancelling}
-          onClose={(changed) => {
-            setCancelling(null);
-            if (changed) onChanged();
-          }}
+          // A canceled membership leaves a list filtered to active ones; elsewhere its row shows the new status.
+          connections={variables.status === "ACTIVE" ? [data.memberships.__id] : []}
+          onClose={() => setCancelling(null)}
         />
       )}
     </Stack>
   );
 }
 
-function CancelDialog({ membership, onClose }: { membership: MembershipRow; onClose: (changed: boolean) => void }) {
+function CancelDialog({ membership, connections, onClose }: { membership: MembershipRow; connections: string[]; onClose: () => void }) {
   const [commit, busy] = useMutation<MembershipsPanelCancelMutation>(graphql`
-    mutation MembershipsPanelCancelMutation($input: CancelSubscriptionInput!) {
+    mutation MembershipsPanelCancelMutation($input: CancelSubscriptionInput!, $connections: [ID!]!) {
       cancelSubscription(input: $input) {
         __typename
         ... on CancelSubscriptionSuccess {
           data {
-            id
+            id @deleteEdge(connections: $connections)
             status
             canceledAt
           }
@@ -219,20 +246,20 @@ function CancelDialog({ membership, onClose }: { membership: MembershipRow; onCl
   const cancelNow = () => {
     if (!membership.id) throw new Error("Missing subscription id");
     commit({
-      variables: { input: { subscriptionId: membership.id, mode: "NOW" } },
+      variables: { input: { subscriptionId: membership.id, mode: "NOW" }, connections },
       onCompleted: ({ cancelSubscription }) => {
         const failure = resultError(cancelSubscription, "Cancel failed");
         if (failure) window.alert(failure);
-        onClose(!failure);
+        onClose();
       },
       onError: (e) => {
         window.alert(e.message || "Cancel failed");
-        onClose(false);
+        onClose();
       },
     });
   };
   return (
-    <Dialog.Root open onOpenChange={(e) => !e.open && onClose(false)} role="alertdialog">
+    <Dialog.Root open onOpenChange={(e) => !e.open && onClose()} role="alertdialog">
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner>
@@ -249,7 +276,7 @@ function CancelDialog({ membership, onClose }: { membership: MembershipRow; onCl
               </Text>
             </Dialog.Body>
             <Dialog.Footer>
-              <Button variant="outline" onClick={() => onClose(false)}>
+              <Button variant="outline" onClick={() => onClose()}>
                 Keep membership
               </Button>
               <Button colorPalette="red" loading={busy} onClick={cancelNow}>
