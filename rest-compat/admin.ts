@@ -245,10 +245,7 @@ const searchQuery = z.object({ q: z.string().max(200).default("") });
 const membershipQuery = z.object({ q: z.string().max(200).optional(), status: StatusFilter });
 
 async function membershipItems(ctx: ServiceContext, filter: subscriptions.MembershipFilter) {
-  const ids = await subscriptions.membershipPageIds(ctx, filter, { take: 500 });
-  if (ids.length === 0) return [];
-  const rows = await ctx.db.subscription.findMany({ where: { id: { in: ids } }, select: membershipRowSelect });
-  return subscriptions.inIdOrder(ids, rows).map(membershipRow);
+  return (await subscriptions.membershipListRows(ctx, filter, { take: 500 })).map(membershipRow);
 }
 
 // ── Routes ───────────────────────────────────────────────────────────────────────────────────────────

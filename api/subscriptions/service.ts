@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
-import { Prisma, type FulfillmentMode } from "../generated/prisma/client.ts";
+import { Prisma, type FulfillmentMode, type SubscriptionStatus } from "../generated/prisma/client.ts";
 import { assertCan, businessesWhere, requireMember } from "../auth/policy.ts";
 import { chargeForPeriod } from "../billing/service.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
@@ -407,6 +407,38 @@ export interface MembershipPage {
  * (`inIdOrder`). Search is case-insensitive contains, as Prisma's (whose pattern keeps `%` and `_` as wildcards).
  */
 export async function membershipPageIds(ctx: ServiceContext, filter: MembershipFilter, page: MembershipPage): Promise<number[]> {
+  const rows = await membershipPage<{ id: number }>(ctx, filter, page, Prisma.sql`s.id`, false);
+  return rows.map((r) => r.id);
+}
+
+/** A row of the admin memberships table (the REST list): the membership with its member and business. */
+export interface MembershipListRow {
+  id: number;
+  providerSubscriptionId: string | null;
+  status: SubscriptionStatus;
+  startedAt: Date;
+  canceledAt: Date | null;
+  userId: number;
+  user: { publicId: string; username: string };
+  business: { slug: string; name: string };
+}
+
+/** One page of the memberships list with the table's columns, in one statement (see membershipPageIds). */
+export async function membershipListRows(ctx: ServiceContext, filter: MembershipFilter, page: MembershipPage): Promise<MembershipListRow[]> {
+  type Flat = Omit<MembershipListRow, "user" | "business"> & { publicId: string; username: string; slug: string; businessName: string };
+  const rows = await membershipPage<Flat>(
+    ctx,
+    filter,
+    page,
+    Prisma.sql`s.id, s.provider_subscription_id AS "providerSubscriptionId", s.status::text AS status, s.started_at AS "startedAt",
+      s.canceled_at AS "canceledAt", s.user_id AS "userId", u.public_id AS "publicId", u.username, b.slug, b.name AS "businessName"`,
+    true,
+  );
+  return rows.map(({ publicId, username, slug, businessName, ...m }) => ({ ...m, user: { publicId, username }, business: { slug, name: businessName } }));
+}
+
+/** The keyset statement behind both: `columns` of the page's rows, joining users (u) and businesses (b) when searching or asked. */
+async function membershipPage<T>(ctx: ServiceContext, filter: MembershipFilter, page: MembershipPage, columns: Prisma.Sql, joined: boolean): Promise<T[]> {
   if (page.take === 0) return [];
   const conditions = [statusSql(filter.status)];
   // Who may read what stays in the policy: its business filter, resolved to ids unless it allows every business.
@@ -418,9 +450,7 @@ export async function membershipPageIds(ctx: ServiceContext, filter: MembershipF
   }
   if (filter.businessId != null) conditions.push(Prisma.sql`s.business_id = ${filter.businessId}`);
   const term = filter.search?.trim();
-  const search = term
-    ? Prisma.sql`JOIN users u ON u.id = s.user_id JOIN businesses b ON b.id = s.business_id`
-    : Prisma.empty;
+  const joins = term || joined ? Prisma.sql`JOIN users u ON u.id = s.user_id JOIN businesses b ON b.id = s.business_id` : Prisma.empty;
   if (term) {
     const like = (column: Prisma.Sql) => Prisma.sql`${column} ILIKE ('%' || ${term} || '%')`;
     conditions.push(
@@ -437,13 +467,12 @@ export async function membershipPageIds(ctx: ServiceContext, filter: MembershipF
     conditions.push(Prisma.sql`(s.started_at, s.id) ${op} ${cursor}`);
   }
   const direction = Prisma.raw(backward ? "ASC" : "DESC");
-  const rows = await ctx.db.$queryRaw<{ id: number }[]>`
-    SELECT s.id FROM subscriptions s ${search}
+  const rows = await ctx.db.$queryRaw<T[]>`
+    SELECT ${columns} FROM subscriptions s ${joins}
      WHERE ${Prisma.join(conditions, " AND ")}
      ORDER BY s.started_at ${direction}, s.id ${direction}
      LIMIT ${Math.abs(page.take)}`;
-  const ids = rows.map((r) => r.id);
-  return backward ? ids.reverse() : ids;
+  return backward ? rows.reverse() : rows;
 }
 
 /** Rows loaded by id, in the order of `ids` (a findMany by id returns them in any order). */

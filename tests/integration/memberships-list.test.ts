@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor, ServiceContext } from "../../api/context.ts";
-import { membershipOrder, membershipPageIds, membershipsWhere, type MembershipFilter, type StatusFilter } from "../../api/subscriptions/service.ts";
+import {
+  membershipListRows,
+  membershipOrder,
+  membershipPageIds,
+  membershipsWhere,
+  type MembershipFilter,
+  type StatusFilter,
+} from "../../api/subscriptions/service.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories } from "../support/factories.ts";
 
@@ -104,6 +111,26 @@ describe("membershipPageIds", () => {
       }
     }
     expect(compared).toBeGreaterThan(150);
+  });
+
+  it("membershipListRows: the table's columns as Prisma loads them, in one statement", async () => {
+    const select = {
+      id: true,
+      providerSubscriptionId: true,
+      status: true,
+      startedAt: true,
+      canceledAt: true,
+      userId: true,
+      user: { select: { publicId: true, username: true } },
+      business: { select: { slug: true, name: true } },
+    } as const;
+    await t.db.prisma.subscription.updateMany({ where: { id: all[0] }, data: { providerSubscriptionId: "sub_1", canceledAt: new Date("2026-02-01T00:00:00Z") } });
+    for (const filter of [{}, { status: "ACTIVE" as const, search: "ada" }, { search: "orchard" }, { status: "CANCELED" as const }]) {
+      for (const actor of [admin, owner]) {
+        const expected = await t.db.prisma.subscription.findMany({ where: membershipsWhere(ctxOf(actor), filter), orderBy: membershipOrder, take: 7, select });
+        expect(await membershipListRows(ctxOf(actor), filter, { take: 7 })).toEqual(expected);
+      }
+    }
   });
 
   it("readers see only what the policy lets them read", async () => {
