@@ -207,7 +207,9 @@ export class PublicPageCache {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([this.publisher?.quit().catch(() => {}), this.subscriber?.quit().catch(() => {})]);
+    // Nothing to flush: a pending change message is best effort (see changed), so no QUIT round trip.
+    this.publisher?.disconnect();
+    this.subscriber?.disconnect();
   }
 }
 

@@ -294,6 +294,24 @@ describe("two server processes on one database, without Redis", () => {
   });
 });
 
+describe("REDIS_URL set but Redis unreachable", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ logQueries: true, config: { publicCacheTtlMs: TTL_MS, redisUrl: "redis://127.0.0.1:1" } });
+    (t.db.prisma as any).$on("query", () => statements++);
+    await seedFarm(t);
+  });
+  afterAll(() => t?.close());
+
+  it("serves nothing from the cache, since it would miss other processes' invalidations", async () => {
+    expect(await t.app.publicCache.ready(300)).toBe(false);
+    await graphql(t.app, { slug: "farm" });
+    expect((await graphql(t.app, { slug: "farm" })).statements).toBeGreaterThan(0);
+    await restPage(t.app, "farm");
+    expect((await restPage(t.app, "farm")).statements).toBeGreaterThan(0);
+  });
+});
+
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 async function redisAnswers(url: string): Promise<boolean> {
