@@ -1,15 +1,19 @@
 /**
  * `npm run bench:run -- --db postgresql://postgres@127.0.0.1:5432/mp_bench [--duration 10] [--connections 10]
  *  [--only business,memberships,portal,dashboard,checkout,renewals,web] [--renewal-businesses N] [--renewal-workers K]
- *  [--renewal-batch-size B] [--renewal-concurrency C]`
+ *  [--renewal-batch-size B] [--renewal-concurrency C] [--processes N] [--public-cache-ttl S] [--redis redis://…]`
  *
  * On a database filled by `npm run bench:seed`: starts the server (production config, silent logs, billing
  * clock off) on a free loopback port and drives each screen with autocannon for a bounded time, printing req/s
  * and p50/p95/p99; times the same rows through hand-written SQL (`pg`) and prints API/SQL; counts the SQL
  * statements per request (Prisma query events); runs the billing clock over every membership on a copy of the
  * database (twice: the second run must charge nothing); prints the web bundle sizes per route.
+ * With --processes N the load goes to N server processes of their own (tests/bench/server.ts) instead of
+ * the one in this process, autocannon spreading its connections over them.
  * Figures only: nothing here asserts a time.
  */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
@@ -40,6 +44,12 @@ const { values } = parseArgs({
     "renewal-batch-size": { type: "string" },
     /** Renewal batches in flight at once within the run (default: the billing clock's own). */
     "renewal-concurrency": { type: "string" },
+    /** Server processes of their own that take the load (0: the server in this process, as before). */
+    processes: { type: "string", default: "0" },
+    /** PUBLIC_CACHE_TTL_SECONDS of the servers (default: the app's; 0 measures the public pages uncached). */
+    "public-cache-ttl": { type: "string" },
+    /** REDIS_URL of the servers (public-page invalidation between processes). */
+    redis: { type: "string" },
   },
 });
 const url = values.db ?? process.env.DATABASE_URL;
@@ -50,6 +60,11 @@ if (!url) {
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const only = new Set(values.only.split(","));
+const processes = Number(values.processes);
+const cacheEnv = {
+  ...(values["public-cache-ttl"] != null ? { PUBLIC_CACHE_TTL_SECONDS: values["public-cache-ttl"] } : {}),
+  ...(values.redis ? { REDIS_URL: values.redis } : {}),
+};
 /** A day inside the skip/change windows, before the billing day of the data set. */
 const NOW = "2026-04-10T15:00:00Z";
 
@@ -95,6 +110,7 @@ async function main() {
     HOST: "127.0.0.1",
     PORT: "0",
     PUBLIC_HOST: "localhost",
+    ...cacheEnv,
   });
   const clock = new FixedClock(NOW);
   const log = pino({ level: "silent" });
@@ -115,6 +131,10 @@ async function main() {
     await countApp.ready();
     const { port } = app.server.address() as { port: number };
     const base = `http://127.0.0.1:${port}`;
+    await app.publicCache.ready();
+    // The servers that take the load: this process's, or N of their own.
+    const children = await Promise.all(Array.from({ length: processes }, () => startServer(url!, Math.max(2, Math.ceil(connections / processes) + 1))));
+    const loadUrls = children.length ? children.map((c) => c.url) : [base];
 
     // Fixtures: sessions for the admin and for members, the businesses to rotate through.
     const { rows: [{ n: businessCount }] } = await pool.query(`SELECT count(*)::int AS n FROM businesses`);
@@ -176,12 +196,16 @@ async function main() {
     }
 
     for (const op of operations) {
-      // Statements per request, on the counting server.
+      // Statements per request, on the counting server: the first request, then the same again (public page cache).
       const r0 = op.request(0);
-      statements = 0;
-      const res = await countApp.inject({ method: r0.method, url: r0.path, headers: r0.headers, payload: r0.body });
-      const count = statements;
-      if (res.statusCode !== 200 || res.body.includes('"errors"')) throw new Error(`${op.name}: ${res.statusCode} ${res.body.slice(0, 500)}`);
+      const counts: number[] = [];
+      for (let k = 0; k < 2; k++) {
+        statements = 0;
+        const res = await countApp.inject({ method: r0.method, url: r0.path, headers: r0.headers, payload: r0.body });
+        counts.push(statements);
+        if (res.statusCode !== 200 || res.body.includes('"errors"')) throw new Error(`${op.name}: ${res.statusCode} ${res.body.slice(0, 500)}`);
+      }
+      const count = counts[1] === counts[0] ? String(counts[0]) : `${counts[0]}, cached ${counts[1]}`;
       // One client, one request at a time: API vs hand-written SQL for the same rows.
       const apiTimes: number[] = [];
       const sqlTimes: number[] = [];
@@ -201,15 +225,20 @@ async function main() {
       }
       // Under load: autocannon, `connections` concurrent connections for `duration` seconds.
       let n = 0;
+      // Servers of their own start cold (module loading, first compilations): warm them up first, unmeasured,
+      // with every request of the rotation at least twice on each.
+      if (children.length) {
+        await load({ url: loadUrls as unknown as string, connections, amount: 400 * children.length, requests: [{ setupRequest: (req: any) => ({ ...req, ...op.request(n++) }) }] });
+      }
       const result = await load({
-        url: base,
+        url: loadUrls.length === 1 ? loadUrls[0] : (loadUrls as unknown as string),
         connections,
         duration,
         requests: [{ setupRequest: (req: any) => ({ ...req, ...op.request(n++) }) }],
       });
       const api1 = median(apiTimes.slice(3));
       const sql1 = median(sqlTimes.slice(3));
-      rows.push([op.name, result.rps.toFixed(0), ms(result.p50), ms(result.p95), ms(result.p99), ms(api1), ms(sql1), op.sql ? (api1 / sql1).toFixed(2) : "–", String(count)]);
+      rows.push([op.name, result.rps.toFixed(0), ms(result.p50), ms(result.p95), ms(result.p99), ms(api1), ms(sql1), op.sql ? (api1 / sql1).toFixed(2) : "–", count]);
       if (result.non2xx || result.errors) rows[rows.length - 1][0] += ` (${result.non2xx} non-2xx, ${result.errors} errors)`;
       console.log(`  ${rows[rows.length - 1].join(" | ")}`);
     }
@@ -284,6 +313,7 @@ async function main() {
     }
     await app.close();
     await countApp.close();
+    await Promise.all(children.map((c) => c.stop()));
   }
   for (const db of dbs) await db.close();
   await pool.end();
@@ -291,7 +321,11 @@ async function main() {
   let renewalLines: string[] = [];
   if (only.has("renewals")) renewalLines = await renewals(url!, config);
 
-  console.log(`\nLoad: ${connections} connections, ${duration} s per operation, loopback; percentiles over every response; "1-client" columns: one request at a time, median.\n`);
+  console.log(
+    `\nLoad: ${connections} connections, ${duration} s per operation, loopback, ${processes ? `${processes} server processes of their own` : "the server in the bench process"}` +
+      `${values["public-cache-ttl"] != null ? `, PUBLIC_CACHE_TTL_SECONDS=${values["public-cache-ttl"]}` : ""}${values.redis ? ", Redis" : ""}; percentiles over every response; ` +
+      `"1-client" columns: one request at a time, median (the server in the bench process); statements: first request, and the same request again when it differs (cached).\n`,
+  );
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
   if (rows.length) {
@@ -309,6 +343,30 @@ async function main() {
     }
   } else if (only.has("web")) console.log("\nWeb bundles: dist/web missing (run npm run web:build)");
   console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+/** A server process of its own (tests/bench/server.ts) on the bench database; resolves once it listens. */
+function startServer(dbUrl: string, poolSize: number): Promise<{ url: string; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", new URL("./server.ts", import.meta.url).pathname], {
+    env: { ...process.env, ...cacheEnv, BENCH_DB: dbUrl, BENCH_NOW: NOW, BENCH_POOL: String(poolSize) },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("bench server did not start in 60 s")), 60_000);
+    child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      const m = /^listening (\d+)$/.exec(line);
+      if (!m) return;
+      clearTimeout(timer);
+      resolve({ url: `http://127.0.0.1:${m[1]}`, stop });
+    });
+  });
 }
 
 /** Renewals over every membership on a throw-away copy of the database: time, then a second run (charges nothing). */
