@@ -9,8 +9,15 @@ import { apiLogin, gql } from "./admin-support.ts";
 /** A short suffix that keeps names and slugs unique across runs on one database. */
 export const runSuffix = () => `${Date.now() % 1_000_000}${Math.floor(Math.random() * 10)}`;
 
-export async function adminToken(request: APIRequestContext): Promise<string> {
-  return (await apiLogin(request, "admin", "admin1234")).token;
+let adminSession: Promise<string> | null = null;
+
+/**
+ * The admin's bearer for setup calls, one login per worker: the server allows 50 logins per address in 15
+ * minutes, and the whole suite logs in from one address.
+ */
+export function adminToken(request: APIRequestContext): Promise<string> {
+  adminSession ??= apiLogin(request, "admin", "admin1234").then((s) => s.token);
+  return adminSession;
 }
 
 async function ok<T = any>(request: APIRequestContext, token: string, field: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
