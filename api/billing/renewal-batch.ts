@@ -72,7 +72,10 @@ export function nextRetryAt(attempts: Date[]): Date {
   return new Date(attempts[0].getTime() + RETRY_SCHEDULE_DAYS[Math.min(attempts.length, RETRY_SCHEDULE_DAYS.length) - 1] * DAY_MS);
 }
 
-/** Renews the memberships this run has leased; returns what happened. Throws only before anything is written. */
+/**
+ * Renews the memberships this run has leased; returns what happened. Throws only before the batch's payments and
+ * orders are written (its scheduled changes may be applied by then: they are, as always, before any charge).
+ */
 export async function renewClaimed(ctx: BillingContext, list: DueList, claimed: number[]): Promise<RenewalReport> {
   const { period } = list;
   const now = ctx.clock.now();
@@ -126,9 +129,11 @@ async function chargeRenewals(ctx: BillingContext, renewals: Renewal[], period: 
     await ctx.db.user.update({ where: { id: user.id }, data: { paymentCustomerId: id } });
     return id;
   });
+  const customerError = new Map<number, unknown>();
   newCustomers.forEach((user, i) => {
     const result = created[i];
     if (result.status === "fulfilled") customerOf.set(user.id, result.value);
+    else customerError.set(user.id, result.reason);
   });
 
   // The membership's card, else the member's newest default card.
@@ -148,8 +153,7 @@ async function chargeRenewals(ctx: BillingContext, renewals: Renewal[], period: 
   for (const r of billable) {
     const customerId = customerOf.get(r.sub.userId);
     if (!customerId) {
-      const failed = created[newCustomers.findIndex((u) => u.id === r.sub.userId)];
-      charges[r.i] = { kind: "error", error: failed?.status === "rejected" ? failed.reason : new Error("No provider customer") };
+      charges[r.i] = { kind: "error", error: customerError.get(r.sub.userId) };
       continue;
     }
     const card = r.sub.providerPaymentMethodId ?? defaultCard.get(r.sub.userId);
@@ -221,14 +225,12 @@ async function recordRenewals(
   const provider = providerFor(ctx);
   const paid: { sub: RenewalSubscription; intent: PaymentIntentInfo | null }[] = [];
   const unpaid: { r: Renewal; intent: PaymentIntentInfo; outcome: string; last: boolean }[] = [];
+  const errored: { r: Renewal; error: unknown }[] = [];
   renewals.forEach((r, i) => {
     const c = charges[i];
     if (c.kind === "paid") paid.push({ sub: r.sub, intent: c.intent });
     else if (c.kind === "unpaid") unpaid.push({ r, intent: c.intent, outcome: c.outcome, last: r.attempt >= MAX_ATTEMPTS });
-    else {
-      tally.errors++;
-      ctx.log.error({ err: c.error, subscriptionId: r.sub.id, period, attempt: r.attempt }, "renewal charge failed: tried again on the next run");
-    }
+    else errored.push({ r, error: c.error });
   });
   const keyOf = new Map(renewals.map((r) => [r.sub.id, renewalKey(r.sub.id, period, r.attempt)]));
   const payments = [...paid.flatMap((p) => (p.intent ? [{ sub: p.sub, intent: p.intent }] : [])), ...unpaid.map((u) => ({ sub: u.r.sub, intent: u.intent }))];
@@ -276,6 +278,10 @@ async function recordRenewals(
     return { orderOf, paymentOf: new Map(rows.map((p) => [p.subscription_id, p.id])) };
   });
 
+  for (const { r, error } of errored) {
+    tally.errors++;
+    ctx.log.error({ err: error, subscriptionId: r.sub.id, period, attempt: r.attempt }, "renewal charge failed: tried again on the next run");
+  }
   for (const u of unpaid) {
     if (u.last) tally.canceled++;
     else tally.failed++;
