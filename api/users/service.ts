@@ -71,7 +71,7 @@ export async function register(ctx: ServiceContext, input: z.input<typeof Regist
   }
   const user = await ctx.db.user
     .create({
-      data: { username: data.username, passwordHash: await hashPassword(data.password), email: data.email || null, name: data.name || null },
+      data: { username: data.username, passwordHash: await hashPassword(data.password), email: data.email || null, name: data.name || null, createdAt: ctx.clock.now() },
       select: publicUserSelect,
     })
     .catch((e: { code?: string }) => {
@@ -161,7 +161,7 @@ export async function createUser(ctx: ServiceContext, input: z.input<typeof Crea
   if (!input.username || !input.password) throw new ValidationError("Username and password are required");
   const data = parseInput(CreateUserInput, input);
   try {
-    return await ctx.db.user.create({ data: { username: data.username, passwordHash: await hashPassword(data.password), isAdmin: data.isAdmin } });
+    return await ctx.db.user.create({ data: { username: data.username, passwordHash: await hashPassword(data.password), isAdmin: data.isAdmin, createdAt: ctx.clock.now() } });
   } catch (e) {
     if ((e as { code?: string }).code === "P2002") throw new ConflictError("Username is already taken. Please choose a different one.", "username_taken");
     throw e;

@@ -22,6 +22,9 @@ describe("registration and login", () => {
     expect(r.register.data.tenant).toBe("acme");
     const v = await t.gqlOk(`{ viewer { username isAdmin } }`, {}, { token: r.register.data.token });
     expect(v.viewer).toEqual({ username: "alice", isAdmin: false });
+    // Registration time is the app's clock (demos and tests run on a chosen day), not the database's.
+    const row = await t.db.prisma.user.findUniqueOrThrow({ where: { username: "alice" } });
+    expect(row.createdAt.toISOString()).toBe(t.clock.now().toISOString());
   });
 
   it("refuses a taken username (case-insensitive) and a short one, with typed errors", async () => {
@@ -126,6 +129,8 @@ describe("user administration", () => {
     const admin = await makeAdmin("root-admin");
     const created = await t.gqlOk(CREATE, { input: { username: "New.Staff", password: "staff-password" } }, { token: admin });
     expect(created.createUser).toEqual({ __typename: "CreateUserSuccess", data: { username: "new.staff", isAdmin: false } });
+    const row = await t.db.prisma.user.findUniqueOrThrow({ where: { username: "new.staff" } });
+    expect(row.createdAt.toISOString()).toBe(t.clock.now().toISOString());
     const dup = await t.gqlOk(CREATE, { input: { username: "new.staff", password: "staff-password" } }, { token: admin });
     expect(dup.createUser.__typename).toBe("ConflictError");
     const list = await t.gqlOk(`{ users(first: 100) { edges { node { username isAdmin } } } }`, {}, { token: admin });
