@@ -9,7 +9,12 @@ import { RateLimitedError } from "../shared/errors.ts";
 export interface Throttles {
   /** Failed logins per username+IP: 5 per 15 minutes. */
   loginByUserIp: RateLimiterPrisma;
-  /** Login attempts per IP: 50 per 15 minutes. */
+  /** Failed logins per IP, whatever the username (credential stuffing): 50 per 15 minutes. */
+  loginFailuresByIp: RateLimiterPrisma;
+  /**
+   * Every login attempt per IP, successful ones included: 300 per 15 minutes. Caps the password-hashing work
+   * one address can ask for, high enough for an office or a test suite behind one address.
+   */
   loginByIp: RateLimiterPrisma;
   /** Registrations per IP: 10 per hour. */
   registerByIp: RateLimiterPrisma;
@@ -24,7 +29,8 @@ export function throttlesFor(db: PrismaClient): Throttles {
       new RateLimiterPrisma({ storeClient: db, tableName: "rateLimiterFlexible", keyPrefix, points, duration, clearExpiredByTimeout: false });
     t = {
       loginByUserIp: make("login_user_ip", 5, 15 * 60),
-      loginByIp: make("login_ip", 50, 15 * 60),
+      loginFailuresByIp: make("login_fail_ip", 50, 15 * 60),
+      loginByIp: make("login_ip", 300, 15 * 60),
       registerByIp: make("register_ip", 10, 60 * 60),
     };
     cache.set(db, t);

@@ -87,19 +87,23 @@ const LoginInput = z.object({ username: z.string().trim().toLowerCase().min(1), 
 
 const INVALID_LOGIN = "Invalid username or password";
 
-/** Password login. Throttled per username+IP and per IP, counters shared by every server process. */
+/**
+ * Password login. Failures are throttled per username+IP (5) and per IP (50 in 15 minutes); all attempts per IP
+ * (300) cap the hashing work. Counters are shared by every server process.
+ */
 export async function login(ctx: ServiceContext, input: { username: string; password: string }, meta: { userAgent?: string } = {}) {
   if (!input.username || !input.password) throw new ValidationError("Please enter your username and password");
   const data = parseInput(LoginInput, input);
   const t = throttlesFor(ctx.db);
   const userKey = `${data.username}|${ctx.ip}`;
   await assertNotThrottled(t.loginByUserIp, userKey);
+  await assertNotThrottled(t.loginFailuresByIp, ctx.ip);
   await consume(t.loginByIp, ctx.ip);
 
   const user = await ctx.db.user.findUnique({ where: { username: data.username }, select: { ...publicUserSelect, passwordHash: true } });
   const ok = user ? await verifyPassword(user.passwordHash, data.password) : (await burnPasswordCheck(data.password), false);
   if (!user || !ok) {
-    await consume(t.loginByUserIp, userKey);
+    await Promise.all([consume(t.loginByUserIp, userKey), consume(t.loginFailuresByIp, ctx.ip).catch(() => undefined)]);
     throw new UnauthenticatedError(INVALID_LOGIN, "invalid_credentials");
   }
   await t.loginByUserIp.delete(userKey);

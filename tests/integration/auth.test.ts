@@ -47,6 +47,28 @@ describe("registration and login", () => {
     expect(limited.login.retryAfterSeconds).toBeGreaterThan(0);
   });
 
+  it("does not count successful logins against an address, but stops an address that fails 50 times", async () => {
+    await t.gqlOk(REGISTER, { input: { username: "office-member", password: "correct-horse" } });
+    // An office (or a test suite) behind one address: more successful logins than the failure budget.
+    const fromOffice = async (username: string, password: string) => {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/graphql",
+        remoteAddress: "203.0.113.7",
+        headers: { "content-type": "application/json" },
+        payload: { query: LOGIN, variables: { input: { username, password } } },
+      });
+      return res.json().data.login;
+    };
+    for (let i = 0; i < 55; i++) expect((await fromOffice("office-member", "correct-horse")).__typename).toBe("LoginSuccess");
+    // Credential stuffing from that address: a different username each time, so the per-user limit never trips.
+    for (let i = 0; i < 50; i++) expect((await fromOffice(`guess-${i}`, "wrong-password")).__typename).toBe("UnauthenticatedError");
+    const limited = await fromOffice("office-member", "correct-horse");
+    expect(limited.__typename).toBe("RateLimitedError");
+    // Another address is not affected.
+    expect((await t.gqlOk(LOGIN, { input: { username: "office-member", password: "correct-horse" } })).login.__typename).toBe("LoginSuccess");
+  });
+
   it("logout revokes the token", async () => {
     const r = await t.gqlOk(REGISTER, { input: { username: "bob", password: "bobs-password" } });
     const token = r.register.data.token;
