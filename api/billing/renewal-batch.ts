@@ -47,7 +47,6 @@ const SINGLE_CALL_CONCURRENCY = 4;
 const renewalInclude = {
   ...subscriptionForBilling.include,
   pendingChange: true,
-  coupon: { select: { type: true, value: true, active: true } },
 } satisfies Prisma.SubscriptionInclude;
 
 type RenewalSubscription = Prisma.SubscriptionGetPayload<{ include: typeof renewalInclude }>;
@@ -333,6 +332,10 @@ async function applyScheduledChanges(ctx: BillingContext, subs: RenewalSubscript
   const addonIds = [...new Set(subs.flatMap((s) => s.pendingChange!.addonIds))];
   const plans = new Map((await ctx.db.plan.findMany({ where: { id: { in: planIds } }, include: { variations: true } })).map((p) => [p.id, p]));
   const addons = new Map((addonIds.length ? await ctx.db.addon.findMany({ where: { id: { in: addonIds } } }) : []).map((a) => [a.id, a]));
+  const couponIds = [...new Set(subs.flatMap((s) => (s.couponId ? [s.couponId] : [])))];
+  const coupons = new Map(
+    (couponIds.length ? await ctx.db.coupon.findMany({ where: { id: { in: couponIds } }, select: { id: true, type: true, value: true, active: true } }) : []).map((c) => [c.id, c]),
+  );
 
   const updates: { sub: RenewalSubscription; planId: number; mode: FulfillmentMode; price: PriceBreakdown; couponId: number | null; addons: Addon[] }[] = [];
   for (const sub of subs) {
@@ -348,7 +351,7 @@ async function applyScheduledChanges(ctx: BillingContext, subs: RenewalSubscript
       const addon = addons.get(id);
       return addon && addon.businessId === sub.businessId ? [addon] : [];
     });
-    const coupon = sub.coupon?.active ? sub.coupon : null;
+    const coupon = sub.couponId && coupons.get(sub.couponId)?.active ? coupons.get(sub.couponId)! : null;
     const page = tax.get(sub.businessId) ?? null;
     const price = priceSelection({
       planAmountCents: variation.amountCents,

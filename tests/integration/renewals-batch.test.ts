@@ -143,6 +143,10 @@ describe("a batch mixing every outcome", () => {
     await t.db.prisma.skip.create({ data: { subscriptionId: skipped.id, yearMonth: PERIOD } });
     const changed = await member(business, plan, { couponId: tenOff.id, discountCents: 200 });
     await t.db.prisma.subscriptionChange.create({ data: { subscriptionId: changed.id, planId: bigger.id, mode: "PICKUP", addonIds: [eggs.id], effectivePeriod: PERIOD } });
+    // Its coupon was deactivated since: the new selection is priced without it.
+    const retired = await f.coupon({ code: "BATCHOLD", type: "PERCENT", value: 20, active: false });
+    const changedRetired = await member(business, plan, { couponId: retired.id, discountCents: 400 });
+    await t.db.prisma.subscriptionChange.create({ data: { subscriptionId: changedRetired.id, planId: bigger.id, mode: "PICKUP", addonIds: [eggs.id], effectivePeriod: PERIOD } });
     const discounted = await member(business, plan, { couponId: free.id, discountCents: 2000 });
     // Declined on March 27th and retried three times since: this is the last attempt.
     const lastTry = await member(business, plan, { card: "decline_after_attach", status: "PAST_DUE" });
@@ -153,7 +157,7 @@ describe("a batch mixing every outcome", () => {
     const canceled = await member(business, plan, { status: "CANCELED" });
 
     expect(await run(business.id, { batchSize: 100 })).toEqual({
-      due: 8, charged: 3, skipped: 1, busy: 0, failed: 3, canceled: 1, waiting: 1, changesApplied: 1, errors: 0,
+      due: 9, charged: 4, skipped: 1, busy: 0, failed: 3, canceled: 1, waiting: 1, changesApplied: 2, errors: 0,
     });
 
     const [okS, declinedS, secureS, noCardS, skippedS, changedS, discountedS, lastTryS, waitingS, canceledS] = await Promise.all(
@@ -167,7 +171,9 @@ describe("a batch mixing every outcome", () => {
     expect(changedS).toMatchObject({ planId: bigger.id, planAmountCents: 3000, addonsAmountCents: 500, discountCents: 350, taxCents: 181, totalCents: 3331, paidThroughPeriod: PERIOD });
     expect(changedS.orders[0]).toMatchObject({ totalCents: 3331, selection: { chosenItemName: "Family Box", chosenAddons: [{ name: "Eggs", amountCents: 500 }] } });
     expect(changedS.payments.map((p) => [p.status, p.amountCents])).toEqual([["SUCCEEDED", 3331]]);
-    expect(await t.db.prisma.subscriptionChange.count({ where: { subscriptionId: changed.id } })).toBe(0);
+    expect(await t.db.prisma.subscriptionChange.count({ where: { subscriptionId: { in: [changed.id, changedRetired.id] } } })).toBe(0);
+    // 3500 + 5.75 % (201.25 → 201) = 3701, the retired coupon dropped.
+    expect(await state(changedRetired.id)).toMatchObject({ couponId: null, discountCents: 0, taxCents: 201, totalCents: 3701, orders: [{ totalCents: 3701, couponId: null }] });
     // Fully discounted: the box is delivered, nothing is charged.
     expect(discountedS.orders.map((o) => [o.period, o.totalCents])).toEqual([[PERIOD, 0]]);
     expect(discountedS.payments).toEqual([]);
