@@ -23,6 +23,7 @@ let admin: Actor;
 let owner: Actor;
 let partner: Actor;
 let member: Actor;
+let acmeId = 0;
 const all: number[] = [];
 
 const ctxOf = (actor: Actor): ServiceContext =>
@@ -45,6 +46,7 @@ beforeAll(async () => {
   const f = factories(t);
   const acme = await f.business({ slug: "acme", name: "Acme Dairy" });
   const ada = await f.business({ slug: "ada-farm", name: "Orchard" });
+  acmeId = acme.id;
   const plans = [await f.plan(acme), await f.plan(ada)];
   // Members: some with a name, some without; "ada" in usernames, names, emails and a business slug.
   const people = [
@@ -151,6 +153,16 @@ describe("Query.memberships connection", () => {
     token = await f.session(u);
   });
   const page = async (v: Record<string, unknown>) => (await t.gqlOk(Q, v, { token })).memberships;
+
+  it("nodes carry the same fields as when Prisma loads them (Business.memberships), whatever the query selects", async () => {
+    const NODE = `databaseId status username userPublicId memberName email planName startedAt canceledAt nextBoxDate
+      business { id slug name timeZone memberCount page { billingDay } } plan { id ref name variations { mode amountCents } }
+      addons { name amountCents } skips { yearMonth } pendingChange { effectivePeriod } skipWindow { open opensOn }`;
+    const root = await t.gqlOk(`{ memberships(first: 30, search: "a", status: ANY, businessId: ${acmeId}) { edges { node { ${NODE} } } } }`, {}, { token });
+    const related = await t.gqlOk(`{ business(slug: "acme") { memberships(first: 30, search: "a", status: ANY) { edges { node { ${NODE} } } } } }`, {}, { token });
+    expect(root.memberships.edges.length).toBeGreaterThan(5);
+    expect(root.memberships.edges).toEqual(related.business.memberships.edges);
+  });
 
   it("walks every row forward with first/after and back with last/before, with Relay page info", async () => {
     const expected = await prismaIds(admin, { status: "ACTIVE", search: "a" }, 1000);
