@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { Page } from "../generated/prisma/client.ts";
-import { sanitizeRichText } from "./richtext.ts";
+import { richTextDocSchema, richTextOf, type RichTextDoc } from "./richtext-doc.ts";
 
 // ── Spec §9 limits and §3 defaults ───────────────────────────────────────────────────────────────────
 export const BILLING_DAY_MAX = 28;
@@ -45,9 +45,15 @@ export const DEFAULT_THEME: Theme = {
 export const SOCIAL_KEYS = ["facebook", "instagram", "twitter", "youtube", "tiktok"] as const;
 export type Social = Record<(typeof SOCIAL_KEYS)[number], string>;
 
+/** A question with its answer as sanitised HTML (what REST and the public pages read). */
 export interface Faq {
   q: string;
   a: string;
+}
+
+/** As stored: with the editor document the answer was rendered from (none for HTML from REST or older content). */
+export interface FaqWithDoc extends Faq {
+  aDoc: RichTextDoc | null;
 }
 
 // ── Reading stored JSON blobs ────────────────────────────────────────────────────────────────────────
@@ -71,6 +77,15 @@ export function galleryOf(stored: unknown): { url: string }[] {
 
 export function faqsOf(stored: unknown): Faq[] {
   return Array.isArray(stored) ? stored.map((f) => ({ q: str(record(f).q), a: str(record(f).a) })) : [];
+}
+
+export function faqsWithDocsOf(stored: unknown): FaqWithDoc[] {
+  return Array.isArray(stored) ? stored.map((f) => ({ q: str(record(f).q), a: str(record(f).a), aDoc: docOf(record(f).aDoc) })) : [];
+}
+
+/** A stored document (validated when saved), or null. */
+export function docOf(stored: unknown): RichTextDoc | null {
+  return stored && typeof stored === "object" && Array.isArray((stored as RichTextDoc).blocks) ? (stored as RichTextDoc) : null;
 }
 
 /** 575 → 5.75 */
@@ -125,10 +140,15 @@ const text = (max: number) => z.string().trim().max(max);
 export const PageContentSchema = z.object({
   brand: z.object({ name: text(200).nullish(), logoUrl: z.literal("").or(imageUrlSchema).nullish() }).nullish(),
   descriptionHtml: z.string().max(HTML_MAX).nullish(),
+  /** The editor's document; when given, the HTML is rendered from it and descriptionHtml is ignored. */
+  descriptionDoc: richTextDocSchema("Description").nullish(),
   gallery: z.array(z.object({ url: imageUrlSchema })).max(50).nullish(),
   theme: z.object(Object.fromEntries(THEME_KEYS.map((k) => [k, colourSchema.nullish()])) as Record<ThemeKey, z.ZodOptional<z.ZodNullable<typeof colourSchema>>>).nullish(),
   social: z.object(Object.fromEntries(SOCIAL_KEYS.map((k) => [k, socialLinkSchema.nullish()])) as Record<keyof Social, z.ZodOptional<z.ZodNullable<typeof socialLinkSchema>>>).nullish(),
-  faqs: z.array(z.object({ q: text(1000).default(""), a: z.string().max(HTML_MAX).default("") })).max(100).nullish(),
+  faqs: z
+    .array(z.object({ q: text(1000).default(""), a: z.string().max(HTML_MAX).nullish().transform((a) => a ?? ""), answerDoc: richTextDocSchema("FAQ answer").nullish() }))
+    .max(100)
+    .nullish(),
   fulfillment: z
     .object({
       pickup: z.boolean().nullish(),
@@ -151,18 +171,28 @@ export const PageContentSchema = z.object({
 export type PageContentInput = z.input<typeof PageContentSchema>;
 export type PageContent = z.output<typeof PageContentSchema>;
 
-/** The stored columns of validated content: rich text sanitised, defaults filled in. */
+/**
+ * The stored columns of validated content: rich text rendered from its documents (or, sent as HTML only,
+ * sanitised with no document), defaults filled in.
+ */
 export function pageData(c: PageContent) {
   const f = c.fulfillment ?? {};
   const theme = Object.fromEntries(THEME_KEYS.map((k) => [k, c.theme?.[k] || DEFAULT_THEME[k]]));
+  const description = richTextOf(c.descriptionDoc, c.descriptionHtml);
   return {
     brandName: c.brand?.name ?? "",
     logoUrl: c.brand?.logoUrl || null,
-    descriptionHtml: sanitizeRichText(c.descriptionHtml),
+    descriptionHtml: description.html,
+    descriptionDoc: description.doc,
     gallery: c.gallery ?? [],
     theme,
     social: Object.fromEntries(SOCIAL_KEYS.map((k) => [k, c.social?.[k] ?? ""])),
-    faqs: (c.faqs ?? []).map((f) => ({ q: f.q, a: sanitizeRichText(f.a) })).filter((f) => f.q || f.a),
+    faqs: (c.faqs ?? [])
+      .map((f) => {
+        const answer = richTextOf(f.answerDoc, f.a);
+        return answer.doc ? { q: f.q, a: answer.html, aDoc: answer.doc } : { q: f.q, a: answer.html };
+      })
+      .filter((f) => f.q || f.a),
     pickupEnabled: f.pickup ?? true,
     shippingEnabled: f.shipping ?? false,
     deliveryEnabled: f.delivery ?? false,

@@ -1,7 +1,8 @@
 /**
- * Rich text saved by the page and Next Box editors is stored as sanitised HTML: the server never trusts the
- * editor. Spec §5: links only for http, https, mailto, tel; image sources only http, https and data URLs of
- * image types png, gif, jpeg, bmp, x-icon; everything else removed. §9: font sizes small/large/huge, indent 1–8.
+ * Rich text of the page and Next Box editors is shown as sanitised HTML: rendered from the editor's document
+ * (richtext-doc.ts) or, from older clients and REST, the HTML they sent; the server never trusts either.
+ * Spec §5: links only for http, https, mailto, tel; image sources only http, https and data URLs of image
+ * types png, gif, jpeg, bmp, x-icon; everything else removed. §9: font sizes small/large/huge, indent 1–8.
  */
 import sanitizeHtml from "sanitize-html";
 
@@ -25,6 +26,8 @@ const EDITOR_CLASSES = [
 ];
 
 const BLOCK_TAGS = ["p", "h1", "h2", "h3", "h4", "li", "blockquote"];
+/** Editor.js list counters (ordered lists) and checklists (no bullet). */
+const LIST_STYLES = { "list-style-type": [/^(none|disc|decimal|upper-roman|lower-roman|upper-alpha|lower-alpha)$/] };
 
 const IMAGE_DATA_URL = /^data:image\/(png|gif|jpeg|bmp|x-icon);base64,[A-Za-z0-9+/=\s]+$/i;
 
@@ -46,11 +49,15 @@ const OPTIONS: sanitizeHtml.IOptions = {
     a: ["href", "target", "rel"],
     img: ["src", "alt", "width", "height"],
     span: ["class", "style"],
+    ol: ["start", "style"],
+    ul: ["style"],
     ...Object.fromEntries(BLOCK_TAGS.map((t) => [t, ["class", "style"]])),
   },
   allowedClasses: { "*": EDITOR_CLASSES },
   allowedStyles: {
     span: { ...INLINE_STYLES },
+    ol: LIST_STYLES,
+    ul: LIST_STYLES,
     ...Object.fromEntries(BLOCK_TAGS.map((t) => [t, { ...BLOCK_STYLES, ...INLINE_STYLES }])),
   },
   allowedSchemes: ["http", "https", "mailto", "tel"],
@@ -61,6 +68,11 @@ const OPTIONS: sanitizeHtml.IOptions = {
   // Script and style bodies must not survive as text.
   nonTextTags: ["script", "style", "textarea", "option", "noscript", "title", "iframe", "object", "embed", "svg", "math"],
   transformTags: {
+    // A list's first number only as a whole number.
+    ol: (tagName, attribs) => {
+      const { start, ...rest } = attribs;
+      return { tagName, attribs: start !== undefined && /^-?\d{1,9}$/.test(start.trim()) ? { ...attribs, start: start.trim() } : rest };
+    },
     a: (tagName, attribs) => {
       const { href, target } = attribs;
       const out: Record<string, string> = {};
@@ -81,6 +93,18 @@ const OPTIONS: sanitizeHtml.IOptions = {
 export function sanitizeRichText(html: string | null | undefined): string {
   if (!html) return "";
   return sanitizeHtml(html, OPTIONS).trim();
+}
+
+/** The same rules for the text inside one Editor.js block: inline markup only (no paragraphs, headings, lists). */
+const INLINE_OPTIONS: sanitizeHtml.IOptions = {
+  ...OPTIONS,
+  allowedTags: ["br", "strong", "b", "em", "i", "u", "s", "a", "img", "span"],
+};
+
+/** Sanitised inline HTML of a block's text (kept in stored documents, so they are as safe as the HTML). */
+export function sanitizeInlineRichText(html: string): string {
+  if (!html) return "";
+  return sanitizeHtml(html, INLINE_OPTIONS);
 }
 
 /** Plain text of rich text (business cards show a text description), whitespace collapsed. */

@@ -3,7 +3,7 @@ import { payloadQuery } from "../graphql/payload-query.ts";
 import { COMMON_ERRORS } from "../graphql/errors.ts";
 import type { Page } from "../generated/prisma/client.ts";
 import { AddonInputRef, PlanInputRef } from "../catalog/schema.ts";
-import { bpsToPercent, faqsOf, galleryOf, socialOf, themeOf, type Faq, type Social, type Theme } from "./content.ts";
+import { bpsToPercent, docOf, faqsWithDocsOf, galleryOf, socialOf, themeOf, type FaqWithDoc, type Social, type Theme } from "./content.ts";
 import * as pages from "./service.ts";
 
 // ── Output: page content (spec §3) ───────────────────────────────────────────────────────────────────
@@ -40,8 +40,14 @@ const SocialRef = builder.objectRef<Social>("SocialLinks").implement({
   }),
 });
 
-const FaqRef = builder.objectRef<Faq>("Faq").implement({
-  fields: (t) => ({ q: t.exposeString("q"), a: t.exposeString("a", { description: "Sanitised HTML." }) }),
+const DOC_DESCRIPTION = "The Editor.js document (OutputData) the HTML was rendered from; null when the HTML came from REST or older content.";
+
+const FaqRef = builder.objectRef<FaqWithDoc>("Faq").implement({
+  fields: (t) => ({
+    q: t.exposeString("q"),
+    a: t.exposeString("a", { description: "Sanitised HTML." }),
+    answerDoc: t.field({ type: "JSON", nullable: true, description: DOC_DESCRIPTION, resolve: (f) => f.aDoc }),
+  }),
 });
 
 const FulfillmentRef = builder.objectRef<Page>("PageFulfillment").implement({
@@ -74,10 +80,11 @@ export const PageObject = builder.prismaObject("Page", {
     brand: t.field({ type: BrandRef, resolve: (p) => ({ name: p.brandName, logoUrl: p.logoUrl }) }),
     brandName: t.exposeString("brandName"),
     descriptionHtml: t.exposeString("descriptionHtml", { description: "Sanitised HTML." }),
+    descriptionDoc: t.field({ type: "JSON", nullable: true, description: DOC_DESCRIPTION, resolve: (p) => docOf(p.descriptionDoc) }),
     gallery: t.field({ type: [GalleryImageRef], description: "The first image is the primary one.", resolve: (p) => galleryOf(p.gallery) }),
     theme: t.field({ type: ThemeRef, resolve: (p) => themeOf(p.theme) }),
     social: t.field({ type: SocialRef, resolve: (p) => socialOf(p.social) }),
-    faqs: t.field({ type: [FaqRef], resolve: (p) => faqsOf(p.faqs) }),
+    faqs: t.field({ type: [FaqRef], resolve: (p) => faqsWithDocsOf(p.faqs) }),
     fulfillment: t.field({ type: FulfillmentRef, resolve: (p) => p }),
     tax: t.field({ type: TaxRef, resolve: (p) => p }),
     billingDay: t.exposeInt("billingDay"),
@@ -96,6 +103,7 @@ export const NextBoxObject = builder.prismaObject("NextBox", {
   description: "The per-business note about the next box (public).",
   fields: (t) => ({
     contentHtml: t.exposeString("contentHtml", { description: "Sanitised HTML." }),
+    contentDoc: t.field({ type: "JSON", nullable: true, description: DOC_DESCRIPTION, resolve: (b) => docOf(b.contentDoc) }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
   }),
 });
@@ -125,8 +133,15 @@ const SocialInput = builder.inputType("SocialLinksInput", {
   description: "http(s) addresses or empty.",
   fields: (t) => ({ facebook: t.string(), instagram: t.string(), twitter: t.string(), youtube: t.string(), tiktok: t.string() }),
 });
+const DOC_INPUT_DESCRIPTION = "The Editor.js document (OutputData: paragraph, header, list and image blocks). When given, the HTML is rendered from it on the server and the HTML field is ignored.";
+const HTML_INPUT_DESCRIPTION = "HTML for clients without the document; sanitised on save, and any stored document is cleared.";
+
 const FaqInput = builder.inputType("FaqInput", {
-  fields: (t) => ({ q: t.string({ required: true }), a: t.string({ required: true, description: "HTML; sanitised on save." }) }),
+  fields: (t) => ({
+    q: t.string({ required: true }),
+    a: t.string({ description: HTML_INPUT_DESCRIPTION }),
+    answerDoc: t.field({ type: "JSON", description: DOC_INPUT_DESCRIPTION }),
+  }),
 });
 const FulfillmentInput = builder.inputType("PageFulfillmentInput", {
   fields: (t) => ({
@@ -149,7 +164,8 @@ export const PageContentInput = builder.inputType("PageContentInput", {
   description: "The whole page content: fields left out take their defaults (the editor always sends everything).",
   fields: (t) => ({
     brand: t.field({ type: BrandInput }),
-    descriptionHtml: t.string({ description: "HTML; sanitised on save." }),
+    descriptionHtml: t.string({ description: HTML_INPUT_DESCRIPTION }),
+    descriptionDoc: t.field({ type: "JSON", description: DOC_INPUT_DESCRIPTION }),
     gallery: t.field({ type: [GalleryImageInput] }),
     theme: t.field({ type: ThemeInput }),
     social: t.field({ type: SocialInput }),
@@ -180,7 +196,12 @@ const SaveHomePageInput = builder.inputType("SaveHomePageInput", {
 });
 
 const SaveNextBoxInput = builder.inputType("SaveNextBoxInput", {
-  fields: (t) => ({ businessId: t.int({ required: true }), contentHtml: t.string({ required: true, description: "HTML; sanitised on save." }) }),
+  description: "One of contentDoc and contentHtml.",
+  fields: (t) => ({
+    businessId: t.int({ required: true }),
+    contentHtml: t.string({ description: HTML_INPUT_DESCRIPTION }),
+    contentDoc: t.field({ type: "JSON", description: DOC_INPUT_DESCRIPTION }),
+  }),
 });
 
 builder.queryFields((t) => ({

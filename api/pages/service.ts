@@ -7,15 +7,21 @@ import { NotFoundError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";
 import { PageContentSchema, pageData, type PageContentInput } from "./content.ts";
 import { publicPageChanged } from "./public-cache.ts";
-import { sanitizeRichText } from "./richtext.ts";
+import { richTextDocSchema, richTextOf } from "./richtext-doc.ts";
 import type { AddonInput, PlanInput } from "../catalog/service.ts";
 
 // Catalogue saves write a few rows per plan; PGlite runs them one by one.
 const TX_OPTIONS = { timeout: 30_000, maxWait: 10_000 };
 
 function contentData(content: z.output<typeof PageContentSchema>) {
-  // A saved HTML description replaces any editor document it was rendered from.
-  return { ...pageData(content), descriptionDoc: Prisma.DbNull };
+  const data = pageData(content);
+  // Without a document (HTML from REST or an older client) the stored one is cleared: the editor then imports
+  // the new HTML instead of showing a document that no longer matches it.
+  return {
+    ...data,
+    descriptionDoc: data.descriptionDoc ? (data.descriptionDoc as unknown as Prisma.InputJsonObject) : Prisma.DbNull,
+    faqs: data.faqs as unknown as Prisma.InputJsonArray,
+  };
 }
 
 /** The home page (isHome); created with §3 defaults the first time anyone asks. */
@@ -70,20 +76,36 @@ export async function saveBusinessPage(ctx: ServiceContext, input: SaveBusinessP
   return business;
 }
 
-const SaveNextBoxSchema = z.object({ businessId: z.number().int(), contentHtml: z.string().max(1_000_000, "Next box content is too long") });
+const SaveNextBoxSchema = z
+  .object({
+    businessId: z.number().int(),
+    contentHtml: z.string().max(1_000_000, "Next box content is too long").nullish(),
+    contentDoc: richTextDocSchema("Next Box content").nullish(),
+  })
+  .refine((d) => d.contentDoc != null || d.contentHtml != null, { message: "Next Box content is required", path: ["contentDoc"] });
 
-/** The per-business Next Box note (sanitised rich text). */
-export async function saveNextBox(ctx: ServiceContext, input: { businessId: number; contentHtml: string }) {
+export interface SaveNextBoxInput {
+  businessId: number;
+  /** HTML (REST, older clients): sanitised, and any stored document cleared. */
+  contentHtml?: string | null;
+  /** The editor's document: the HTML is rendered from it (contentHtml is then ignored). */
+  contentDoc?: unknown;
+}
+
+/** The per-business Next Box note (rich text: the editor's document and the sanitised HTML rendered from it). */
+export async function saveNextBox(ctx: ServiceContext, input: SaveNextBoxInput) {
   await assertCan(ctx, input.businessId, "editContent");
   const data = parseInput(SaveNextBoxSchema, input);
   const business = await ctx.db.business.findUnique({ where: { id: data.businessId }, select: { id: true } });
   if (!business) throw new NotFoundError("Business");
   const updatedById = ctx.actor.kind === "user" ? ctx.actor.user.id : null;
-  const contentHtml = sanitizeRichText(data.contentHtml);
+  const content = richTextOf(data.contentDoc, data.contentHtml);
+  const contentHtml = content.html;
+  const contentDoc = content.doc ? (content.doc as unknown as Prisma.InputJsonObject) : Prisma.DbNull;
   const box = await ctx.db.nextBox.upsert({
     where: { businessId: business.id },
-    create: { businessId: business.id, contentHtml, updatedById },
-    update: { contentHtml, contentDoc: Prisma.DbNull, updatedById },
+    create: { businessId: business.id, contentHtml, contentDoc, updatedById },
+    update: { contentHtml, contentDoc, updatedById },
   });
   await publicPageChanged(ctx, business.id); // Business.nextBox is public
   return box;
