@@ -110,7 +110,8 @@ export function sanitizeInlineRichText(html: string): string {
 /** Plain text of rich text (business cards show a text description), whitespace collapsed. */
 export function richTextToPlain(html: string | null | undefined): string {
   if (!html) return "";
-  const text = sanitizeHtml(html.replace(/<\/(p|h[1-6]|li|blockquote)>|<br\s*\/?>/gi, "$& "), {
+  // A space at every block edge, nested lists' included ("Pick<ol><li>Kale" reads "Pick Kale").
+  const text = sanitizeHtml(html.replace(/<\/?(p|h[1-6]|li|ul|ol|blockquote)\b[^>]*>|<br\s*\/?>/gi, " $& "), {
     allowedTags: [],
     allowedAttributes: {},
     nonTextTags: ["script", "style", "textarea", "option", "noscript", "title"],

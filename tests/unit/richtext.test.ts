@@ -58,6 +58,12 @@ describe("sanitizeRichText", () => {
     expect(isAllowedImageSrc("data:image/webp;base64,AAAA")).toBe(false);
   });
 
+  it("keeps a list's start number and counter style, nothing else on lists", () => {
+    expect(sanitizeRichText(`<ol start="3" style="list-style-type:upper-roman" type="a"><li>c</li></ol>`)).toBe(`<ol start="3" style="list-style-type:upper-roman"><li>c</li></ol>`);
+    expect(sanitizeRichText(`<ol start="3; x" style="list-style-type:url(javascript:x);color:red"><li>c</li></ol>`)).toBe("<ol><li>c</li></ol>");
+    expect(sanitizeRichText(`<ul style="list-style-type:none" start="2"><li>c</li></ul>`)).toBe(`<ul style="list-style-type:none"><li>c</li></ul>`);
+  });
+
   it("escapes text and returns empty for nothing", () => {
     expect(sanitizeRichText(`<p>1 < 2 & "q"</p>`)).toBe("<p>1 &lt; 2 &amp; \"q\"</p>");
     expect(sanitizeRichText("")).toBe("");
@@ -68,5 +74,8 @@ describe("sanitizeRichText", () => {
 describe("richTextToPlain", () => {
   it("strips tags and decodes entities, separating blocks", () => {
     expect(richTextToPlain(`<h2>Fresh</h2><p>eggs &amp; <b>milk</b><br>daily</p><script>x</script>`)).toBe("Fresh eggs & milk daily");
+  });
+  it("separates nested list items", () => {
+    expect(richTextToPlain(`<ol><li>Pick<ol><li>Kale</li></ol></li><li>Enjoy</li></ol><p>then <b>rest</b></p>`)).toBe("Pick Kale Enjoy then rest");
   });
 });
