@@ -30,8 +30,8 @@ function cacheKey(tenant: string | null, operationName: string | null | undefine
 /**
  * The response cache of anonymous public reads (see api/pages/public-cache.ts): only requests without
  * credentials, only operations made of PUBLIC_ROOT_FIELDS, only results without errors; keyed by the
- * document, variables, operation name and the request's tenant. Mutations do not invalidate by themselves:
- * the domain services do, whichever adapter made the write.
+ * document, variables, operation name and the request's tenant. Mutations are never cached; the domain
+ * services invalidate the page, whichever adapter made the write.
  */
 function publicResponseCache(cache: PublicPageCache): Plugin {
   const notPublic = Object.keys(schema.getQueryType()!.getFields())
@@ -41,7 +41,10 @@ function publicResponseCache(cache: PublicPageCache): Plugin {
     cache: cache.store,
     ttl: cache.ttlMs,
     ttlPerSchemaCoordinate: Object.fromEntries(notPublic),
-    invalidateViaMutation: false,
+    // Must stay true: with false, @envelop/response-cache caches mutation results like query results (a
+    // repeated anonymous login would be answered from the cache without running). True sends mutations down
+    // its invalidation path, never into the cache; the domain services still do the real invalidation.
+    invalidateViaMutation: true,
     session: () => null,
     enabled: (_req, ctx) => cache.enabled && ctx.serviceContext?.credentials === "none",
     buildResponseCacheKey: ({ documentString, variableValues, operationName, context }) =>

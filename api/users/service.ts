@@ -103,7 +103,8 @@ export async function login(ctx: ServiceContext, input: { username: string; pass
   const user = await ctx.db.user.findUnique({ where: { username: data.username }, select: { ...publicUserSelect, passwordHash: true } });
   const ok = user ? await verifyPassword(user.passwordHash, data.password) : (await burnPasswordCheck(data.password), false);
   if (!user || !ok) {
-    await Promise.all([consume(t.loginByUserIp, userKey), consume(t.loginFailuresByIp, ctx.ip).catch(() => undefined)]);
+    await consume(t.loginFailuresByIp, ctx.ip).catch(() => undefined);
+    await consume(t.loginByUserIp, userKey);
     throw new UnauthenticatedError(INVALID_LOGIN, "invalid_credentials");
   }
   await t.loginByUserIp.delete(userKey);
