@@ -121,6 +121,7 @@ export function richTextDocSchema(label: string) {
         .trim()
         .min(1, `${label}: an image block needs an image`)
         .superRefine((url, ctx) => {
+          if (!url) return; // said by min()
           if (!isAllowedImageSrc(url) || (!url.startsWith("data:") && url.length > 2048)) {
             ctx.addIssue({ code: "custom", message: `${label}: embedded images must be PNG, GIF, JPEG, BMP or ICO (or an http(s) address)` });
           } else if (url.startsWith("data:") && dataUrlBytes(url) > INLINE_IMAGE_MAX_BYTES) {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { screenshots } from "./admin-support.ts";
+import { gql, loginAs, screenshots } from "./admin-support.ts";
 import { login, pinClock, shot } from "./member-support.ts";
 import { adminToken, createOwnBusiness, createUser, runSuffix, subscribeMember, type OwnBusiness } from "./tenant-support.ts";
 
@@ -68,6 +68,11 @@ test("an editor writes the Next Box with a heading, bold text and a list, and sa
   await page.reload();
   await expect(page.getByRole("group", { name: "Next Box content" }).locator("h2, h3").filter({ hasText: HEADING })).toBeVisible();
   await expect(page.getByTestId("next-box-preview").getByRole("listitem")).toHaveText(["Pear butter", "Cider vinegar"]);
+  // The editor saved its document, and the server rendered the HTML the portal shows from it.
+  const saved = await gql(page.request, await adminToken(page.request), `query($id: Int!) { adminBusiness(id: $id) { nextBox { contentHtml contentDoc } } }`, { id: business.id });
+  const box = saved.data.adminBusiness.nextBox;
+  expect(box.contentDoc.blocks.map((b: { type: string }) => b.type)).toEqual(expect.arrayContaining(["header", "paragraph", "list"]));
+  expect(box.contentHtml).toContain("<li>Pear butter</li><li>Cider vinegar</li>");
 });
 
 test("the member sees the new Next Box in their portal", async ({ page }) => {
@@ -89,4 +94,56 @@ test("the member sees the new Next Box in their portal", async ({ page }) => {
   expect(Number(await heading.evaluate((el) => getComputedStyle(el).fontWeight))).toBeGreaterThanOrEqual(600);
   expect(await content.locator("ul").evaluate((el) => getComputedStyle(el).listStyleType)).toBe("disc");
   await shot(page, "portal-next-box-rich");
+});
+
+test("a note written as HTML through REST opens in the editor as blocks and is saved back as a document", async ({ page }) => {
+  const session = await loginAs(page, "admin", "admin1234");
+  const written = await page.request.post(`/api/admin/businesses/${business.id}/next-box`, {
+    headers: { Authorization: `Bearer ${session.token}` },
+    data: { content: "<h3>Quinces next</h3><p>From the <b>old</b> orchard</p><ol><li>Quince paste</li><li>Jelly</li></ol>" },
+  });
+  expect(written.ok()).toBe(true);
+  const stored = async () => (await gql(page.request, session.token, `query($id: Int!) { adminBusiness(id: $id) { nextBox { contentHtml contentDoc } } }`, { id: business.id })).data.adminBusiness.nextBox;
+  expect((await stored()).contentDoc).toBeNull();
+
+  await page.goto(`/admin/business/${business.id}/next-box`);
+  const editor = page.getByRole("group", { name: "Next Box content" });
+  await expect(editor.locator("h3").filter({ hasText: "Quinces next" })).toBeVisible();
+  await expect(editor.locator("b").filter({ hasText: "old" })).toBeVisible();
+  await expect(page.getByTestId("next-box-preview").getByRole("listitem")).toHaveText(["Quince paste", "Jelly"]);
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await expect(page.getByText("Changes saved successfully!")).toBeVisible();
+
+  const box = await stored();
+  expect(box.contentDoc.blocks.map((b: { type: string }) => b.type)).toEqual(["header", "paragraph", "list"]);
+  expect(box.contentHtml).toBe("<h3>Quinces next</h3><p>From the <b>old</b> orchard</p><ol><li>Quince paste</li><li>Jelly</li></ol>");
+});
+
+test("the public page shows the description and FAQ answers with styled headings and lists", async ({ page }) => {
+  const token = await adminToken(page.request);
+  const doc = (heading: string, items: string[]) => ({
+    blocks: [
+      { type: "header", data: { text: heading, level: 2 } },
+      { type: "paragraph", data: { text: "Picked <b>this week</b>." } },
+      { type: "list", data: { style: "unordered", meta: {}, items: items.map((content) => ({ content, meta: {}, items: [] })) } },
+    ],
+  });
+  const saved = await gql(page.request, token, `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename } }`, {
+    input: { businessId: business.id, content: { descriptionDoc: doc("About the orchard", ["Pears", "Quinces"]), faqs: [{ q: "What is in a box?", answerDoc: doc("Contents", ["Fruit", "Preserves"]) }] } },
+  });
+  expect(saved.data.saveBusinessPage.__typename).toBe("SaveBusinessPageSuccess");
+
+  await page.goto(`/b/${business.slug}`);
+  const description = page.getByTestId("business-description");
+  const heading = description.getByRole("heading", { level: 2, name: "About the orchard" });
+  const size = async (l: ReturnType<Page["locator"]>) => l.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+  expect(await size(heading)).toBeGreaterThan(await size(description.locator("p")));
+  expect(await description.locator("ul").evaluate((el) => getComputedStyle(el).listStyleType)).toBe("disc");
+  await expect(description.getByRole("listitem")).toHaveText(["Pears", "Quinces"]);
+
+  const faqs = page.getByRole("region", { name: "Frequently asked questions" });
+  await expect(faqs.getByRole("heading", { name: "Contents" })).toBeVisible();
+  await expect(faqs.getByRole("listitem")).toHaveText(["Fruit", "Preserves"]);
+  expect(await faqs.locator("ul").evaluate((el) => getComputedStyle(el).listStyleType)).toBe("disc");
+  await shot(page, "public-page-rich-text");
 });

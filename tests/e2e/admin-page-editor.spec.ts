@@ -126,11 +126,13 @@ test("admin creates a business with an owner, edits its page, previews it, and t
   await preview.close();
 
   // The saved page through the API and on the public site.
-  const saved = await gql(page.request, session.token, `{ business(slug: "sunny-side") { page { billingDay descriptionHtml faqs { q a } } plans(first: 5) { edges { node { name variations { mode amountCents } } } } addons(first: 5) { edges { node { name amountCents } } } } }`);
+  const saved = await gql(page.request, session.token, `{ business(slug: "sunny-side") { page { billingDay descriptionHtml descriptionDoc faqs { q a answerDoc } } plans(first: 5) { edges { node { name variations { mode amountCents } } } } addons(first: 5) { edges { node { name amountCents } } } } }`);
   const b = saved.data.business;
   expect(b.page.billingDay).toBe(28);
   expect(b.page.descriptionHtml).toContain("Pasture-raised eggs every month.");
-  expect(b.page.faqs).toEqual([{ q: "When are eggs collected?", a: "<p>Every Saturday morning.</p>" }]);
+  expect(b.page.faqs).toEqual([{ q: "When are eggs collected?", a: "<p>Every Saturday morning.</p>", answerDoc: expect.objectContaining({ blocks: [expect.objectContaining({ type: "paragraph", data: { text: "Every Saturday morning." } })] }) }]);
+  // The editor saved its document; the HTML beside it was rendered from it on the server.
+  expect(b.page.descriptionDoc.blocks).toContainEqual(expect.objectContaining({ type: "paragraph", data: { text: "Pasture-raised eggs every month." } }));
   expect(b.plans.edges[0].node).toEqual({ name: "Egg Share", variations: [{ mode: "PICKUP", amountCents: 2400 }, { mode: "SHIPPING", amountCents: 3150 }] });
   expect(b.addons.edges[0].node).toEqual({ name: "Honey jar", amountCents: 800 });
   await page.goto("/b/sunny-side");
@@ -138,8 +140,9 @@ test("admin creates a business with an owner, edits its page, previews it, and t
   await expect(page.getByRole("img", { name: "Sunny Side Farm Co. photo 1 of 1" })).toBeVisible();
   await expect(page.getByText("Egg Share")).toBeVisible();
   await expect(page.getByText("Honey jar")).toBeVisible();
-  await expect(page.getByText("Pasture-raised eggs every month.")).toBeVisible();
+  await expect(page.getByTestId("business-description")).toContainText("Pasture-raised eggs every month.");
   await expect(page.getByText("When are eggs collected?")).toBeVisible();
+  await expect(page.getByText("Every Saturday morning.")).toBeVisible();
 });
 
 // 1×1 PNGs in two colours.

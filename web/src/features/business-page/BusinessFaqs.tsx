@@ -1,6 +1,7 @@
 import { Accordion, Box, Heading } from "@chakra-ui/react";
 import { useState } from "react";
 import { graphql, useFragment } from "react-relay";
+import { RichHtml } from "../../ui/RichHtml.tsx";
 import type { BusinessFaqsFragment_page$key } from "./__generated__/BusinessFaqsFragment_page.graphql.ts";
 
 const BusinessFaqsFragment = graphql`
@@ -32,7 +33,9 @@ export function BusinessFaqs({ page }: { page: BusinessFaqsFragment_page$key }) 
               <Accordion.ItemIndicator />
             </Accordion.ItemTrigger>
             <Accordion.ItemContent>
-              <Accordion.ItemBody color="fg.muted" css={{ "& a": { textDecoration: "underline" } }} dangerouslySetInnerHTML={{ __html: faq.a }} />
+              <Accordion.ItemBody color="fg.muted">
+                <RichHtml html={faq.a} />
+              </Accordion.ItemBody>
             </Accordion.ItemContent>
           </Accordion.Item>
         ))}

@@ -6,6 +6,7 @@ import { BusinessGallery } from "./BusinessGallery.tsx";
 import { BusinessLogo } from "../businesses/BusinessLogo.tsx";
 import { memberCountLabel } from "../businesses/memberCount.ts";
 import { isDarkBackground } from "../../lib/color.ts";
+import { RichHtml } from "../../ui/RichHtml.tsx";
 
 const BusinessHeroFragment = graphql`
   fragment BusinessHeroFragment_business on Business {
@@ -51,7 +52,7 @@ export function BusinessHero({ business, portalPath }: { business: BusinessHeroF
               </Heading>
             </HStack>
             {page?.descriptionHtml ? (
-              <Box fontSize="lg" color={dark ? "whiteAlpha.900" : "fg.muted"} css={{ "& p": { mb: "2" }, "& a": { textDecoration: "underline" } }} dangerouslySetInnerHTML={{ __html: page.descriptionHtml }} />
+              <RichHtml fontSize="lg" color={dark ? "whiteAlpha.900" : "fg.muted"} css={dark ? { "& a": { color: "inherit" } } : undefined} html={page.descriptionHtml} data-testid="business-description" />
             ) : (
               <Text color={dark ? "whiteAlpha.900" : "fg.muted"} fontSize="lg">
                 {data.description || `Monthly membership boxes from ${name}.`}

@@ -4,6 +4,7 @@ import { fetchQuery, graphql, useMutation, useRelayEnvironment } from "react-rel
 import { useParams } from "react-router";
 import { resultError } from "../../features/admin/mutationResult.ts";
 import { RichTextEditor } from "../../features/admin/richtext/RichTextEditor.tsx";
+import type { RichTextDoc, RichTextValue } from "../../features/admin/richtext/blocksHtml.ts";
 import { RichTextFlushContext, useRichTextFlushRegistry } from "../../features/admin/richtext/flush.ts";
 import { NEXT_BOX_LOAD_ERROR_MS, NEXT_BOX_RETRY_MS, SAVE_FAILURE_MS, SAVE_SUCCESS_MS } from "../../features/admin/timings.ts";
 import { useFlash } from "../../features/admin/useFlash.ts";
@@ -19,11 +20,16 @@ const query = graphql`
       name
       nextBox {
         contentHtml
+        contentDoc
         updatedAt
       }
     }
   }
 `;
+
+const EMPTY: RichTextValue = { doc: null, html: "" };
+const valueOf = (box: { readonly contentHtml: string; readonly contentDoc?: unknown } | null | undefined): RichTextValue =>
+  box ? { doc: (box.contentDoc as RichTextDoc | null | undefined) ?? null, html: box.contentHtml } : EMPTY;
 
 type Loaded = NonNullable<NextBoxEditorRouteQuery$data["adminBusiness"]>;
 
@@ -33,12 +39,13 @@ export default function NextBoxEditorRoute() {
   const environment = useRelayEnvironment();
   const [business, setBusiness] = useState<Loaded | null>(null);
   const [loading, setLoading] = useState(true);
-  const [saved, setSaved] = useState("");
-  const [draft, setDraftState] = useState("");
-  const latest = useRef("");
-  const setDraft = useCallback((html: string) => {
-    latest.current = html;
-    setDraftState(html);
+  // The last saved content and the editor's: documents are what is saved, the HTML is for the sample preview.
+  const [saved, setSaved] = useState<RichTextValue>(EMPTY);
+  const [draft, setDraftState] = useState<RichTextValue>(EMPTY);
+  const latest = useRef<RichTextValue>(EMPTY);
+  const setDraft = useCallback((value: RichTextValue) => {
+    latest.current = value;
+    setDraftState(value);
   }, []);
   const { registry, flushAll } = useRichTextFlushRegistry();
   const [editorKey, setEditorKey] = useState(0);
@@ -51,6 +58,7 @@ export default function NextBoxEditorRoute() {
         ... on SaveNextBoxSuccess {
           data {
             contentHtml
+            contentDoc
             updatedAt
           }
         }
@@ -67,10 +75,10 @@ export default function NextBoxEditorRoute() {
       fetchQuery<NextBoxEditorRouteQuery>(environment, query, { id }, { fetchPolicy: "network-only" })
         .toPromise()
         .then((data) => {
-          const html = data?.adminBusiness?.nextBox?.contentHtml ?? "";
+          const content = valueOf(data?.adminBusiness?.nextBox);
           setBusiness(data?.adminBusiness ?? null);
-          setSaved(html);
-          setDraft(html);
+          setSaved(content);
+          setDraft(content);
           setEditorKey((k) => k + 1);
           setLoading(false);
         })
@@ -88,10 +96,11 @@ export default function NextBoxEditorRoute() {
   const save = async () => {
     await flushAll();
     commit({
-      variables: { input: { businessId: id, contentHtml: latest.current } },
+      // The document (the server renders the HTML from it); HTML only while the editor has made none.
+      variables: { input: latest.current.doc ? { businessId: id, contentDoc: latest.current.doc } : { businessId: id, contentHtml: latest.current.html } },
       onCompleted: ({ saveNextBox }) => {
         if (resultError(saveNextBox) || !saveNextBox.data) return flashMessage({ ok: false, text: "Failed to save changes" }, SAVE_FAILURE_MS);
-        setSaved(saveNextBox.data.contentHtml);
+        setSaved(valueOf(saveNextBox.data));
         flashMessage({ ok: true, text: "Changes saved successfully!" }, SAVE_SUCCESS_MS);
       },
       onError: () => flashMessage({ ok: false, text: "Failed to save changes" }, SAVE_FAILURE_MS),
@@ -116,7 +125,7 @@ export default function NextBoxEditorRoute() {
           <Panel title="Content">
             <Stack gap="4">
               <RichTextFlushContext.Provider value={registry}>
-                <RichTextEditor key={editorKey} label="Next Box content" initialHtml={draft} onChange={setDraft} preset="full" minHeight={200} />
+                <RichTextEditor key={editorKey} label="Next Box content" initial={draft} onChange={setDraft} preset="full" minHeight={200} />
               </RichTextFlushContext.Provider>
               <HStack gap="3" wrap="wrap">
                 <Button colorPalette="orange" onClick={save} loading={saving}>
@@ -138,7 +147,7 @@ export default function NextBoxEditorRoute() {
               <Text fontSize="sm" color="fg.muted" mb="2">
                 What members see in their portal under Next Box
               </Text>
-              {draft ? <RichHtml html={draft} data-testid="next-box-preview" /> : <Text color="fg.muted">Nothing yet</Text>}
+              {draft.html ? <RichHtml html={draft.html} data-testid="next-box-preview" /> : <Text color="fg.muted">Nothing yet</Text>}
             </Box>
           </Panel>
         </SimpleGrid>

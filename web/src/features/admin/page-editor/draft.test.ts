@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dollarsToCents, initialPreviewMode, makePrimary } from "./draft.ts";
+import { contentInput, dollarsToCents, initialPreviewMode, makePrimary, pageDraftFrom } from "./draft.ts";
 
 describe("page editor draft rules", () => {
   it("stores prices as rounded cents; negative or non-numeric is empty", () => {
@@ -16,5 +16,24 @@ describe("page editor draft rules", () => {
   it("starts the preview on pickup, else shipping", () => {
     expect(initialPreviewMode({ pickup: true, shipping: true, delivery: false, pickupAddress: "", shippingText: "", deliveryArea: "" })).toBe("pickup");
     expect(initialPreviewMode({ pickup: false, shipping: true, delivery: true, pickupAddress: "", shippingText: "", deliveryArea: "" })).toBe("shipping");
+  });
+  it("saves rich text as the editor's documents, and as HTML only where no editor made one", () => {
+    const doc = { blocks: [{ type: "paragraph" as const, data: { text: "Fresh" } }] };
+    const draft = {
+      ...pageDraftFrom(null),
+      descriptionHtml: "<p>Fresh</p>",
+      descriptionDoc: doc,
+      faqs: [
+        { key: "faq_0", q: " When? ", a: "<p>Fresh</p>", aDoc: doc },
+        { key: "faq_1", q: "Legacy?", a: "<p>Old HTML</p>", aDoc: null },
+        { key: "faq_2", q: " ", a: "<p>dropped: no question</p>", aDoc: null },
+      ],
+    };
+    const input = contentInput(draft);
+    expect(input).toMatchObject({ descriptionDoc: doc, faqs: [{ q: "When?", answerDoc: doc }, { q: "Legacy?", a: "<p>Old HTML</p>" }] });
+    expect(input).not.toHaveProperty("descriptionHtml");
+    expect(input.faqs[0]).not.toHaveProperty("a");
+    expect(contentInput({ ...draft, descriptionDoc: null })).toMatchObject({ descriptionHtml: "<p>Fresh</p>" });
+    expect(contentInput({ ...draft, descriptionDoc: null })).not.toHaveProperty("descriptionDoc");
   });
 });

@@ -2,6 +2,7 @@ import { graphql, readInlineData } from "react-relay";
 import type { draft_page$key } from "./__generated__/draft_page.graphql.ts";
 import type { draft_plan$key } from "./__generated__/draft_plan.graphql.ts";
 import type { draft_addon$key } from "./__generated__/draft_addon.graphql.ts";
+import type { RichTextDoc } from "../richtext/blocksHtml.ts";
 
 /** A package (plan) as the editor holds it: prices per mode in cents, null when the mode is not offered. */
 export interface ItemDraft {
@@ -30,12 +31,18 @@ export interface AddonDraft {
 export interface FaqDraft {
   key: string;
   q: string;
+  /** The answer's HTML: the server's, then the editor's rendering of aDoc (previews). */
   a: string;
+  /** The answer's Editor.js document: what is saved. Null when the stored answer is HTML only. */
+  aDoc: RichTextDoc | null;
 }
 
 export interface PageDraft {
   brand: { name: string; logoUrl: string };
+  /** HTML for the previews: the server's, then the editor's rendering of descriptionDoc. */
   descriptionHtml: string;
+  /** The description's Editor.js document: what is saved. Null when the stored description is HTML only. */
+  descriptionDoc: RichTextDoc | null;
   gallery: string[];
   theme: { primary: string; selection: string; primaryText: string; buttonBorder: string; pageBg: string; footerButtonBg: string; footerButtonText: string; footerButtonBorder: string };
   social: { facebook: string; instagram: string; twitter: string; youtube: string; tiktok: string };
@@ -72,6 +79,7 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
               logoUrl
             }
             descriptionHtml
+            descriptionDoc
             gallery {
               url
             }
@@ -120,6 +128,7 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
             faqs {
               q
               a
+              answerDoc
             }
           }
         `,
@@ -163,6 +172,7 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
   return {
     brand: { name: page?.brand.name ?? "", logoUrl: page?.brand.logoUrl ?? "" },
     descriptionHtml: page?.descriptionHtml ?? "",
+    descriptionDoc: (page?.descriptionDoc as RichTextDoc | null | undefined) ?? null,
     gallery: page?.gallery.map((g) => g.url) ?? [],
     theme: {
       primary: page?.theme.primary ?? "#f97316",
@@ -186,15 +196,19 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
     billingDay: page?.billingDay ?? 1,
     skipWindow: { startDay: page?.skipWindow.startDay ?? 1, endDay: page?.skipWindow.endDay ?? 14 },
     changeWindow: { startDay: page?.changeWindow.startDay ?? 1, endDay: page?.changeWindow.endDay ?? 14 },
-    faqs: page?.faqs.map((f, i) => ({ key: `faq_${i}`, q: f.q, a: f.a })) ?? [],
+    faqs: page?.faqs.map((f, i) => ({ key: `faq_${i}`, q: f.q, a: f.a, aDoc: (f.answerDoc as RichTextDoc | null | undefined) ?? null })) ?? [],
   };
 }
 
-/** The page content the save mutations take (days already clamped by the caller). */
+/**
+ * The page content the save mutations take (days already clamped by the caller). Rich text goes as its
+ * document, which the server renders; as HTML only while no editor has made one (the document alone keeps
+ * embedded images from being sent twice).
+ */
 export function contentInput(draft: PageDraft) {
   return {
     brand: { name: draft.brand.name.trim(), logoUrl: draft.brand.logoUrl.trim() || null },
-    descriptionHtml: draft.descriptionHtml,
+    ...(draft.descriptionDoc ? { descriptionDoc: draft.descriptionDoc } : { descriptionHtml: draft.descriptionHtml }),
     gallery: draft.gallery.map((url) => ({ url })),
     theme: draft.theme,
     social: draft.social,
@@ -207,7 +221,7 @@ export function contentInput(draft: PageDraft) {
     billingDay: draft.billingDay ?? 1,
     skipWindow: { startDay: draft.skipWindow.startDay ?? 1, endDay: draft.skipWindow.endDay ?? 14 },
     changeWindow: { startDay: draft.changeWindow.startDay ?? 1, endDay: draft.changeWindow.endDay ?? 14 },
-    faqs: draft.faqs.filter((f) => f.q.trim()).map((f) => ({ q: f.q.trim(), a: f.a })),
+    faqs: draft.faqs.filter((f) => f.q.trim()).map((f) => ({ q: f.q.trim(), ...(f.aDoc ? { answerDoc: f.aDoc } : { a: f.a }) })),
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readPreviewAccess } from "./previewData.ts";
+import { pageDraftFrom } from "./draft.ts";
+import { readPreviewAccess, storePreviewData } from "./previewData.ts";
 
 function store(values: Record<string, string>) {
   return { getItem: (k: string) => values[k] ?? null };
@@ -22,5 +23,15 @@ describe("readPreviewAccess (spec §5)", () => {
     const admin = { auth_token: "t", auth_user: '{"is_admin":true}' };
     expect(readPreviewAccess("x", store(admin))).toEqual({ ok: false, message: "No preview data found. Please go back to the edit page and click Preview again." });
     expect(readPreviewAccess("x", store({ ...admin, page_preview_data: "{" }))).toEqual({ ok: false, message: "Failed to load preview data." });
+  });
+  it("hands the preview the HTML without the documents (an embedded image is stored once)", () => {
+    const image = "data:image/png;base64,iVBORw0KGgo=";
+    const doc = { blocks: [{ type: "image" as const, data: { url: image, caption: "" } }] };
+    const html = `<p><img src="${image}" alt=""></p>`;
+    storePreviewData("green", { ...pageDraftFrom(null), descriptionHtml: html, descriptionDoc: doc, faqs: [{ key: "f", q: "Q", a: html, aDoc: doc }] });
+    const stored = JSON.parse(localStorage.getItem("page_preview_data")!);
+    expect(stored.draft).toMatchObject({ descriptionHtml: html, descriptionDoc: null, faqs: [{ q: "Q", a: html, aDoc: null }] });
+    expect(stored.draft.descriptionHtml.length).toBeGreaterThan(image.length);
+    expect(JSON.stringify(stored).split(image)).toHaveLength(3);
   });
 });

@@ -9,7 +9,9 @@ export interface PreviewData {
 }
 
 export function storePreviewData(tenant: string, draft: PageDraft): void {
-  const payload: PreviewData = { tenant, draft, createdAt: new Date().toISOString() };
+  // The preview shows the HTML; without the documents an embedded image is stored once, not twice.
+  const previewed: PageDraft = { ...draft, descriptionDoc: null, faqs: draft.faqs.map((f) => ({ ...f, aDoc: null })) };
+  const payload: PreviewData = { tenant, draft: previewed, createdAt: new Date().toISOString() };
   localStorage.setItem(STORAGE_KEYS.pagePreviewData, JSON.stringify(payload));
   if (readItem(STORAGE_KEYS.pagePreviewData) === null) throw new Error("storage unavailable");
 }

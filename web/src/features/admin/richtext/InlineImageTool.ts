@@ -1,7 +1,7 @@
 import type { API, BlockTool, BlockToolConstructorOptions } from "@editorjs/editorjs";
+import { INLINE_IMAGE_MAX_BYTES, INLINE_IMAGE_TYPES } from "./blocksHtml.ts";
 
-/** Spec §5: images in rich text are embedded as data URLs of these types only (the server refuses others). */
-export const INLINE_IMAGE_TYPES = ["image/png", "image/gif", "image/jpeg", "image/bmp", "image/x-icon"];
+const acceptedType = (type: string) => (INLINE_IMAGE_TYPES as readonly string[]).includes(type);
 
 interface InlineImageData {
   url?: string;
@@ -31,7 +31,7 @@ export class InlineImageTool implements BlockTool {
   }
 
   static get pasteConfig() {
-    return { files: { mimeTypes: INLINE_IMAGE_TYPES } };
+    return { files: { mimeTypes: [...INLINE_IMAGE_TYPES] } };
   }
 
   private data: InlineImageData;
@@ -75,8 +75,13 @@ export class InlineImageTool implements BlockTool {
   }
 
   private async embed(file: File) {
-    if (!INLINE_IMAGE_TYPES.includes(file.type)) {
+    if (!acceptedType(file.type)) {
       this.api.notifier.show({ message: "Only PNG, GIF, JPEG, BMP or ICO images can be embedded.", style: "error" });
+      return;
+    }
+    // The server refuses bigger ones (the whole document is sent with every save).
+    if (file.size > INLINE_IMAGE_MAX_BYTES) {
+      this.api.notifier.show({ message: `Images embedded in text can be at most ${INLINE_IMAGE_MAX_BYTES / 1024} KB; add larger photos to the gallery.`, style: "error" });
       return;
     }
     this.data = { url: await readAsDataUrl(file), caption: file.name };

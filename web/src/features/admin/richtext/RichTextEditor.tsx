@@ -1,9 +1,9 @@
 import { useEffect, useRef } from "react";
 import { Box } from "@chakra-ui/react";
-import EditorJS, { type ToolConstructable, type ToolSettings } from "@editorjs/editorjs";
+import EditorJS, { type OutputData, type ToolConstructable, type ToolSettings } from "@editorjs/editorjs";
 import Header from "@editorjs/header";
 import List from "@editorjs/list";
-import { blocksToHtml, htmlToBlocks, type Block } from "./blocksHtml.ts";
+import { blocksToHtml, initialBlocks, LIST_MAX_DEPTH, type Block, type RichTextDoc, type RichTextValue } from "./blocksHtml.ts";
 import { InlineImageTool } from "./InlineImageTool.ts";
 import { useRichTextFlushContext } from "./flush.ts";
 import { UndoHistory } from "./undoHistory.ts";
@@ -15,21 +15,28 @@ function toolsFor(preset: RichTextPreset): Record<string, ToolConstructable | To
   if (preset === "minimal") return {};
   const essential = {
     header: { class: Header as unknown as ToolConstructable, inlineToolbar: true, config: { levels: [2, 3, 4], defaultLevel: 2 } },
-    list: { class: List as unknown as ToolConstructable, inlineToolbar: true },
+    list: { class: List as unknown as ToolConstructable, inlineToolbar: true, config: { maxLevel: LIST_MAX_DEPTH } },
   };
   if (preset === "essential") return essential;
   return { ...essential, image: { class: InlineImageTool as unknown as ToolConstructable } };
 }
 
+/** What the editor reports: its document (what is saved) and that document as HTML (for previews). */
+function valueOf(blocks: Block[], output?: Pick<OutputData, "time" | "version">): { doc: RichTextDoc; html: string } {
+  return { doc: { time: output?.time ?? Date.now(), version: output?.version ?? EditorJS.version, blocks }, html: blocksToHtml(blocks) };
+}
+
 /**
- * Editor.js over HTML: loads the stored HTML as blocks and reports every change as HTML (the server keeps
- * sanitised HTML only). Uncontrolled: remount with a new key to load different content.
+ * Editor.js over a stored document: opens the document, or imports the HTML when there is none (content
+ * saved as HTML by REST or before documents were kept), and reports every change as the document with its
+ * HTML. The server renders the HTML it stores from the document. Uncontrolled: remount with a new key to load
+ * different content.
  */
-export function RichTextEditor({ initialHtml, onChange, preset = "essential", label, minHeight = 120 }: { initialHtml: string; onChange: (html: string) => void; preset?: RichTextPreset; label: string; minHeight?: number }) {
+export function RichTextEditor({ initial: initialValue, onChange, preset = "essential", label, minHeight = 120 }: { initial: RichTextValue; onChange: (value: { doc: RichTextDoc; html: string }) => void; preset?: RichTextPreset; label: string; minHeight?: number }) {
   const holder = useRef<HTMLDivElement>(null);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
-  const initial = useRef(initialHtml);
+  const initial = useRef(initialValue);
   const registry = useRichTextFlushContext();
 
   useEffect(() => {
@@ -42,7 +49,7 @@ export function RichTextEditor({ initialHtml, onChange, preset = "essential", la
     const editor: EditorJS = new EditorJS({
       holder: el,
       tools: toolsFor(preset),
-      data: { blocks: htmlToBlocks(initial.current) },
+      data: { blocks: initialBlocks(initial.current) },
       minHeight,
       placeholder: "Start writing…",
       onChange: async (api) => {
@@ -51,18 +58,18 @@ export function RichTextEditor({ initialHtml, onChange, preset = "essential", la
         const saved = await api.saver.save();
         if (destroyed) return;
         history.record(saved.blocks as Block[], Date.now());
-        onChangeRef.current(blocksToHtml(saved.blocks as Block[]));
+        onChangeRef.current(valueOf(saved.blocks as Block[], saved));
       },
     });
     // Undo/redo across blocks (the browser's own undo stops at a block's edge).
-    const history = new UndoHistory<Block[]>(htmlToBlocks(initial.current));
+    const history = new UndoHistory<Block[]>(initialBlocks(initial.current));
     let restoring = false;
     const restore = async (blocks: Block[] | null) => {
       if (!blocks) return;
       restoring = true;
       try {
         await editor.render({ blocks: blocks.length ? blocks : [{ type: "paragraph", data: { text: "" } }] });
-        onChangeRef.current(blocksToHtml(blocks));
+        onChangeRef.current(valueOf(blocks));
         // Rendering drops the caret: keep the keyboard in the editor for the next undo or redo.
         editor.focus(true);
       } finally {
@@ -87,7 +94,7 @@ export function RichTextEditor({ initialHtml, onChange, preset = "essential", la
       await editor.isReady;
       if (destroyed) return;
       const saved = await editor.save();
-      onChangeRef.current(blocksToHtml(saved.blocks as Block[]));
+      onChangeRef.current(valueOf(saved.blocks as Block[], saved));
     });
     return () => {
       destroyed = true;

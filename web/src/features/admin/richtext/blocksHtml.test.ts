@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blocksToHtml, htmlToBlocks, type Block } from "./blocksHtml.ts";
+import { blocksToHtml, htmlToBlocks, initialBlocks, type Block } from "./blocksHtml.ts";
 
 const PNG = "data:image/png;base64,iVBORw0KGgo=";
 
@@ -46,5 +46,22 @@ describe("htmlToBlocks", () => {
   it("round-trips", () => {
     const html = "<h2>A</h2><p>b <i>c</i></p><ol><li>d</li></ol>";
     expect(blocksToHtml(htmlToBlocks(html))).toBe(html);
+  });
+  it("reads back the server's rendering of ordered lists with a start and counter, and of checklists", () => {
+    const html = '<ol start="3" style="list-style-type:upper-roman"><li>c<ol><li>c.1</li></ol></li></ol><ul style="list-style-type:none"><li>☑ done</li><li>☐ to do</li></ul>';
+    expect(htmlToBlocks(html)).toEqual([
+      { type: "list", data: { style: "ordered", meta: { start: 3, counterType: "upper-roman" }, items: [{ content: "c", meta: {}, items: [{ content: "c.1", meta: {}, items: [] }] }] } },
+      { type: "list", data: { style: "checklist", meta: {}, items: [{ content: "done", meta: { checked: true }, items: [] }, { content: "to do", meta: { checked: false }, items: [] }] } },
+    ]);
+    expect(blocksToHtml(htmlToBlocks(html))).toBe(html);
+  });
+});
+
+describe("initialBlocks", () => {
+  it("opens the stored document when there is one, else imports the stored HTML", () => {
+    const doc = { time: 1, version: "2.31.7", blocks: [{ type: "paragraph" as const, data: { text: "from the document" } }] };
+    expect(initialBlocks({ doc, html: "<p>rendered by the server</p>" })).toEqual(doc.blocks);
+    expect(initialBlocks({ doc: null, html: "<h3>Imported</h3>" })).toEqual([{ type: "header", data: { text: "Imported", level: 3 } }]);
+    expect(initialBlocks({ doc: null, html: "" })).toEqual([]);
   });
 });

@@ -1,62 +1,28 @@
 /**
- * Editor.js blocks ↔ HTML. The server stores sanitised HTML only (REST clients and the public pages read
- * HTML), so the editor loads HTML into blocks and saves blocks back as HTML. Inline markup inside a block
- * (bold, italic, links) is Editor.js's own HTML and passes through unchanged.
+ * Editor.js blocks ↔ HTML in the browser. The editors save Editor.js documents; the server renders the HTML
+ * that the public pages, the portal and REST clients read. Here: the same block renderer as the server's
+ * (shared, for the live previews) and the import of HTML into blocks, for content saved as HTML only (older
+ * content, REST writes). Inline markup inside a block (bold, italic, links) is Editor.js's own HTML.
  */
-export interface ListItem {
-  content: string;
-  meta?: Record<string, unknown>;
-  items: ListItem[];
+import type { RichTextBlock, RichTextCounterType, RichTextDoc, RichTextListItem } from "../../../../../api/pages/richtext-blocks.ts";
+
+export { blocksToHtml, INLINE_IMAGE_MAX_BYTES, INLINE_IMAGE_TYPES, LIST_MAX_DEPTH } from "../../../../../api/pages/richtext-blocks.ts";
+export type { RichTextDoc } from "../../../../../api/pages/richtext-blocks.ts";
+export type Block = RichTextBlock;
+export type ListItem = RichTextListItem;
+
+/** A rich-text field as the editors hold it: the document (null until the editor has made one) and its HTML. */
+export interface RichTextValue {
+  doc: RichTextDoc | null;
+  html: string;
 }
 
-export type Block =
-  | { id?: string; type: "paragraph"; data: { text: string } }
-  | { id?: string; type: "header"; data: { text: string; level: number } }
-  | { id?: string; type: "list"; data: { style: "ordered" | "unordered"; meta?: Record<string, unknown>; items: ListItem[] } }
-  | { id?: string; type: "image"; data: { url: string; caption?: string } };
+/** The blocks an editor opens with: the stored document's, else the stored HTML imported. */
+export function initialBlocks(value: RichTextValue): Block[] {
+  return value.doc?.blocks ?? htmlToBlocks(value.html);
+}
 
 const HEADING = /^H([1-6])$/;
-
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-function listItemsToHtml(items: ListItem[] | string[], tag: "ul" | "ol"): string {
-  const inner = items
-    .map((item) => {
-      if (typeof item === "string") return `<li>${item}</li>`;
-      const nested = item.items?.length ? listItemsToHtml(item.items, tag) : "";
-      return `<li>${item.content}${nested}</li>`;
-    })
-    .join("");
-  return `<${tag}>${inner}</${tag}>`;
-}
-
-export function blocksToHtml(blocks: readonly Block[]): string {
-  return blocks
-    .map((block) => {
-      switch (block.type) {
-        case "paragraph":
-          return block.data.text.trim() ? `<p>${block.data.text}</p>` : "";
-        case "header": {
-          // The sanitiser keeps h1–h4.
-          const level = Math.min(4, Math.max(1, Math.round(block.data.level || 2)));
-          return `<h${level}>${block.data.text}</h${level}>`;
-        }
-        case "list":
-          return block.data.items.length ? listItemsToHtml(block.data.items, block.data.style === "ordered" ? "ol" : "ul") : "";
-        case "image": {
-          if (!block.data.url) return "";
-          const alt = block.data.caption ? ` alt="${escapeAttribute(block.data.caption)}"` : ' alt=""';
-          return `<p><img src="${escapeAttribute(block.data.url)}"${alt}></p>`;
-        }
-        default:
-          return "";
-      }
-    })
-    .filter(Boolean)
-    .join("");
-}
 
 function listFromElement(list: Element): ListItem[] {
   return Array.from(list.children)
@@ -67,6 +33,35 @@ function listFromElement(list: Element): ListItem[] {
       clone.querySelectorAll(":scope > ul, :scope > ol").forEach((n) => n.remove());
       return { content: clone.innerHTML.trim(), meta: {}, items: nested.flatMap((n) => listFromElement(n)) };
     });
+}
+
+const COUNTER_TYPES: Record<string, RichTextCounterType> = {
+  decimal: "numeric",
+  "upper-roman": "upper-roman",
+  "lower-roman": "lower-roman",
+  "upper-alpha": "upper-alpha",
+  "lower-alpha": "lower-alpha",
+};
+const CHECK_MARK = /^([☑☐])\s?/;
+
+function asChecklist(items: ListItem[]): ListItem[] {
+  return items.map((item) => {
+    const mark = CHECK_MARK.exec(item.content);
+    return { content: item.content.replace(CHECK_MARK, ""), meta: { checked: mark?.[1] === "☑" }, items: asChecklist(item.items) };
+  });
+}
+
+/** A list as the list tool's block: the server renders checklists as unbulleted ☑/☐ items, so they come back as one. */
+function listBlock(list: Element): Block {
+  const items = listFromElement(list);
+  if (list.tagName === "OL") {
+    const start = Number(list.getAttribute("start"));
+    const counterType = COUNTER_TYPES[(list as HTMLElement).style?.listStyleType ?? ""];
+    const meta = { ...(list.hasAttribute("start") && Number.isInteger(start) && { start }), ...(counterType && { counterType }) };
+    return { type: "list", data: { style: "ordered", meta, items } };
+  }
+  if (items.length && items.every((item) => CHECK_MARK.test(item.content))) return { type: "list", data: { style: "checklist", meta: {}, items: asChecklist(items) } };
+  return { type: "list", data: { style: "unordered", meta: {}, items } };
 }
 
 function onlyImage(element: Element): HTMLImageElement | null {
@@ -96,7 +91,7 @@ function collect(nodes: NodeListOf<ChildNode> | ChildNode[], out: Block[]): void
       out.push({ type: "header", data: { text: element.innerHTML.trim(), level: Number(heading[1]) } });
     } else if (tag === "UL" || tag === "OL") {
       flushInline();
-      out.push({ type: "list", data: { style: tag === "OL" ? "ordered" : "unordered", meta: {}, items: listFromElement(element) } });
+      out.push(listBlock(element));
     } else if (tag === "IMG") {
       flushInline();
       const src = element.getAttribute("src");

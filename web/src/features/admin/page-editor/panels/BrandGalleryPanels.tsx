@@ -68,7 +68,13 @@ export function BrandPanel({ draft, update, businessId }: { draft: PageDraft; up
 export function DescriptionPanel({ draft, update, editorKey }: { draft: PageDraft; update: UpdateDraft; editorKey: number }) {
   return (
     <Panel title="Description">
-      <RichTextEditor key={editorKey} label="Description" initialHtml={draft.descriptionHtml} onChange={(descriptionHtml) => update((d) => ({ ...d, descriptionHtml }))} preset="full" />
+      <RichTextEditor
+        key={editorKey}
+        label="Description"
+        initial={{ doc: draft.descriptionDoc, html: draft.descriptionHtml }}
+        onChange={({ doc, html }) => update((d) => ({ ...d, descriptionDoc: doc, descriptionHtml: html }))}
+        preset="full"
+      />
     </Panel>
   );
 }

@@ -55,7 +55,7 @@ export function FaqsPanel({ draft, update, editorKey }: { draft: PageDraft; upda
     <Panel
       title="FAQs"
       actions={
-        <Button size="sm" variant="outline" onClick={() => update((d) => ({ ...d, faqs: [...d.faqs, { key: newKey("faq"), q: "", a: "" }] }))}>
+        <Button size="sm" variant="outline" onClick={() => update((d) => ({ ...d, faqs: [...d.faqs, { key: newKey("faq"), q: "", a: "", aDoc: null }] }))}>
           Add FAQ
         </Button>
       }
@@ -70,7 +70,14 @@ export function FaqsPanel({ draft, update, editorKey }: { draft: PageDraft; upda
                 ✕
               </IconButton>
             </HStack>
-            <RichTextEditor key={`${faq.key}-${editorKey}`} label={`Answer ${i + 1}`} preset="minimal" minHeight={40} initialHtml={faq.a} onChange={(a) => update((d) => ({ ...d, faqs: d.faqs.map((f) => (f.key === faq.key ? { ...f, a } : f)) }))} />
+            <RichTextEditor
+              key={`${faq.key}-${editorKey}`}
+              label={`Answer ${i + 1}`}
+              preset="minimal"
+              minHeight={40}
+              initial={{ doc: faq.aDoc, html: faq.a }}
+              onChange={({ doc, html }) => update((d) => ({ ...d, faqs: d.faqs.map((f) => (f.key === faq.key ? { ...f, a: html, aDoc: doc } : f)) }))}
+            />
           </Stack>
         ))}
       </Stack>
