@@ -1,5 +1,6 @@
 import { Accordion, Box, Container, Heading } from "@chakra-ui/react";
 import { graphql, useFragment } from "react-relay";
+import { RichHtml } from "../../ui/RichHtml.tsx";
 import type { HomeFaqsFragment_page$key } from "./__generated__/HomeFaqsFragment_page.graphql.ts";
 
 const HomeFaqsFragment = graphql`
@@ -30,8 +31,10 @@ export function HomeFaqs({ page }: { page: HomeFaqsFragment_page$key }) {
               <Accordion.ItemIndicator />
             </Accordion.ItemTrigger>
             <Accordion.ItemContent>
-              {/* Answers are HTML sanitised by the server when saved. */}
-              <Accordion.ItemBody color="fg.muted" css={{ "& p + p": { mt: "2" }, "& a": { color: "orange.700", textDecoration: "underline" } }} dangerouslySetInnerHTML={{ __html: faq.a }} />
+              <Accordion.ItemBody color="fg.muted">
+                {/* Answers are HTML rendered and sanitised by the server when saved. */}
+                <RichHtml html={faq.a} />
+              </Accordion.ItemBody>
             </Accordion.ItemContent>
           </Accordion.Item>
         ))}
