@@ -1,7 +1,8 @@
 import { useState } from "react";
-import { Button, CloseButton, Dialog, Portal, Stack, Table, Text } from "@chakra-ui/react";
+import { Stack, Table, Text } from "@chakra-ui/react";
 import { graphql, useMutation, usePaginationFragment } from "react-relay";
 import { EmptyLine, Panel } from "../../../ui/admin/AdminPage.tsx";
+import { ConfirmDialog } from "../../../ui/admin/ConfirmDialog.tsx";
 import { LoadMore } from "../LoadMore.tsx";
 import { resultError } from "../mutationResult.ts";
 import { ApiTokenRow, type ApiTokenRowData } from "./ApiTokenRow.tsx";
@@ -112,36 +113,8 @@ function RevokeDialog({ token, onClose }: { token: ApiTokenRowData; onClose: () 
     });
   };
   return (
-    <Dialog.Root open onOpenChange={(e) => !e.open && !busy && onClose()} role="alertdialog">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>Revoke “{token.name}”?</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Text>Partners using this token lose access at their next request. This cannot be undone: to restore access, create a new token and send it to them.</Text>
-              {error && (
-                <Text mt="3" color="red.600" role="alert">
-                  {error}
-                </Text>
-              )}
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={onClose} disabled={busy}>
-                Keep token
-              </Button>
-              <Button colorPalette="red" loading={busy} onClick={revoke}>
-                Revoke token
-              </Button>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <ConfirmDialog title={<>Revoke “{token.name}”?</>} cancelLabel="Keep token" confirmLabel="Revoke token" busy={busy} error={error} onConfirm={revoke} onClose={onClose}>
+      <Text>Partners using this token lose access at their next request. This cannot be undone: to restore access, create a new token and send it to them.</Text>
+    </ConfirmDialog>
   );
 }

@@ -1,7 +1,8 @@
 import { Suspense, useState } from "react";
-import { Badge, Box, Button, CloseButton, Dialog, HStack, Input, NativeSelect, Portal, Stack, Table, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, HStack, Input, NativeSelect, Stack, Table, Text } from "@chakra-ui/react";
 import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment, useRelayEnvironment } from "react-relay";
 import { EmptyLine, Panel } from "../../../ui/admin/AdminPage.tsx";
+import { ConfirmDialog } from "../../../ui/admin/ConfirmDialog.tsx";
 import { LoadingState } from "../../../ui/StatusStates.tsx";
 import { formatDate, statusLabel } from "../format.ts";
 import { resultError } from "../mutationResult.ts";
@@ -259,36 +260,13 @@ function CancelDialog({ membership, connections, onClose }: { membership: Member
     });
   };
   return (
-    <Dialog.Root open onOpenChange={(e) => !e.open && onClose()} role="alertdialog">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>Cancel membership #{membership.databaseId}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Text>
-                {membership.username} · {membership.business.name}
-              </Text>
-              <Text mt="3" color="fg.muted">
-                Cancel immediately ends access at once. There is no automatic refund.
-              </Text>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={() => onClose()}>
-                Keep membership
-              </Button>
-              <Button colorPalette="red" loading={busy} onClick={cancelNow}>
-                Cancel immediately
-              </Button>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <ConfirmDialog title={`Cancel membership #${membership.databaseId}`} cancelLabel="Keep membership" confirmLabel="Cancel immediately" busy={busy} onConfirm={cancelNow} onClose={onClose}>
+      <Text>
+        {membership.username} · {membership.business.name}
+      </Text>
+      <Text mt="3" color="fg.muted">
+        Cancel immediately ends access at once. There is no automatic refund.
+      </Text>
+    </ConfirmDialog>
   );
 }
