@@ -75,7 +75,7 @@ function tenantFilter(ctx: ServiceContext) {
 async function portalSubscriptionAt(ctx: ServiceContext, slug: string) {
   const actor = requireMember(ctx, slug.toLowerCase());
   const rows = await ctx.db.subscription.findMany({
-    where: { userId: actor.user.id, business: { slug: slug.toLowerCase() }, status: { not: "INCOMPLETE" } },
+    where: subscriptions.portalMembershipsWhere(actor.user.id, slug),
     select: { id: true, businessId: true, providerSubscriptionId: true, status: true, startedAt: true },
   });
   const sub = subscriptions.portalOrder(rows, true)[0];
@@ -159,9 +159,9 @@ export function memberRoutes(r: Router) {
     access: "member",
     response: z.object({ subscriptions: z.array(SubscriptionShape) }),
     handler: async (ctx) => {
-      const where = tenantFilter(ctx);
+      const actor = requireMember(ctx);
       const rows = await ctx.db.subscription.findMany({
-        where: { userId: requireUser(ctx).user.id, status: { not: "INCOMPLETE" }, ...where },
+        where: subscriptions.portalMembershipsWhere(actor.user.id, ctx.tenant),
         select: subscriptionSelect,
       });
       const changes = rows.flatMap((s) => (s.pendingChange ? [s.pendingChange] : []));

@@ -219,11 +219,7 @@ builder.prismaObjectFields("User", (t) => ({
     resolve: async (query, user, args, ctx) => {
       const rows = await ctx.db.subscription.findMany({
         ...query,
-        where: {
-          userId: user.id,
-          status: { not: "INCOMPLETE" },
-          ...(args.businessSlug ? { business: { slug: args.businessSlug.toLowerCase() } } : {}),
-        },
+        where: subscriptions.portalMembershipsWhere(user.id, args.businessSlug),
       });
       return subscriptions.portalOrder(rows, args.onePerBusiness ?? false);
     },

@@ -334,6 +334,15 @@ export function statusWhere(status: StatusFilter | null | undefined): Prisma.Sub
   }
 }
 
+/**
+ * A member's own memberships as the portal lists them (spec §4), optionally at one business: every status but
+ * INCOMPLETE (a checkout never paid is not a membership). GraphQL `User.subscriptions` and the REST portal
+ * routes read through this one filter; `portalOrder` then orders them.
+ */
+export function portalMembershipsWhere(userId: number, businessSlug?: string | null): Prisma.SubscriptionWhereInput {
+  return { userId, ...statusWhere("ANY"), ...(businessSlug ? { business: { slug: businessSlug.toLowerCase() } } : {}) };
+}
+
 /** Search by member username, name or email, or by business name or slug (case-insensitive contains). */
 export function searchWhere(search: string | null | undefined): Prisma.SubscriptionWhereInput {
   const term = search?.trim();
