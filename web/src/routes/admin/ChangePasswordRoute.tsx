@@ -63,7 +63,7 @@ export default function ChangePasswordRoute() {
             You will be signed out everywhere and log in again with the new password.
           </Text>
         </Stack>
-</form>
+        </form>
       </Panel>
     </AdminPage>
   );

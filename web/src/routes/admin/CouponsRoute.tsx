@@ -98,7 +98,7 @@ function CreateCouponForm({ onCreated }: { onCreated: () => void }) {
           </Button>
         </HStack>
       </Stack>
-</form>
+      </form>
     </Panel>
   );
 }

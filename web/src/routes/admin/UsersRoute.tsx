@@ -101,7 +101,7 @@ function CreateUserForm({ onCreated }: { onCreated: () => void }) {
           </Button>
         </HStack>
       </Stack>
-</form>
+      </form>
     </Panel>
   );
 }

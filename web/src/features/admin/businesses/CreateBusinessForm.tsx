@@ -144,7 +144,7 @@ export function CreateBusinessForm({ onCreated }: { onCreated: () => void }) {
           </Button>
         </HStack>
       </Stack>
-</form>
+      </form>
     </Panel>
   );
 }
