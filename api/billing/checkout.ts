@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
-import type { FulfillmentMode, Prisma } from "../generated/prisma/client.ts";
+import type { FulfillmentMode } from "../generated/prisma/client.ts";
 import { requireMember } from "../auth/policy.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
 import { variationFor } from "../catalog/service.ts";
@@ -11,7 +11,8 @@ import { ConflictError, NotFoundError, RuleViolationError, ValidationError } fro
 import { parseInput } from "../shared/validation.ts";
 import { cutoffMessage, isPastCutoff } from "../subscriptions/rules.ts";
 import { priceSelection, type PriceBreakdown } from "./pricing.ts";
-import { providerFor, recordPayment, settlePeriod } from "./service.ts";
+import { providerFor, recordPayment } from "./service.ts";
+import { lockMember, PurchaseSchema, refundedMessage, refundUnmatched, samePurchase, settlePaidPeriod, type Purchase } from "./settlement.ts";
 import { saveDefaultCard } from "./cards.ts";
 
 /**
@@ -149,28 +150,9 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
   const userId = actor.user.id;
   const idempotencyKey = `checkout:${userId}:${data.idempotencyKey}`;
 
-  const repeated = await ctx.db.payment.findUnique({ where: { idempotencyKey } });
-  if (repeated?.subscriptionId) {
-    const intent = await providerFor(ctx).retrievePaymentIntent(repeated.providerPaymentId);
-    return { subscriptionId: repeated.subscriptionId, paymentIntentId: intent.id, clientSecret: intent.clientSecret, quote };
-  }
-  if (data.expectedTotalCents !== undefined && data.expectedTotalCents !== quote.price.totalCents) {
-    throw new ConflictError("The price of your selection has changed. Please review your order.", "price_mismatch");
-  }
-  const active = await ctx.db.subscription.findFirst({
-    where: { userId, businessId: quote.business.id, status: { in: [...MEMBER_STATUSES] } },
-    select: { id: true },
-  });
-  if (active) {
-    throw new ConflictError("You already have an active membership with this business. Use Change Box to change it.", "already_member");
-  }
-
   const user = await ctx.db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, name: true, paymentCustomerId: true } });
   const provider = providerFor(ctx);
-  const customerId = await provider.ensureCustomer({ userId, email: user.email ?? data.email, name: user.name, existingId: user.paymentCustomerId });
-
-  const membership: Omit<Prisma.SubscriptionUncheckedCreateInput, "userId" | "businessId"> = {
-    status: "INCOMPLETE",
+  const selected = {
     planId: quote.plan.id,
     mode: quote.mode,
     planAmountCents: quote.price.planAmountCents,
@@ -182,34 +164,51 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
     couponId: quote.coupon?.id ?? null,
     billingDay: quote.billingDay,
     isGift: data.isGift,
-    address: data.address,
+    address: data.address ?? null,
     email: data.email,
-    paymentProvider: provider.name,
-    startedAt: ctx.clock.now(),
   };
+  // What this attempt's payment buys: settling it activates exactly this, whatever a later attempt chose.
+  const purchase: Purchase = { ...selected, addons: quote.addons.map((a) => ({ addonId: a.id, amountCents: a.amountCents })) };
+
+  const repeated = await ctx.db.payment.findUnique({ where: { idempotencyKey } });
+  if (repeated?.subscriptionId) {
+    if (!repeated.purchase || !samePurchase(PurchaseSchema.parse(repeated.purchase), purchase)) throw keyReused();
+    const intent = await provider.retrievePaymentIntent(repeated.providerPaymentId);
+    return { subscriptionId: repeated.subscriptionId, paymentIntentId: intent.id, clientSecret: intent.clientSecret, quote };
+  }
+  if (data.expectedTotalCents !== undefined && data.expectedTotalCents !== quote.price.totalCents) {
+    throw new ConflictError("The price of your selection has changed. Please review your order.", "price_mismatch");
+  }
+  const customerId = await provider.ensureCustomer({ userId, email: user.email ?? data.email, name: user.name, existingId: user.paymentCustomerId });
+
+  const { address, ...columns } = selected;
+  const row = { ...columns, status: "INCOMPLETE" as const, address: address ?? undefined, paymentProvider: provider.name, startedAt: ctx.clock.now() };
   const subscriptionId = await ctx.db.$transaction(async (tx) => {
+    // Under the member's lock, as settlement: a membership opened meanwhile (another tab, a restart) is seen here.
+    await lockMember(tx, userId);
+    const active = await tx.subscription.findFirst({
+      where: { userId, businessId: quote.business.id, status: { in: [...MEMBER_STATUSES] } },
+      select: { id: true },
+    });
+    if (active) throw new ConflictError("You already have an active membership with this business. Use Change Box to change it.", "already_member");
     if (customerId !== user.paymentCustomerId) await tx.user.update({ where: { id: userId }, data: { paymentCustomerId: customerId } });
-    // An unfinished earlier attempt at this business is reused, so a member never ends up with two.
+    // An unfinished earlier attempt at this business is reused, so a member never ends up with two; its own
+    // payment still buys what it was created for.
     const unfinished = await tx.subscription.findFirst({
       where: { userId, businessId: quote.business.id, status: "INCOMPLETE" },
       orderBy: { id: "desc" },
       select: { id: true },
     });
-    const addons = quote.addons.map((a) => ({ addonId: a.id, amountCents: a.amountCents }));
     if (unfinished) {
       await tx.subscriptionAddon.deleteMany({ where: { subscriptionId: unfinished.id } });
-      await tx.subscription.update({ where: { id: unfinished.id }, data: { ...membership, addons: { create: addons } } });
+      await tx.subscription.update({ where: { id: unfinished.id }, data: { ...row, addons: { create: purchase.addons } } });
       return unfinished.id;
     }
     const created = await tx.subscription.create({
-      data: { ...membership, userId, businessId: quote.business.id, addons: { create: addons } },
+      data: { ...row, userId, businessId: quote.business.id, addons: { create: purchase.addons } },
       select: { id: true },
     });
     return created.id;
-  }).catch((e: { code?: string }) => {
-    // subscriptions_one_open_per_member: another request (maybe another server process) opened it first.
-    if (e.code === "P2002") throw new ConflictError("A checkout for this membership is already in progress. Please try again.", "checkout_in_progress");
-    throw e;
   });
 
   const intent = await provider.createPaymentIntent({
@@ -226,8 +225,15 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
       kind: "INITIAL",
     },
   });
-  await recordPayment(ctx.db, intent, { userId, subscriptionId, provider: provider.name, idempotencyKey, at: ctx.clock.now() });
+  // The provider answers a key it has seen with its first intent: one made for another selection is not this one.
+  if (intent.amountCents !== purchase.totalCents) throw keyReused();
+  await recordPayment(ctx.db, intent, { userId, subscriptionId, provider: provider.name, idempotencyKey, purchase, at: ctx.clock.now() });
   return { subscriptionId, paymentIntentId: intent.id, clientSecret: intent.clientSecret, quote };
+}
+
+/** A client reused one attempt's idempotency key for another selection (each attempt must use its own). */
+function keyReused() {
+  return new ConflictError("This checkout was started with another selection. Please review your order and pay again.", "idempotency_key_reused");
 }
 
 export interface CompletedCheckout {
@@ -247,12 +253,17 @@ export interface CompletedCheckout {
 export async function completeCheckout(ctx: ServiceContext, input: { paymentIntentId: string }): Promise<CompletedCheckout> {
   const actor = requireMember(ctx);
   const payment = await ctx.db.payment.findUnique({ where: { providerPaymentId: input.paymentIntentId } });
-  if (!payment || payment.userId !== actor.user.id || !payment.subscriptionId) throw new NotFoundError("Payment");
+  // A payment whose checkout gave way to a restart has no membership any more: settling it refunds it.
+  if (!payment || payment.userId !== actor.user.id) throw new NotFoundError("Payment");
   return settleCheckoutPayment(ctx, payment.id);
 }
 
-/** The part of completion that needs no actor (shared with provider webhooks). */
-export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "clock" | "config">, paymentId: number): Promise<CompletedCheckout> {
+/**
+ * The part of completion that needs no actor (shared with provider webhooks): settles the payment's own purchase
+ * (api/billing/settlement.ts). A payment that cannot be matched is refunded: one for a period already paid
+ * answers with that period's order (a double submit), any other is refused with the reason.
+ */
+export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "clock" | "config" | "log">, paymentId: number): Promise<CompletedCheckout> {
   const payment = await ctx.db.payment.findUniqueOrThrow({ where: { id: paymentId } });
   const provider = providerFor(ctx);
   const intent = await provider.retrievePaymentIntent(payment.providerPaymentId);
@@ -261,56 +272,34 @@ export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "cl
     throw new RuleViolationError(intent.lastError?.message ?? "Payment was not completed", intent.lastError?.code ?? "payment_incomplete");
   }
   const period = intent.metadata.period;
-  const sub = await ctx.db.subscription.findUniqueOrThrow({
-    where: { id: payment.subscriptionId! },
-    include: {
-      plan: { select: { ref: true, name: true } },
-      addons: { include: { addon: { select: { ref: true, name: true } } } },
-      user: { select: { id: true, email: true, name: true, username: true, paymentCustomerId: true } },
-      business: { select: { timeZone: true } },
-    },
+  const kind = intent.metadata.kind === "RESTART" || intent.metadata.kind === "RENEWAL" ? intent.metadata.kind : "INITIAL";
+  const settled = await settlePaidPeriod(ctx, {
+    userId: payment.userId,
+    subscriptionId: payment.subscriptionId,
+    paymentId: payment.id,
+    paidCents: intent.amountCents,
+    period,
+    kind,
   });
-
-  /** This payment paid a period another payment already paid: give it back (the key makes it once). */
-  async function refundDuplicate() {
-    await provider.refund({ paymentIntentId: intent.id, amountCents: intent.amountCents, idempotencyKey: `dup:${intent.id}` });
-    await ctx.db.payment.update({ where: { id: payment.id }, data: { refundedCents: intent.amountCents } });
-  }
-
-  const existing = await ctx.db.order.findUnique({ where: { subscriptionId_period: { subscriptionId: sub.id, period } } });
-  if (existing) {
-    const paidByOther = await ctx.db.payment.findFirst({ where: { orderId: existing.id, status: "SUCCEEDED", NOT: { id: payment.id } } });
-    if (paidByOther && payment.refundedCents === 0 && payment.orderId !== existing.id) {
-      // Two payments for one period (a double submit with two keys): give this one back.
-      await refundDuplicate();
-    }
-    return completed(sub, existing);
-  }
-
-  if (intent.paymentMethodId) {
+  if (settled.outcome === "refund") {
+    if (payment.refundedCents === 0) await refundUnmatched(ctx, payment, intent, settled.reason);
+    if (settled.reason !== "duplicate" || settled.orderId === null) throw new ConflictError(refundedMessage(settled.reason, intent.amountCents), "payment_refunded");
+  } else if (intent.paymentMethodId) {
     const card = await provider.describeCard(intent.paymentMethodId);
     // A card that was saved to the customer becomes the one renewals charge.
-    if (card.customerId) await saveDefaultCard(ctx.db, provider.name, sub.userId, card);
+    if (card.customerId) await saveDefaultCard(ctx.db, provider.name, payment.userId, card);
   }
-  const kind = intent.metadata.kind === "RESTART" || intent.metadata.kind === "RENEWAL" ? intent.metadata.kind : "INITIAL";
-  const orderId = await settlePeriod(ctx.db, sub, { period, kind, paymentId: payment.id, at: ctx.clock.now() });
-  const linked = await ctx.db.payment.findUniqueOrThrow({ where: { id: payment.id }, select: { orderId: true } });
-  if (linked.orderId !== orderId) {
-    // Another payment completed this period at the same moment and kept the charge: give this one back.
-    await refundDuplicate();
-  }
-  const order = await ctx.db.order.findUniqueOrThrow({ where: { id: orderId } });
-  return completed(sub, order);
-
-  function completed(s: typeof sub, order: { id: number; totalCents: number; createdAt: Date; period: string }): CompletedCheckout {
-    const [y, m] = order.period.split("-").map(Number);
-    const next = addMonths({ year: y, month: m }, 1);
-    return {
-      orderId: order.id,
-      subscriptionId: s.id,
-      chargedCents: order.totalCents,
-      nextBillingDate: isoDate({ ...next, day: s.billingDay }),
-      createdAt: order.createdAt,
-    };
-  }
+  const order = await ctx.db.order.findUniqueOrThrow({
+    where: { id: settled.orderId! },
+    select: { id: true, subscriptionId: true, totalCents: true, createdAt: true, period: true, subscription: { select: { billingDay: true } } },
+  });
+  const [y, m] = order.period.split("-").map(Number);
+  const next = addMonths({ year: y, month: m }, 1);
+  return {
+    orderId: order.id,
+    subscriptionId: order.subscriptionId,
+    chargedCents: order.totalCents,
+    nextBillingDate: isoDate({ ...next, day: order.subscription.billingDay }),
+    createdAt: order.createdAt,
+  };
 }

@@ -4,7 +4,8 @@ import { discountCents } from "../coupons/service.ts";
 import { priceSelection, type PriceBreakdown } from "./pricing.ts";
 import { settleEach, type PaymentIntentInfo, type SavedCardCharge } from "./provider.ts";
 import type { BillingContext, DueList } from "./renewals.ts";
-import { paymentStatusOf, periodOrder, providerFor, settlePeriod, subscriptionForBilling } from "./service.ts";
+import { paymentStatusOf, periodOrder, providerFor, subscriptionForBilling } from "./service.ts";
+import { refundUnmatched, settlePaidPeriod } from "./settlement.ts";
 
 /**
  * Renewing one claimed batch of memberships (see renewals.ts): everything the batch needs is read in a few
@@ -311,15 +312,12 @@ async function recordRenewals(
 
 /**
  * Our renewal charge paid a period that already has an order: the first payment linked to it keeps the charge, a
- * second is refunded at once. Returns whether ours is the one kept.
+ * second is refunded at once (settlement decides, as for every payment). Returns whether ours is the one kept.
  */
 async function settleRacedPeriod(ctx: BillingContext, sub: RenewalSubscription, intent: PaymentIntentInfo, paymentId: number, period: string): Promise<boolean> {
-  const orderId = await settlePeriod(ctx.db, sub, { period, kind: "RENEWAL", paymentId, at: ctx.clock.now() });
-  const payment = await ctx.db.payment.findUniqueOrThrow({ where: { id: paymentId }, select: { orderId: true } });
-  if (payment.orderId === orderId) return true;
-  await providerFor(ctx).refund({ paymentIntentId: intent.id, amountCents: intent.amountCents, idempotencyKey: `dup:${intent.id}` });
-  await ctx.db.payment.update({ where: { id: paymentId }, data: { refundedCents: intent.amountCents } });
-  ctx.log.warn({ subscriptionId: sub.id, period, paymentIntentId: intent.id }, "renewal charge refunded: the period was paid meanwhile");
+  const settled = await settlePaidPeriod(ctx, { userId: sub.userId, subscriptionId: sub.id, paymentId, paidCents: intent.amountCents, period, kind: "RENEWAL" });
+  if (settled.outcome === "settled") return true;
+  await refundUnmatched(ctx, { id: paymentId }, intent, settled.reason);
   return false;
 }
 

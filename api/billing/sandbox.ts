@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { PrismaClient } from "../db.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { crashPoint } from "../shared/crash-points.ts";
 import type { Clock } from "../shared/clock.ts";
 import type {
   CardSummary,
@@ -100,6 +102,18 @@ interface StoredCard {
   behavior: CardBehavior;
 }
 
+/**
+ * How long an idempotency claim holds its key: far longer than the work it guards (a few statements, under a
+ * second even on a loaded machine, and waiters give up after 10 s), so only a request that died loses it.
+ */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
+
+/** The database, or the transaction a keyed piece of work runs in. */
+type Store = Pick<Prisma.TransactionClient, "sandboxObject">;
+
+/** Our claim expired and another request recorded the key's object first. */
+class LostClaim extends Error {}
+
 const rid = (prefix: string) => `${prefix}_sbx_${randomBytes(12).toString("base64url")}`;
 
 /** The sandbox_objects row that records which object an idempotency key created. */
@@ -154,43 +168,77 @@ export class SandboxProvider implements PaymentProvider {
 
   // ---- storage -------------------------------------------------------------------------------------------
 
-  private async load<T>(id: string, kind: string): Promise<T | null> {
-    const row = await this.db.sandboxObject.findUnique({ where: { id } });
+  private async load<T>(id: string, kind: string, db: Store = this.db): Promise<T | null> {
+    const row = await db.sandboxObject.findUnique({ where: { id } });
     return row && row.kind === kind ? (row.data as T) : null;
   }
 
-  private async save(id: string, kind: string, data: object): Promise<void> {
-    await this.db.sandboxObject.upsert({ where: { id }, create: { id, kind, data }, update: { data } });
+  private async save(id: string, kind: string, data: object, db: Store = this.db): Promise<void> {
+    await db.sandboxObject.upsert({ where: { id }, create: { id, kind, data }, update: { data } });
   }
 
   /**
-   * Same idempotency key → same object, as Stripe's Idempotency-Key header guarantees. The key is claimed
-   * before the work is done, so concurrent requests with one key (two server processes) run it once: the
-   * others wait for the first one's result.
+   * Same idempotency key → same object, as Stripe's Idempotency-Key header guarantees. The key is claimed with a
+   * lease before the work is done, so concurrent requests with one key (two server processes) run it once: the
+   * others wait for the first one's result. A claim whose request died (a crash, a kill) expires after
+   * IDEMPOTENCY_LEASE_MS and the next request with the key takes it over. The work and the record of its result
+   * commit in one transaction, and only while the claim is still the worker's own, so the key's work is done once
+   * even when a slow request outlives its lease.
    */
-  private async idempotent<T>(key: string, create: () => Promise<{ id: string; value: T }>, reload: (id: string) => Promise<T>): Promise<T> {
+  private async idempotent<T>(key: string, create: (db: Store) => Promise<{ id: string; value: T }>, reload: (id: string) => Promise<T>): Promise<T> {
     const idemId = idempotencyRecordId(key);
+    const claim = await this.claim(idemId);
+    if ("objectId" in claim) return reload(claim.objectId);
+    crashPoint("sandbox:claimed");
     try {
-      await this.db.sandboxObject.create({ data: { id: idemId, kind: "idempotency", data: { objectId: null } } });
+      return await this.db.$transaction(async (tx) => {
+        const { id, value } = await create(tx);
+        const recorded = await tx.$executeRaw`
+          UPDATE sandbox_objects SET data = jsonb_build_object('objectId', ${id}::text), updated_at = ${this.clock.now()}::timestamp
+           WHERE id = ${idemId} AND kind = 'idempotency' AND data->>'objectId' IS NULL AND data->>'leaseUntil' = ${claim.leaseUntil}`;
+        if (recorded !== 1) throw new LostClaim();
+        return value;
+      });
     } catch (e) {
-      if ((e as { code?: string }).code !== "P2002") throw e;
-      // Claimed by an earlier or concurrent request: answer with its object once it exists.
-      for (let waited = 0; waited < 10_000; waited += 50) {
-        const claim = await this.load<{ objectId: string | null }>(idemId, "idempotency");
-        if (!claim) return this.idempotent(key, create, reload); // its work failed and released the key
-        if (claim.objectId) return reload(claim.objectId);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new SandboxCardError("idempotency_key_in_use", "Another request with this idempotency key is still in progress.");
-    }
-    try {
-      const { id, value } = await create();
-      await this.save(idemId, "idempotency", { objectId: id });
-      return value;
-    } catch (e) {
+      // Our lease ran out and another request did the work: answer with its object.
+      if (e instanceof LostClaim) return this.idempotent(key, create, reload);
       // Failed work does not hold the key: a retry runs it again, as with Stripe.
-      await this.db.sandboxObject.delete({ where: { id: idemId } }).catch(() => {});
+      await this.db.$executeRaw`
+        DELETE FROM sandbox_objects
+         WHERE id = ${idemId} AND kind = 'idempotency' AND data->>'objectId' IS NULL AND data->>'leaseUntil' = ${claim.leaseUntil}`.catch(() => {});
       throw e;
+    }
+  }
+
+  /**
+   * Takes the key's claim (a new one, or an expired one), or waits up to 10 s for the request holding it: returns
+   * the lease taken, or the object that request made.
+   */
+  private async claim(idemId: string): Promise<{ leaseUntil: string } | { objectId: string }> {
+    const lease = () => new Date(this.clock.now().getTime() + IDEMPOTENCY_LEASE_MS).toISOString();
+    for (let waited = 0; ; waited += 50) {
+      const leaseUntil = lease();
+      const inserted = await this.db.$executeRaw`
+        INSERT INTO sandbox_objects (id, kind, data, updated_at)
+        VALUES (${idemId}, 'idempotency', jsonb_build_object('objectId', NULL, 'leaseUntil', ${leaseUntil}::text), ${this.clock.now()}::timestamp)
+        ON CONFLICT (id) DO NOTHING`;
+      if (inserted === 1) return { leaseUntil };
+      const held = await this.load<{ objectId: string | null; leaseUntil?: string }>(idemId, "idempotency");
+      if (held?.objectId) return { objectId: held.objectId };
+      if (held && (!held.leaseUntil || new Date(held.leaseUntil) <= this.clock.now())) {
+        // The request holding it died: take it over (of several retries, one wins).
+        const taken = await this.db.$executeRaw`
+          UPDATE sandbox_objects SET data = jsonb_build_object('objectId', NULL, 'leaseUntil', ${leaseUntil}::text), updated_at = ${this.clock.now()}::timestamp
+           WHERE id = ${idemId} AND kind = 'idempotency' AND data->>'objectId' IS NULL
+             AND data->>'leaseUntil' IS NOT DISTINCT FROM ${held.leaseUntil ?? null}::text`;
+        if (taken === 1) return { leaseUntil };
+        continue;
+      }
+      if (!held) continue; // released by a failed request: claim it anew
+      if (waited >= 10_000) {
+        throw new SandboxCardError("idempotency_key_in_use", "Another request with this idempotency key is still in progress.");
+      }
+      await new Promise((r) => setTimeout(r, 50));
     }
   }
 
@@ -231,7 +279,7 @@ export class SandboxProvider implements PaymentProvider {
   }): Promise<PaymentIntentInfo> {
     return this.idempotent(
       `pi:${args.idempotencyKey}`,
-      async () => {
+      async (db) => {
         const id = rid("pi");
         const intent: StoredIntent = {
           kind: "payment_intent",
@@ -245,7 +293,7 @@ export class SandboxProvider implements PaymentProvider {
           metadata: args.metadata,
           saveForFuture: args.saveForFuture,
         };
-        await this.save(id, "payment_intent", intent);
+        await this.save(id, "payment_intent", intent, db);
         return { id, value: this.intentInfo(id, intent) };
       },
       (id) => this.retrievePaymentIntent(id),
@@ -261,11 +309,11 @@ export class SandboxProvider implements PaymentProvider {
   async chargeSavedCard(args: SavedCardCharge): Promise<PaymentIntentInfo> {
     return this.idempotent(
       `charge:${args.idempotencyKey}`,
-      async () => {
-        const card = await this.load<StoredCard>(args.paymentMethodId, "payment_method");
+      async (db) => {
+        const card = await this.load<StoredCard>(args.paymentMethodId, "payment_method", db);
         const id = rid("pi");
         const intent = savedCardIntent(id, args, card);
-        await this.save(id, "payment_intent", intent);
+        await this.save(id, "payment_intent", intent, db);
         return { id, value: this.intentInfo(id, intent) };
       },
       (id) => this.retrievePaymentIntent(id),
@@ -322,7 +370,7 @@ export class SandboxProvider implements PaymentProvider {
   async createSetupIntent(args: { customerId: string; idempotencyKey: string }): Promise<SetupIntentInfo> {
     return this.idempotent(
       `seti:${args.idempotencyKey}`,
-      async () => {
+      async (db) => {
         const id = rid("seti");
         const intent: StoredIntent = {
           kind: "setup_intent",
@@ -336,7 +384,7 @@ export class SandboxProvider implements PaymentProvider {
           metadata: {},
           saveForFuture: true,
         };
-        await this.save(id, "setup_intent", intent);
+        await this.save(id, "setup_intent", intent, db);
         return { id, value: this.setupInfo(id, intent) };
       },
       (id) => this.retrieveSetupIntent(id),
@@ -358,14 +406,14 @@ export class SandboxProvider implements PaymentProvider {
   async refund(args: { paymentIntentId: string; amountCents: number; idempotencyKey: string }): Promise<{ id: string; status: string }> {
     return this.idempotent(
       `refund:${args.idempotencyKey}`,
-      async () => {
-        const intent = await this.load<StoredIntent>(args.paymentIntentId, "payment_intent");
+      async (db) => {
+        const intent = await this.load<StoredIntent>(args.paymentIntentId, "payment_intent", db);
         if (!intent || intent.status !== "succeeded") throw new SandboxCardError("charge_not_refundable", "Only a succeeded payment can be refunded.");
         const refunded = (intent.refundedCents ?? 0) + args.amountCents;
         if (args.amountCents <= 0 || refunded > intent.amountCents) throw new SandboxCardError("amount_too_large", "Refund exceeds the amount paid.");
-        await this.save(args.paymentIntentId, "payment_intent", { ...intent, refundedCents: refunded });
+        await this.save(args.paymentIntentId, "payment_intent", { ...intent, refundedCents: refunded }, db);
         const id = rid("re");
-        await this.save(id, "refund", { paymentIntentId: args.paymentIntentId, amountCents: args.amountCents });
+        await this.save(id, "refund", { paymentIntentId: args.paymentIntentId, amountCents: args.amountCents }, db);
         return { id, value: { id, status: "succeeded" } };
       },
       async (id) => ({ id, status: "succeeded" }),

@@ -1,9 +1,9 @@
 import type { ServiceContext } from "../context.ts";
 import type { PrismaClient } from "../db.ts";
 import type { OrderKind, PaymentStatus, Prisma } from "../generated/prisma/client.ts";
-import { NotFoundError } from "../shared/errors.ts";
 import { formatCents } from "../shared/money.ts";
 import type { IntentStatus, PaymentIntentInfo, PaymentProvider } from "./provider.ts";
+import type { Purchase } from "./settlement.ts";
 import { SandboxProvider } from "./sandbox.ts";
 import { createStripeClient, StripeProvider } from "./stripe.ts";
 
@@ -47,7 +47,16 @@ export function paymentStatusOf(intent: PaymentIntentInfo): PaymentStatus {
 export async function recordPayment(
   db: Prisma.TransactionClient | PrismaClient,
   intent: PaymentIntentInfo,
-  link: { userId: number; subscriptionId?: number | null; orderId?: number | null; provider: string; idempotencyKey?: string; at: Date },
+  link: {
+    userId: number;
+    subscriptionId?: number | null;
+    orderId?: number | null;
+    provider: string;
+    idempotencyKey?: string;
+    /** What the payment was created to buy (checkout, restart): settlement activates exactly this. */
+    purchase?: Purchase;
+    at: Date;
+  },
 ) {
   const status = paymentStatusOf(intent);
   const common = {
@@ -67,6 +76,7 @@ export async function recordPayment(
       userId: link.userId,
       subscriptionId: link.subscriptionId ?? null,
       idempotencyKey: link.idempotencyKey ?? null,
+      ...(link.purchase ? { purchase: link.purchase as Prisma.InputJsonObject } : {}),
       // Domain time (the injectable clock), not the database's: retries are spaced by it.
       createdAt: link.at,
     },
@@ -136,132 +146,4 @@ export function periodOrder(sub: BillableSubscription, args: { period: string; k
     totalCents: sub.totalCents,
     createdAt: args.at,
   } satisfies Prisma.OrderUncheckedCreateInput;
-}
-
-/** Turns a paid period into its order and moves the subscription forward, in one transaction. */
-export async function settlePeriod(
-  db: PrismaClient,
-  sub: BillableSubscription,
-  args: { period: string; kind: OrderKind; paymentId?: number; at: Date },
-): Promise<number> {
-  const settle = () => db.$transaction(async (tx) => {
-    const existing = await tx.order.findUnique({ where: { subscriptionId_period: { subscriptionId: sub.id, period: args.period } } });
-    const order =
-      existing ??
-      (await tx.order.create({ data: periodOrder(sub, args) }));
-    if (args.paymentId) {
-      // Two payments completing one period at once (two tabs, two server processes): the order row lock
-      // serialises them and the first one linked keeps the charge; the caller refunds the one left unlinked.
-      let paidByOther = null;
-      if (existing) {
-        await tx.$queryRaw`SELECT id FROM orders WHERE id = ${order.id} FOR UPDATE`;
-        paidByOther = await tx.payment.findFirst({
-          where: { orderId: order.id, status: "SUCCEEDED", refundedCents: 0, NOT: { id: args.paymentId } },
-          select: { id: true },
-        });
-      }
-      if (!paidByOther) await tx.payment.update({ where: { id: args.paymentId }, data: { orderId: order.id } });
-    }
-    const paidThrough = sub.paidThroughPeriod && sub.paidThroughPeriod > args.period ? sub.paidThroughPeriod : args.period;
-    await tx.subscription.update({
-      where: { id: sub.id },
-      data: { status: "ACTIVE", canceledAt: null, paidThroughPeriod: paidThrough },
-    });
-    return order.id;
-  });
-  try {
-    return await settle();
-  } catch (e) {
-    // Another process created the period's order between our read and write (unique subscription+period).
-    if ((e as { code?: string }).code === "P2002") return settle();
-    throw e;
-  }
-}
-
-export type ChargeOutcome =
-  | { outcome: "paid"; orderId: number }
-  | { outcome: "requires_action"; clientSecret: string; paymentIntentId: string }
-  | { outcome: "failed"; message: string; code: string };
-
-/**
- * Charges one billing period of a subscription and, once paid, creates that period's order and marks the
- * subscription ACTIVE (canceledAt cleared, paidThroughPeriod advanced). Idempotent: a period that already
- * has an order is reported as paid without charging again, and the same idempotency key never charges twice.
- *
- * With a saved card the charge is off-session; without one (or when the bank asks for authentication) the
- * outcome is `requires_action` with a client secret the member confirms in the card form.
- */
-export async function chargeForPeriod(
-  ctx: Pick<ServiceContext, "db" | "clock" | "config">,
-  args: { subscriptionId: number; period: string; kind: OrderKind; idempotencyKey: string },
-): Promise<ChargeOutcome> {
-  const sub = await ctx.db.subscription.findUnique({ where: { id: args.subscriptionId }, ...subscriptionForBilling });
-  if (!sub) throw new NotFoundError("Subscription");
-  const existing = await ctx.db.order.findUnique({
-    where: { subscriptionId_period: { subscriptionId: sub.id, period: args.period } },
-    select: { id: true },
-  });
-  if (existing) return { outcome: "paid", orderId: existing.id };
-
-  const provider = providerFor(ctx);
-  const customerId = await provider.ensureCustomer({
-    userId: sub.userId,
-    email: sub.user.email,
-    name: sub.user.name,
-    existingId: sub.user.paymentCustomerId,
-  });
-  if (customerId !== sub.user.paymentCustomerId) {
-    await ctx.db.user.update({ where: { id: sub.userId }, data: { paymentCustomerId: customerId } });
-  }
-  const metadata = { subscription_id: String(sub.id), period: args.period, kind: args.kind, business_id: String(sub.businessId) };
-
-  if (sub.totalCents === 0) {
-    // Fully discounted: nothing to charge, the period is still delivered.
-    return { outcome: "paid", orderId: await settlePeriod(ctx.db, sub, { period: args.period, kind: args.kind, at: ctx.clock.now() }) };
-  }
-
-  const savedMethod =
-    sub.providerPaymentMethodId ??
-    (await ctx.db.paymentMethod.findFirst({
-      where: { userId: sub.userId, provider: provider.name, isDefault: true },
-      orderBy: { createdAt: "desc" },
-      select: { providerPaymentMethodId: true },
-    }))?.providerPaymentMethodId;
-
-  const intent = savedMethod
-    ? await provider.chargeSavedCard({
-        customerId,
-        paymentMethodId: savedMethod,
-        amountCents: sub.totalCents,
-        currency: "usd",
-        idempotencyKey: args.idempotencyKey,
-        metadata,
-      })
-    : await provider.createPaymentIntent({
-        customerId,
-        amountCents: sub.totalCents,
-        currency: "usd",
-        idempotencyKey: args.idempotencyKey,
-        metadata,
-        saveForFuture: true,
-      });
-  const payment = await recordPayment(ctx.db, intent, {
-    userId: sub.userId,
-    subscriptionId: sub.id,
-    provider: provider.name,
-    idempotencyKey: args.idempotencyKey,
-    at: ctx.clock.now(),
-  });
-
-  if (intent.status === "succeeded") {
-    return { outcome: "paid", orderId: await settlePeriod(ctx.db, sub, { period: args.period, kind: args.kind, paymentId: payment.id, at: ctx.clock.now() }) };
-  }
-  if (intent.status === "requires_action" || (!savedMethod && intent.status === "requires_payment_method" && !intent.lastError)) {
-    return { outcome: "requires_action", clientSecret: intent.clientSecret, paymentIntentId: intent.id };
-  }
-  return {
-    outcome: "failed",
-    code: intent.lastError?.code ?? "payment_failed",
-    message: intent.lastError?.message ?? "Payment failed",
-  };
 }

@@ -32,7 +32,7 @@ export async function handleStripeEvent(ctx: WebhookContext, event: Stripe.Event
         outcome = "ignored";
         break;
       }
-      if (event.type === "payment_intent.succeeded" && payment.subscriptionId && pi.metadata?.period) {
+      if (event.type === "payment_intent.succeeded" && pi.metadata?.period) {
         // The member may have closed the tab before the client finished: settle from here.
         await settleCheckoutPayment(ctx, payment.id);
       } else {

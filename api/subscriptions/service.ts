@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import { Prisma, type FulfillmentMode, type SubscriptionStatus } from "../generated/prisma/client.ts";
 import { assertCan, businessesWhere, requireMember } from "../auth/policy.ts";
-import { chargeForPeriod } from "../billing/service.ts";
+import { chargeForPeriod, claimOpenMembership, lockMember } from "../billing/settlement.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
 import { isoDate, localDate, type LocalDate } from "../shared/calendar.ts";
 import { ConflictError, ForbiddenError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
@@ -278,7 +278,8 @@ export type RestartResult =
 
 /**
  * Restarts a canceled subscription, charging the current period now (spec §5 restart confirmation).
- * chargeForPeriod creates the period's order and sets the subscription ACTIVE once paid; when the bank
+ * chargeForPeriod creates the period's order and sets the subscription ACTIVE once paid (or refunds the charge
+ * when a checkout at the same business was paid meanwhile); when the bank
  * asks for authentication the member confirms with the client secret and the payment's confirmation
  * activates it. A current period already paid for (canceled mid-period) reactivates without charging.
  */
@@ -286,15 +287,22 @@ export async function restartSubscription(ctx: ServiceContext, input: { subscrip
   const { subscriptionId } = parseInput(SubscriptionIdInput, input);
   const sub = await ownSubscription(ctx, subscriptionId);
   if (sub.status !== "CANCELED") throw new ConflictError("Only a canceled subscription can be restarted", "not_canceled");
-  // One open membership per member and business (database invariant): refuse before any charge is made.
-  const open = await ctx.db.subscription.count({
-    where: { userId: sub.userId, businessId: sub.businessId, id: { not: sub.id }, status: { in: ["INCOMPLETE", ...MEMBER_STATUSES] } },
+  // One membership per member and business: refuse before any charge is made. A checkout left unpaid there does
+  // not stand in the way (settlement makes it give way); one opened meanwhile is decided by the settlement.
+  const member = await ctx.db.subscription.count({
+    where: { userId: sub.userId, businessId: sub.businessId, id: { not: sub.id }, status: { in: [...MEMBER_STATUSES] } },
   });
-  if (open > 0) throw new ConflictError("You already have a membership at this business.", "already_member");
+  if (member > 0) throw alreadyMember();
   const period = currentPeriod(todayIn(ctx, sub.business.timeZone));
 
   if (sub.paidThroughPeriod && sub.paidThroughPeriod >= period) {
-    await ctx.db.subscription.update({ where: { id: sub.id }, data: { status: "ACTIVE", canceledAt: null } });
+    const reactivated = await ctx.db.$transaction(async (tx) => {
+      await lockMember(tx, sub.userId);
+      if (!(await claimOpenMembership(tx, sub))) return false;
+      await tx.subscription.updateMany({ where: { id: sub.id, status: "CANCELED" }, data: { status: "ACTIVE", canceledAt: null } });
+      return true;
+    });
+    if (!reactivated) throw alreadyMember();
     return { outcome: "REACTIVATED", subscriptionId: sub.id };
   }
   // One key per attempt: a double submit reuses it (never two charges), a retry after a decline gets a new one.
@@ -310,8 +318,12 @@ export async function restartSubscription(ctx: ServiceContext, input: { subscrip
       return { outcome: "REQUIRES_ACTION", subscriptionId: sub.id, clientSecret: charge.clientSecret, paymentIntentId: charge.paymentIntentId };
     case "failed":
       throw new RuleViolationError(charge.message || "Failed to restart subscription", "payment_failed");
+    case "refunded":
+      throw new ConflictError(charge.message, "payment_refunded");
   }
 }
+
+const alreadyMember = () => new ConflictError("You already have a membership at this business.", "already_member");
 
 // ---------------------------------------------------------------------------------------------------------
 // Lists

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chargeForPeriod, sandboxFor } from "../../api/billing/service.ts";
+import pino from "pino";
+import { sandboxFor } from "../../api/billing/service.ts";
+import { chargeForPeriod } from "../../api/billing/settlement.ts";
 import { SandboxCardError } from "../../api/billing/sandbox.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 
 let t: TestApp;
-const ctx = () => ({ db: t.db.prisma, clock: t.clock, config: t.config });
+const ctx = () => ({ db: t.db.prisma, clock: t.clock, config: t.config, log: pino({ level: "silent" }) });
 const card = (number: string, extra: Partial<{ expMonth: number; expYear: number; cvc: string }> = {}) => ({
   number,
   expMonth: 12,

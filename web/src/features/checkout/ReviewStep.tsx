@@ -99,24 +99,27 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 export function ReviewStep({ selection, quote, refusal, couponError, email, isGift, address, fulfillmentDetails, couponCode, onApplyCoupon, paymentConfig, onBack, onSuccess }: Props) {
   const environment = useRelayEnvironment();
   const [coupon, setCoupon] = useState(couponCode);
-  // One idempotency key per checkout attempt: a retry after a decline reuses the same payment intent.
-  const attempt = useRef<{ key: string; total: number } | null>(null);
+  // One idempotency key per checkout attempt: a retry after a decline reuses the same payment intent; any change
+  // to what is bought (selection, coupon, address, email, gift, total) is a new attempt with a new key, since the
+  // server refuses a key reused for another purchase.
+  const attempt = useRef<{ key: string; request: string } | null>(null);
   const paymentIntentId = useRef<string | null>(null);
   const mode = selection.mode;
   const showAddress = mode === "shipping" || mode === "delivery";
 
   async function prepare(): Promise<string> {
     if (!quote) throw new PaymentFlowError("Failed to initialize payment");
-    if (!attempt.current || attempt.current.total !== quote.totalCents) attempt.current = { key: crypto.randomUUID(), total: quote.totalCents };
+    const input = {
+      selection: { businessSlug: selection.businessSlug, planRef: selection.chosenItemId, addonRefs: selection.chosenAddonIds, mode: toGraphQLMode(mode), couponCode: quote.couponCode || undefined },
+      email,
+      isGift,
+      address,
+      expectedTotalCents: quote.totalCents,
+    };
+    const request = JSON.stringify(input);
+    if (attempt.current?.request !== request) attempt.current = { key: crypto.randomUUID(), request };
     const res = await commitAsync<ReviewStepStartMutation>(environment, StartMutation, {
-      input: {
-        selection: { businessSlug: selection.businessSlug, planRef: selection.chosenItemId, addonRefs: selection.chosenAddonIds, mode: toGraphQLMode(mode), couponCode: quote.couponCode || undefined },
-        email,
-        isGift,
-        address,
-        idempotencyKey: attempt.current.key,
-        expectedTotalCents: quote.totalCents,
-      },
+      input: { ...input, idempotencyKey: attempt.current.key },
     }).catch(() => {
       throw new PaymentFlowError("Payment submission failed");
     });

@@ -1,0 +1,309 @@
+/**
+ * Settlement: what a succeeded payment buys. A member may open several checkout attempts at one business (a
+ * cheap plan, then a dearer one), restart a canceled membership while a checkout is open, or pay one attempt
+ * twice from two tabs. Each payment carries the purchase it was created for (`payments.purchase`), and one
+ * transaction holding the member's row lock decides what it activates:
+ *
+ * - exactly that purchase: the membership takes its plan, mode, add-ons and prices, and the period's order is
+ *   made from it, so the order always equals the payment;
+ * - or nothing, when it cannot be matched: the period is already paid (`duplicate`), the member already has
+ *   another membership at the business (`already_member`), the checkout it was made for gave way to a restart
+ *   (`superseded`), or the amount paid is not the purchase's total (`amount_mismatch`). The reason is recorded
+ *   in the same transaction and the payment is refunded after it commits (again on every retry or webhook,
+ *   with one idempotency key, so it is refunded once).
+ *
+ * Every path that opens a membership (checkout start, settlement, reactivation) takes the same lock, so
+ * concurrent requests of one member (two tabs, two server processes) are decided one after the other.
+ */
+import { z } from "zod";
+import type { ServiceContext } from "../context.ts";
+import type { FulfillmentMode, OrderKind, Prisma } from "../generated/prisma/client.ts";
+import { MEMBER_STATUSES } from "../businesses/service.ts";
+import { crashPoint } from "../shared/crash-points.ts";
+import { NotFoundError } from "../shared/errors.ts";
+import { formatCents } from "../shared/money.ts";
+import type { PaymentIntentInfo } from "./provider.ts";
+import { periodOrder, providerFor, recordPayment, subscriptionForBilling } from "./service.ts";
+
+type Tx = Prisma.TransactionClient;
+type SettleContext = Pick<ServiceContext, "db" | "clock" | "config" | "log">;
+
+const cents = z.number().int().nonnegative();
+
+/** What a payment was created to buy: the membership's selection and prices at that moment. */
+export const PurchaseSchema = z.object({
+  planId: z.number().int(),
+  mode: z.enum(["PICKUP", "SHIPPING", "DELIVERY"]),
+  planAmountCents: cents,
+  addonsAmountCents: cents,
+  discountCents: cents,
+  taxCents: cents,
+  totalCents: cents,
+  taxRateBps: cents,
+  couponId: z.number().int().nullable(),
+  billingDay: z.number().int().min(1).max(28),
+  isGift: z.boolean(),
+  email: z.string().nullable(),
+  address: z.record(z.string(), z.unknown()).nullable(),
+  addons: z.array(z.object({ addonId: z.number().int(), amountCents: cents })),
+});
+export type Purchase = z.infer<typeof PurchaseSchema>;
+
+/** A membership's current selection as a purchase (a restart or a renewal buys what the membership holds). */
+export function purchaseOf(sub: {
+  planId: number;
+  mode: FulfillmentMode;
+  planAmountCents: number;
+  addonsAmountCents: number;
+  discountCents: number;
+  taxCents: number;
+  totalCents: number;
+  taxRateBps: number;
+  couponId: number | null;
+  billingDay: number;
+  isGift: boolean;
+  email: string | null;
+  address: Prisma.JsonValue | null;
+  addons: { addonId: number; amountCents: number }[];
+}): Purchase {
+  return {
+    planId: sub.planId,
+    mode: sub.mode,
+    planAmountCents: sub.planAmountCents,
+    addonsAmountCents: sub.addonsAmountCents,
+    discountCents: sub.discountCents,
+    taxCents: sub.taxCents,
+    totalCents: sub.totalCents,
+    taxRateBps: sub.taxRateBps,
+    couponId: sub.couponId,
+    billingDay: sub.billingDay,
+    isGift: sub.isGift,
+    email: sub.email,
+    address: sub.address && typeof sub.address === "object" && !Array.isArray(sub.address) ? (sub.address as Record<string, unknown>) : null,
+    addons: sub.addons.map((a) => ({ addonId: a.addonId, amountCents: a.amountCents })),
+  };
+}
+
+/** Key order does not matter; add-on order does not either. */
+export function samePurchase(a: Purchase, b: Purchase): boolean {
+  const canonical = (p: Purchase) =>
+    JSON.stringify({ ...p, addons: [...p.addons].sort((x, y) => x.addonId - y.addonId) }, (_k, v) =>
+      v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => x.localeCompare(y))) : v,
+    );
+  return canonical(a) === canonical(b);
+}
+
+/** The membership columns a purchase sets (its add-ons are rows of their own). */
+function membershipColumns(p: Purchase) {
+  const { addons: _addons, address, ...columns } = p;
+  return { ...columns, address: (address ?? undefined) as Prisma.InputJsonValue | undefined };
+}
+
+/**
+ * Serialises everything that opens or settles a membership of one member, across server processes: a row lock
+ * on the member, held until the transaction ends.
+ */
+export async function lockMember(tx: Tx, userId: number): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
+}
+
+/**
+ * Makes `sub` the member's one open membership at its business (under lockMember). Checkouts there that were
+ * never paid give way: they are deleted, and a payment of theirs that succeeds later finds no membership and is
+ * refunded. Returns false, changing nothing, when the member already has an active or past-due membership there.
+ */
+export async function claimOpenMembership(tx: Tx, sub: { id: number; userId: number; businessId: number }): Promise<boolean> {
+  const others = await tx.subscription.findMany({
+    where: { userId: sub.userId, businessId: sub.businessId, id: { not: sub.id }, status: { in: ["INCOMPLETE", ...MEMBER_STATUSES] } },
+    select: { id: true, status: true },
+  });
+  if (others.some((o) => o.status !== "INCOMPLETE")) return false;
+  if (others.length) await tx.subscription.deleteMany({ where: { id: { in: others.map((o) => o.id) }, status: "INCOMPLETE" } });
+  return true;
+}
+
+export type RefundReason = "duplicate" | "already_member" | "superseded" | "amount_mismatch";
+const REFUND_REASONS: readonly RefundReason[] = ["duplicate", "already_member", "superseded", "amount_mismatch"];
+
+export type Settlement =
+  | { outcome: "settled"; orderId: number }
+  /** Not activated: the payment is to be refunded (`orderId`: the period's order, when another payment paid it). */
+  | { outcome: "refund"; reason: RefundReason; orderId: number | null };
+
+/**
+ * Settles a paid (or, with `paymentId` null, a free) period of a membership in one transaction under the
+ * member's lock: activates exactly the payment's purchase and makes the period's order from it, or records why
+ * the payment cannot be matched. Idempotent: a payment settled or refused before gets the same answer.
+ */
+export async function settlePaidPeriod(
+  ctx: Pick<ServiceContext, "db" | "clock">,
+  args: { userId: number; subscriptionId: number | null; paymentId: number | null; paidCents: number; period: string; kind: OrderKind },
+): Promise<Settlement> {
+  const settle = () =>
+    ctx.db.$transaction(async (tx) => {
+      await lockMember(tx, args.userId);
+      const payment = args.paymentId
+        ? await tx.payment.findUniqueOrThrow({ where: { id: args.paymentId }, select: { id: true, orderId: true, refundReason: true, purchase: true, subscriptionId: true } })
+        : null;
+      if (payment?.orderId) return { outcome: "settled" as const, orderId: payment.orderId };
+      const existing = await (async () => {
+        const subscriptionId = payment ? payment.subscriptionId : args.subscriptionId;
+        return subscriptionId ? tx.order.findUnique({ where: { subscriptionId_period: { subscriptionId, period: args.period } }, select: { id: true } }) : null;
+      })();
+      const refuse = async (reason: RefundReason): Promise<Settlement> => {
+        if (payment) await tx.payment.update({ where: { id: payment.id }, data: { refundReason: reason } });
+        return { outcome: "refund", reason, orderId: existing?.id ?? null };
+      };
+      if (payment?.refundReason) return { outcome: "refund" as const, reason: refundReasonOf(payment.refundReason), orderId: existing?.id ?? null };
+
+      // The membership it was made for (deleted when its checkout gave way to a restart).
+      const subscriptionId = payment ? payment.subscriptionId : args.subscriptionId;
+      const sub = subscriptionId ? await tx.subscription.findUnique({ where: { id: subscriptionId }, include: { addons: true } }) : null;
+      if (!sub) return refuse("superseded");
+      const purchase = payment?.purchase ? PurchaseSchema.parse(payment.purchase) : purchaseOf(sub);
+      if (purchase.totalCents !== args.paidCents) return refuse("amount_mismatch");
+      if (existing) {
+        if (!payment) return { outcome: "settled" as const, orderId: existing.id };
+        const paidByOther = await tx.payment.findFirst({
+          where: { orderId: existing.id, status: "SUCCEEDED", NOT: { id: payment.id } },
+          select: { id: true },
+        });
+        if (paidByOther) return refuse("duplicate");
+        await tx.payment.update({ where: { id: payment.id }, data: { orderId: existing.id } });
+        return { outcome: "settled" as const, orderId: existing.id };
+      }
+      if (!(await claimOpenMembership(tx, sub))) return refuse("already_member");
+
+      if (payment?.purchase) {
+        // What this payment bought, whatever a later checkout attempt wrote on the membership meanwhile.
+        await tx.subscriptionAddon.deleteMany({ where: { subscriptionId: sub.id } });
+        await tx.subscription.update({
+          where: { id: sub.id },
+          data: { ...membershipColumns(purchase), addons: { create: purchase.addons } },
+        });
+      }
+      const billable = await tx.subscription.findUniqueOrThrow({ where: { id: sub.id }, ...subscriptionForBilling });
+      const order = await tx.order.create({ data: periodOrder(billable, { period: args.period, kind: args.kind, at: ctx.clock.now() }), select: { id: true } });
+      if (payment) await tx.payment.update({ where: { id: payment.id }, data: { orderId: order.id } });
+      const paidThrough = sub.paidThroughPeriod && sub.paidThroughPeriod > args.period ? sub.paidThroughPeriod : args.period;
+      await tx.subscription.update({ where: { id: sub.id }, data: { status: "ACTIVE", canceledAt: null, paidThroughPeriod: paidThrough } });
+      crashPoint("settle:before-commit");
+      return { outcome: "settled" as const, orderId: order.id };
+    });
+  try {
+    return await settle();
+  } catch (e) {
+    // The billing clock made the period's order between our read and write (unique membership + period): decide again.
+    if ((e as { code?: string }).code === "P2002") return settle();
+    throw e;
+  }
+}
+
+function refundReasonOf(value: string): RefundReason {
+  return (REFUND_REASONS as readonly string[]).includes(value) ? (value as RefundReason) : "duplicate";
+}
+
+/** One key per payment intent for its full refund, whichever path refunds it: the provider refunds it once. */
+export const fullRefundKey = (paymentIntentId: string) => `refund:${paymentIntentId}`;
+
+/** Gives back a payment that settlement could not match, records it, and logs why. */
+export async function refundUnmatched(ctx: SettleContext, payment: { id: number }, intent: PaymentIntentInfo, reason: RefundReason): Promise<void> {
+  await providerFor(ctx).refund({ paymentIntentId: intent.id, amountCents: intent.amountCents, idempotencyKey: fullRefundKey(intent.id) });
+  await ctx.db.payment.update({ where: { id: payment.id }, data: { refundedCents: intent.amountCents } });
+  ctx.log.warn(
+    { paymentId: payment.id, paymentIntentId: intent.id, amountCents: intent.amountCents, reason },
+    "payment refunded: it could not be matched to what it was created for",
+  );
+}
+
+/** What the member is told when their payment was refunded instead of activating anything. */
+export function refundedMessage(reason: RefundReason, amountCents: number): string {
+  const refunded = `Your payment of ${formatCents(amountCents)} was refunded.`;
+  switch (reason) {
+    case "already_member":
+    case "superseded":
+      return `You already have a membership at this business. ${refunded}`;
+    case "duplicate":
+      return `This month is already paid. ${refunded}`;
+    case "amount_mismatch":
+      return `This payment does not match the order it was made for. ${refunded} Please check out again.`;
+  }
+}
+
+export type ChargeOutcome =
+  | { outcome: "paid"; orderId: number }
+  | { outcome: "requires_action"; clientSecret: string; paymentIntentId: string }
+  | { outcome: "failed"; message: string; code: string }
+  /** Charged, but the charge could not be matched (see settlePaidPeriod) and was refunded. */
+  | { outcome: "refunded"; message: string; reason: RefundReason };
+
+/**
+ * Charges one billing period of a membership for what it holds now (a restart) and settles it (see
+ * settlePaidPeriod). Idempotent: a period that already has an order is reported as paid without charging again,
+ * and the same idempotency key never charges twice.
+ *
+ * With a saved card the charge is off-session; without one (or when the bank asks for authentication) the
+ * outcome is `requires_action` with a client secret the member confirms in the card form, whose completion
+ * settles the same purchase.
+ */
+export async function chargeForPeriod(
+  ctx: SettleContext,
+  args: { subscriptionId: number; period: string; kind: OrderKind; idempotencyKey: string },
+): Promise<ChargeOutcome> {
+  const sub = await ctx.db.subscription.findUnique({ where: { id: args.subscriptionId }, include: { ...subscriptionForBilling.include, addons: true } });
+  if (!sub) throw new NotFoundError("Subscription");
+  const existing = await ctx.db.order.findUnique({
+    where: { subscriptionId_period: { subscriptionId: sub.id, period: args.period } },
+    select: { id: true },
+  });
+  if (existing) return { outcome: "paid", orderId: existing.id };
+
+  const settle = async (paymentId: number | null, paidCents: number) =>
+    settlePaidPeriod(ctx, { userId: sub.userId, subscriptionId: sub.id, paymentId, paidCents, period: args.period, kind: args.kind });
+  if (sub.totalCents === 0) {
+    // Fully discounted: nothing to charge, the period is still delivered.
+    const free = await settle(null, 0);
+    return free.outcome === "settled" ? { outcome: "paid", orderId: free.orderId } : { outcome: "refunded", reason: free.reason, message: refundedMessage(free.reason, 0) };
+  }
+
+  const provider = providerFor(ctx);
+  const customerId = await provider.ensureCustomer({ userId: sub.userId, email: sub.user.email, name: sub.user.name, existingId: sub.user.paymentCustomerId });
+  if (customerId !== sub.user.paymentCustomerId) {
+    await ctx.db.user.update({ where: { id: sub.userId }, data: { paymentCustomerId: customerId } });
+  }
+  const metadata = { subscription_id: String(sub.id), period: args.period, kind: args.kind, business_id: String(sub.businessId) };
+  const savedMethod =
+    sub.providerPaymentMethodId ??
+    (await ctx.db.paymentMethod.findFirst({
+      where: { userId: sub.userId, provider: provider.name, isDefault: true },
+      orderBy: { createdAt: "desc" },
+      select: { providerPaymentMethodId: true },
+    }))?.providerPaymentMethodId;
+  const charge = { customerId, amountCents: sub.totalCents, currency: "usd", idempotencyKey: args.idempotencyKey, metadata };
+  const intent = savedMethod
+    ? await provider.chargeSavedCard({ ...charge, paymentMethodId: savedMethod })
+    : await provider.createPaymentIntent({ ...charge, saveForFuture: true });
+  const payment = await recordPayment(ctx.db, intent, {
+    userId: sub.userId,
+    subscriptionId: sub.id,
+    provider: provider.name,
+    idempotencyKey: args.idempotencyKey,
+    purchase: purchaseOf(sub),
+    at: ctx.clock.now(),
+  });
+
+  if (intent.status === "succeeded") {
+    const settled = await settle(payment.id, intent.amountCents);
+    if (settled.outcome === "settled") return { outcome: "paid", orderId: settled.orderId };
+    await refundUnmatched(ctx, payment, intent, settled.reason);
+    return { outcome: "refunded", reason: settled.reason, message: refundedMessage(settled.reason, intent.amountCents) };
+  }
+  if (intent.status === "requires_action" || (!savedMethod && intent.status === "requires_payment_method" && !intent.lastError)) {
+    return { outcome: "requires_action", clientSecret: intent.clientSecret, paymentIntentId: intent.id };
+  }
+  return {
+    outcome: "failed",
+    code: intent.lastError?.code ?? "payment_failed",
+    message: intent.lastError?.message ?? "Payment failed",
+  };
+}
