@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import Fastify, { type FastifyRequest } from "fastify";
+import Fastify, { type FastifyError, type FastifyRequest } from "fastify";
 import cors from "@fastify/cors";
 import helmet from "helmet";
 import fastifyStatic from "@fastify/static";
@@ -10,8 +10,9 @@ import type { ServiceContext } from "./context.ts";
 import type { Database } from "./db.ts";
 import type { Clock } from "./shared/clock.ts";
 import { resolveActor, type CredentialState } from "./auth/sessions.ts";
-import { requestTenant, tenantFromHost } from "./tenancy.ts";
-import { cachedPublicResponse, createGraphQL } from "./graphql/yoga.ts";
+import { requestTenant } from "./tenancy.ts";
+import { corsPolicy } from "./cors.ts";
+import { cachedPublicResponse, createGraphQL, MASKED_ERROR_MESSAGE } from "./graphql/yoga.ts";
 import { restCompat } from "../rest-compat/index.ts";
 import { stripeWebhookRoute } from "./billing/webhooks.ts";
 import { PublicPageCache } from "./pages/public-cache.ts";
@@ -53,19 +54,25 @@ export async function buildApp({ config, db, clock, logger }: AppDeps) {
     crossOriginEmbedderPolicy: false,
   });
   app.addHook("onRequest", (req, reply, done) => securityHeaders(req.raw, reply.raw, (err) => done(err as Error | undefined)));
-  // Spec §7: one API host, credentials sent. Allowed origins: the main host and its tenant subdomains.
+  // Spec §7: one API host, credentials sent. One policy for every route, in every environment (api/cors.ts):
+  // the main host and its tenant subdomains, scheme checked; any other Origin gets no Access-Control-* header.
+  const corsOrigins = corsPolicy({ publicHost: config.publicHost, production: config.env === "production" });
   await app.register(cors, {
     credentials: true,
-    origin: (origin, cb) => {
-      if (!origin) return cb(null, true);
-      try {
-        const host = new URL(origin).host.toLowerCase();
-        cb(null, host === config.publicHost || tenantFromHost(host, config.publicHost) !== null || config.env !== "production");
-      } catch {
-        cb(null, false);
-      }
-    },
+    methods: ["GET", "HEAD", "POST", "DELETE"],
+    origin: (origin, cb) => cb(null, corsOrigins.allows(origin)),
   });
+  // In production an unexpected error answers without its text (Prisma messages and codes, SQL, paths); the
+  // detail goes to the log with the request id. /api has its own handler (rest-compat/errors.ts) doing the same.
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const status = err.statusCode ?? 500;
+    if (config.env !== "production" || (status >= 400 && status < 500)) return reply.send(err);
+    req.log.error({ err }, "request failed");
+    reply.status(500);
+    if (req.url.startsWith("/graphql")) return reply.send({ errors: [{ message: MASKED_ERROR_MESSAGE, extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
+    return reply.send({ error: "Internal server error" });
+  });
+
 
   // Anonymous public page reads (GraphQL and REST) answer from here; page edits invalidate it (with Redis, in every process).
   const publicCache = new PublicPageCache({ ttlMs: config.publicCacheTtlMs, redisUrl: config.redisUrl, database: config.databaseUrl ?? config.dataDir, log });

@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { useResponseCache } from "@graphql-yoga/plugin-response-cache";
 import type { FastifyRequest } from "fastify";
-import type { ExecutionResult } from "graphql";
-import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
+import { getNamedType, GraphQLError, isIntrospectionType, type ASTVisitor, type ExecutionResult, type ValidationContext } from "graphql";
+import { createYoga, isAsyncIterable, maskError as yogaMaskError, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import type { ServiceContext } from "../context.ts";
+import { DomainError } from "../shared/errors.ts";
 import type { RequestContext } from "../server.ts";
 import type { PublicPageCache } from "../pages/public-cache.ts";
 import { schema } from "./schema.ts";
@@ -101,6 +102,90 @@ export function cachedPublicResponse(
   return { headers: { ...http, "content-type": `${mediaType}; charset=utf-8` }, body: text };
 }
 
+/** What a client sees of an unexpected error in production (yoga's wording). */
+export const MASKED_ERROR_MESSAGE = "Unexpected error.";
+
+/** The original error behind each masked one, for the log line (see logUnexpectedErrors). */
+const maskedOriginals = new WeakMap<Error, unknown>();
+
+/** The cause of a GraphQL error: the error a resolver (or a hook) threw, or the error itself. */
+const causeOf = (error: unknown): unknown => (error instanceof GraphQLError && error.originalError ? error.originalError : error);
+
+/**
+ * Production error masking: a domain error keeps its message (they are written for users, see
+ * api/shared/errors.ts) and code; GraphQL's own errors (syntax, validation, armor) pass as they are; anything
+ * else (Prisma, driver, programming errors) becomes "Unexpected error." with no detail, its original kept for
+ * the log.
+ */
+const productionMaskedErrors = {
+  errorMessage: MASKED_ERROR_MESSAGE,
+  isDev: false,
+  maskError(error: unknown, message: string): Error {
+    const cause = causeOf(error);
+    if (cause instanceof DomainError) {
+      return new GraphQLError(cause.message, {
+        ...(error instanceof GraphQLError ? { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path } : {}),
+        extensions: { code: cause.code, ...(cause.reason ? { reason: cause.reason } : {}) },
+      });
+    }
+    const masked = yogaMaskError(error, message, false);
+    if (masked !== error) maskedOriginals.set(masked, cause);
+    return masked;
+  },
+};
+
+/**
+ * Writes one error log line (with the request id: the service context's logger is Fastify's request logger)
+ * for each unexpected error of a result: in production the errors masked above, elsewhere any error that did
+ * not come from GraphQL itself or from a domain rule.
+ */
+function logUnexpectedErrors(): Plugin<ServerContext> {
+  return {
+    onExecutionResult({ result, context }) {
+      if (!result || isAsyncIterable(result)) return;
+      const results = Array.isArray(result) ? result : [result];
+      for (const r of results) {
+        for (const error of (r as ExecutionResult).errors ?? []) {
+          const cause = maskedOriginals.get(error) ?? causeOf(error);
+          if (cause instanceof GraphQLError || cause instanceof DomainError) continue;
+          const log = (context as unknown as ServerContext).serviceContext?.log;
+          log?.error({ err: cause, path: error.path?.join(".") }, "GraphQL request failed");
+        }
+      }
+    },
+  };
+}
+
+/**
+ * Production: introspection (`__schema`, `__type`) only for partner API tokens and platform administrators;
+ * anyone else gets a validation error (HTTP 400 with graphql-response+json, else 200) and nothing runs.
+ * Outside production it stays open (GraphiQL, the Relay compiler).
+ */
+function introspectionForPartnersAndAdmins(): Plugin<ServerContext> {
+  // The name keys yoga's validation cache: a document validated with this rule is cached apart from the same
+  // document validated without it.
+  const IntrospectionNeedsPartnerOrAdmin = (ctx: ValidationContext): ASTVisitor => ({
+    Field(node) {
+      const type = getNamedType(ctx.getType());
+      if (type && isIntrospectionType(type)) {
+        ctx.reportError(
+          new GraphQLError(`Introspection is available to partner API tokens and administrators only ("${node.name.value}").`, {
+            nodes: node,
+            extensions: { code: "INTROSPECTION_DISABLED" },
+          }),
+        );
+      }
+    },
+  });
+  return {
+    onValidate({ context, addValidationRule }) {
+      const actor = (context as unknown as ServerContext).serviceContext?.actor;
+      const allowed = actor?.kind === "partner" || (actor?.kind === "user" && actor.user.isAdmin);
+      if (!allowed) addValidationRule(IntrospectionNeedsPartnerOrAdmin);
+    },
+  };
+}
+
 /**
  * GraphQL over HTTP. Armor bounds what one request may cost: depth, aliases, directives, tokens and an
  * estimated cost, so a single query cannot exhaust the server.
@@ -112,9 +197,13 @@ export function createGraphQL(opts: { production: boolean; publicCache?: PublicP
     context: ({ serviceContext }) => serviceContext,
     graphiql: !opts.production,
     landingPage: false,
-    maskedErrors: opts.production,
+    // CORS is the server's one policy (api/cors.ts): yoga's own would echo any Origin with credentials.
+    cors: false,
+    maskedErrors: opts.production ? productionMaskedErrors : false,
     logging: false,
     plugins: [
+      ...(opts.production ? [introspectionForPartnersAndAdmins()] : []),
+      logUnexpectedErrors(),
       EnvelopArmorPlugin({
         maxDepth: { n: 12 },
         maxAliases: { n: 15 },
