@@ -227,7 +227,17 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
   });
   // The provider answers a key it has seen with its first intent: one made for another selection is not this one.
   if (intent.amountCents !== purchase.totalCents) throw keyReused();
-  await recordPayment(ctx.db, intent, { userId, subscriptionId, provider: provider.name, idempotencyKey, purchase, at: ctx.clock.now() });
+  const record = (linked: number | null) =>
+    recordPayment(ctx.db, intent, { userId, subscriptionId: linked, provider: provider.name, idempotencyKey, purchase, at: ctx.clock.now() });
+  try {
+    await record(subscriptionId);
+  } catch (e) {
+    if ((e as { code?: string }).code !== "P2003") throw e;
+    // A restart at this business settled meanwhile and this checkout gave way (its membership is gone): the intent
+    // stays on record without one, so paying it anyway is refunded.
+    await record(null);
+    throw new ConflictError("You already have a membership at this business.", "already_member");
+  }
   return { subscriptionId, paymentIntentId: intent.id, clientSecret: intent.clientSecret, quote };
 }
 

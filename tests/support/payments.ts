@@ -41,10 +41,13 @@ interface SandboxIntent {
  * full with a recorded reason; never two open memberships; each month has at most one order.
  */
 export async function expectMoneyBalanced(db: PrismaClient, userId: number, businessId: number) {
-  const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { paymentCustomerId: true } });
+  // Every provider customer of the member (two concurrent first checkouts may each have made one).
+  const customers = new Set(
+    (await db.sandboxObject.findMany({ where: { kind: "customer" } })).filter((c) => (c.data as { userId?: number }).userId === userId).map((c) => c.id),
+  );
   const intents = (await db.sandboxObject.findMany({ where: { kind: "payment_intent" } }))
     .map((o) => ({ id: o.id, ...(o.data as unknown as SandboxIntent) }))
-    .filter((i) => i.customerId === user.paymentCustomerId && i.status === "succeeded");
+    .filter((i) => i.customerId !== null && customers.has(i.customerId) && i.status === "succeeded");
   const payments = await db.payment.findMany({ where: { userId }, include: { order: true } });
   const byIntent = new Map(payments.map((p) => [p.providerPaymentId, p]));
   const kept: { orderId: number; amountCents: number }[] = [];
