@@ -298,6 +298,7 @@ export function memberRoutes(r: Router) {
     access: "member",
     body: z.object({ currentPassword: z.string().max(500).default(""), newPassword: z.string().max(500).default("") }),
     response: Ok,
+    errors: [429],
     handler: async (ctx, { body }) => {
       await users.changePassword(ctx, body);
       return { ok: true as const };

@@ -179,7 +179,7 @@ builder.mutationFields((t) => ({
     resolve: async (_p, _a, ctx) => (await users.logout(ctx), true),
   }),
   changePassword: t.boolean({
-    errors: { types: COMMON_ERRORS },
+    errors: { types: [...COMMON_ERRORS, RateLimitedError] },
     description: "Changes the password and ends every session of the user; log in again afterwards.",
     args: { input: t.arg({ type: ChangePasswordInput, required: true }) },
     resolve: async (_p, { input }, ctx) => (await users.changePassword(ctx, input), true),

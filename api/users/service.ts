@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import { hashPassword, verifyPassword, burnPasswordCheck } from "../auth/passwords.ts";
 import { openSession, revokeSession, revokeUserSessions } from "../auth/sessions.ts";
-import { assertNotThrottled, consume, throttlesFor } from "../auth/throttle.ts";
+import { LIMITS, giveBack, reserve, reserveAll } from "../auth/throttle.ts";
 import { requireAdmin, requireUser } from "../auth/policy.ts";
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";
@@ -64,8 +64,7 @@ const RegisterInput = z.object({
 export async function register(ctx: ServiceContext, input: z.input<typeof RegisterInput>, meta: { userAgent?: string } = {}) {
   if (!input.username || !input.password) throw new ValidationError("Please provide username and password");
   const data = parseInput(RegisterInput, input);
-  const t = throttlesFor(ctx.db);
-  await consume(t.registerByIp, ctx.ip);
+  await reserve(ctx, LIMITS.registerByIp, ctx.ip);
   if (!(await isUsernameAvailable(ctx, data.username))) {
     throw new ConflictError("Username is already taken. Please choose a different one.", "username_taken");
   }
@@ -89,25 +88,24 @@ const INVALID_LOGIN = "Invalid username or password";
 
 /**
  * Password login. Failures are throttled per username+IP (5) and per IP (50 in 15 minutes); all attempts per IP
- * (300) cap the hashing work. Counters are shared by every server process.
+ * (300) cap the hashing work. Counters are shared by every server process. Each attempt takes its points before
+ * the password is hashed (api/auth/throttle.ts), so a concurrent burst gets no more guesses than the limit and a
+ * refused attempt is never checked, the right password included; a successful login gives its failure points back.
  */
 export async function login(ctx: ServiceContext, input: { username: string; password: string }, meta: { userAgent?: string } = {}) {
   if (!input.username || !input.password) throw new ValidationError("Please enter your username and password");
   const data = parseInput(LoginInput, input);
-  const t = throttlesFor(ctx.db);
-  const userKey = `${data.username}|${ctx.ip}`;
-  await assertNotThrottled(t.loginByUserIp, userKey);
-  await assertNotThrottled(t.loginFailuresByIp, ctx.ip);
-  await consume(t.loginByIp, ctx.ip);
+  const [byUserIp, failuresByIp] = await reserveAll(ctx, [
+    [LIMITS.loginByUserIp, `${data.username}|${ctx.ip}`],
+    [LIMITS.loginFailuresByIp, ctx.ip],
+    [LIMITS.loginByIp, ctx.ip],
+  ]);
 
   const user = await ctx.db.user.findUnique({ where: { username: data.username }, select: { ...publicUserSelect, passwordHash: true } });
   const ok = user ? await verifyPassword(user.passwordHash, data.password) : (await burnPasswordCheck(data.password), false);
-  if (!user || !ok) {
-    await consume(t.loginFailuresByIp, ctx.ip).catch(() => undefined);
-    await consume(t.loginByUserIp, userKey);
-    throw new UnauthenticatedError(INVALID_LOGIN, "invalid_credentials");
-  }
-  await t.loginByUserIp.delete(userKey);
+  // A failure keeps its points; the attempt point (loginByIp) is kept either way.
+  if (!user || !ok) throw new UnauthenticatedError(INVALID_LOGIN, "invalid_credentials");
+  await giveBack(ctx, [byUserIp, failuresByIp]);
   const { passwordHash: _, ...publicUser } = user;
   const session = await openSession(ctx, user.id, { tenantSlug: ctx.tenant, ip: ctx.ip, userAgent: meta.userAgent });
   return { user: publicUser, token: session.token, expiresAt: session.expiresAt, tenant: ctx.tenant };
@@ -119,14 +117,20 @@ export async function logout(ctx: ServiceContext): Promise<void> {
 
 const ChangePasswordInput = z.object({ currentPassword: z.string().min(1, "Please fill all password fields"), newPassword: passwordSchema });
 
-/** Changes the password and revokes every session of the user, this one included (spec §4: back to login). */
+/**
+ * Changes the password and revokes every session of the user, this one included (spec §4: back to login).
+ * Guesses of the current password are throttled per user (5 wrong in 15 minutes, whatever the session or
+ * address), reserved before the hash like login's; a right one gives its point back.
+ */
 export async function changePassword(ctx: ServiceContext, input: { currentPassword: string; newPassword: string }) {
   const actor = requireUser(ctx);
   const data = parseInput(ChangePasswordInput, input);
+  const attempt = await reserve(ctx, LIMITS.changePasswordByUser, String(actor.user.id));
   const user = await ctx.db.user.findUniqueOrThrow({ where: { id: actor.user.id }, select: { passwordHash: true } });
   if (!(await verifyPassword(user.passwordHash, data.currentPassword))) {
     throw new ValidationError("Current password is incorrect", [{ path: "currentPassword", message: "Current password is incorrect" }]);
   }
+  await giveBack(ctx, [attempt]);
   if (data.currentPassword === data.newPassword) {
     throw new ValidationError("New password must differ from the current one", [{ path: "newPassword", message: "New password must differ from the current one" }]);
   }
