@@ -5,6 +5,7 @@ import type { Config } from "../config.ts";
 import type { PrismaClient } from "../db.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Log } from "../context.ts";
+import { ConflictError } from "../shared/errors.ts";
 import { settleCheckoutPayment } from "./checkout.ts";
 import { recordPayment } from "./service.ts";
 import { saveDefaultCard } from "./cards.ts";
@@ -33,8 +34,11 @@ export async function handleStripeEvent(ctx: WebhookContext, event: Stripe.Event
         break;
       }
       if (event.type === "payment_intent.succeeded" && pi.metadata?.period) {
-        // The member may have closed the tab before the client finished: settle from here.
-        await settleCheckoutPayment(ctx, payment.id);
+        // The member may have closed the tab before the client finished: settle from here. A payment that cannot
+        // be matched is refunded by the settlement: the event is handled all the same.
+        await settleCheckoutPayment(ctx, payment.id).catch((e: unknown) => {
+          if (!(e instanceof ConflictError && e.reason === "payment_refunded")) throw e;
+        });
       } else {
         const provider = providerFor(ctx);
         await recordPayment(ctx.db, await provider.retrievePaymentIntent(pi.id), {

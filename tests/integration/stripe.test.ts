@@ -123,4 +123,21 @@ describe("stripe provider", () => {
     expect(res.json().result).toBe("processed");
     expect((await t.db.prisma.payment.findUniqueOrThrow({ where: { providerPaymentId: paymentIntentId } })).refundedCents).toBe(500);
   });
+
+  it("a second attempt paid after the first, reported by webhook, is refunded through Stripe once and the event is handled", async () => {
+    const { user, token, input, paymentIntentId } = await checkout();
+    const second = (await t.gqlOk(START, { input: { ...input, idempotencyKey: `${input.idempotencyKey}-tab-two` } }, { token, tenant: "roaster" })).startCheckout.data;
+    expect(second.paymentIntentId).not.toBe(paymentIntentId);
+    await deliver(event("payment_intent.succeeded", stripe.confirm(paymentIntentId, "pm_card_visa")));
+    const late = event("payment_intent.succeeded", stripe.confirm(second.paymentIntentId, "pm_card_visa"));
+    const handled = await deliver(late);
+    expect(handled.statusCode).toBe(200);
+    expect(handled.json()).toEqual({ received: true, result: "processed" });
+    expect(await deliver(late).then((r) => r.json())).toEqual({ received: true, result: "duplicate" });
+    const refunds = stripe.requests.filter((r) => r.method === "POST" && r.path === "/v1/refunds" && r.body.payment_intent === second.paymentIntentId);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({ idempotencyKey: `refund:${second.paymentIntentId}`, body: { amount: "2200" } });
+    expect(await t.db.prisma.payment.findUniqueOrThrow({ where: { providerPaymentId: second.paymentIntentId } })).toMatchObject({ refundedCents: 2200, refundReason: "duplicate", orderId: null });
+    expect(await t.db.prisma.order.count({ where: { userId: user.id } })).toBe(1);
+  });
 });
