@@ -14,6 +14,7 @@ import { requestTenant } from "./tenancy.ts";
 import { corsPolicy } from "./cors.ts";
 import { cachedPublicResponse, createGraphQL, MASKED_ERROR_MESSAGE } from "./graphql/yoga.ts";
 import { restCompat } from "../rest-compat/index.ts";
+import { installInputLimits } from "./http/input-limits.ts";
 import { stripeWebhookRoute } from "./billing/webhooks.ts";
 import { PublicPageCache } from "./pages/public-cache.ts";
 
@@ -73,6 +74,7 @@ export async function buildApp({ config, db, clock, logger }: AppDeps) {
     return reply.send({ error: "Internal server error" });
   });
 
+  installInputLimits(app); // NUL/control characters, nesting > 32, arrays > 1,000: a 400 before any route runs
 
   // Anonymous public page reads (GraphQL and REST) answer from here; page edits invalidate it (with Redis, in every process).
   const publicCache = new PublicPageCache({ ttlMs: config.publicCacheTtlMs, redisUrl: config.redisUrl, database: config.databaseUrl ?? config.dataDir, log });

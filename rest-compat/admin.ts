@@ -15,6 +15,7 @@ import * as subscriptions from "../api/subscriptions/service.ts";
 import * as users from "../api/users/service.ts";
 import { NotFoundError } from "../api/shared/errors.ts";
 import { catalogueOf, ContentResponse, homePageJson, pageContentJson } from "./content.ts";
+import { singleLine } from "../api/shared/validation.ts";
 import { idParam, Ok, type Router } from "./router.ts";
 import {
   BusinessRef,
@@ -241,8 +242,8 @@ async function dashboard(ctx: ServiceContext, scope: metrics.MetricsScope) {
 }
 
 const businessId = z.object({ id: idParam("Invalid business id") });
-const searchQuery = z.object({ q: z.string().max(200).default("") });
-const membershipQuery = z.object({ q: z.string().max(200).optional(), status: StatusFilter });
+const searchQuery = z.object({ q: singleLine("Search").max(200).default("") });
+const membershipQuery = z.object({ q: singleLine("Search").max(200).optional(), status: StatusFilter });
 
 async function membershipItems(ctx: ServiceContext, filter: subscriptions.MembershipFilter) {
   return (await subscriptions.membershipListRows(ctx, filter, { take: 500 })).map(membershipRow);

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { saveUpload, UPLOAD_MAX_BYTES } from "../api/uploads/service.ts";
 import { ValidationError } from "../api/shared/errors.ts";
+import { assertCleanInput } from "../api/http/input-limits.ts";
 import type { Router } from "./router.ts";
 
 export const UPLOAD_LIMITS = { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 10, parts: 12 };
@@ -23,6 +24,12 @@ export function uploadRoutes(r: Router) {
       if (!part || part.fieldname !== "file") throw new ValidationError("Send the image in the field 'file'", [{ path: "file", message: "Required" }]);
       // toBuffer throws 413 (FST_REQ_FILE_TOO_LARGE) past the size limit.
       const bytes = await part.toBuffer();
+      // The edge's text rules (api/http/input-limits.ts) for what the JSON check cannot see: the filename and
+      // the other form fields that came with the file.
+      assertCleanInput(part.filename, "file.filename");
+      for (const field of Object.values(part.fields).flat()) {
+        if (field && field.type === "field") assertCleanInput(field.value, field.fieldname);
+      }
       const { url } = await saveUpload(ctx, { bytes, originalName: part.filename ?? "", businessId: query.business_id ?? null });
       return { file: { url } };
     },

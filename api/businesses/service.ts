@@ -5,7 +5,7 @@ import { assertCan, isAdmin, requireAdmin, requireUser } from "../auth/policy.ts
 import { hashToken, newToken, PARTNER_TOKEN_PREFIX } from "../auth/tokens.ts";
 import { normalizeSlug, isValidSlug } from "../tenancy.ts";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../shared/errors.ts";
-import { parseInput } from "../shared/validation.ts";
+import { parseInput, singleLine } from "../shared/validation.ts";
 import { publicPageChanged } from "../pages/public-cache.ts";
 
 /** Public business list: every business is listed (spec §2 /businesses). */
@@ -56,8 +56,8 @@ const roleSchema = z.enum(["OWNER", "EDITOR", "VIEWER"], { error: "Role must be 
 
 const CreateBusinessInput = z
   .object({
-    name: z.string({ error: "Business name is required" }).trim().min(1, "Business name is required").max(200, "Business name is too long"),
-    slug: z.string().trim().max(100).nullish(),
+    name: singleLine("Business name", { error: "Business name is required" }).trim().min(1, "Business name is required").max(200, "Business name is too long"),
+    slug: singleLine("Subdomain").trim().max(100).nullish(),
     attachments: z.array(z.object({ userId: z.number().int(), role: roleSchema })).max(50).nullish(),
   })
   .transform((b) => ({ ...b, slug: normalizeSlug(b.slug || b.name), attachments: b.attachments ?? [] }))
@@ -172,7 +172,7 @@ export const TOKEN_PREFIX_LENGTH = 8;
 
 const CreateApiTokenInput = z.object({
   businessId: z.number().int(),
-  name: z.string({ error: "Please name the token" }).trim().min(1, "Please name the token").max(100, "Token name is too long"),
+  name: singleLine("Token name", { error: "Please name the token" }).trim().min(1, "Please name the token").max(100, "Token name is too long"),
 });
 
 /** Creates a read-only partner token for a business. The token itself is returned once and never stored. */

@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Prisma, PlanVariation } from "../generated/prisma/client.ts";
 import { FulfillmentMode } from "../generated/prisma/enums.ts";
 import { sanitizeRichText } from "../pages/richtext.ts";
+import { singleLine } from "../shared/validation.ts";
 
 export const CURRENCY = "USD";
 
@@ -71,7 +72,7 @@ const optionalCents = centsSchema(PRICE_MESSAGE).nullish();
 export const PlanInputSchema = z
   .object({
     ref: refSchema.nullish(),
-    name: z.string({ error: "Please enter a package name." }).trim().min(1, "Please enter a package name.").max(200),
+    name: singleLine("Package name", { error: "Please enter a package name." }).trim().min(1, "Please enter a package name.").max(200),
     description: z.string().trim().max(5_000).nullish(),
     descriptionHtml: z.string().max(200_000).nullish(),
     listed: z.boolean().nullish(),
@@ -88,7 +89,7 @@ export type PlanInput = z.input<typeof PlanInputSchema>;
 
 export const AddonInputSchema = z.object({
   ref: refSchema.nullish(),
-  name: z.string({ error: "Please enter an add-on name." }).trim().min(1, "Please enter an add-on name.").max(200),
+  name: singleLine("Add-on name", { error: "Please enter an add-on name." }).trim().min(1, "Please enter an add-on name.").max(200),
   description: z.string().trim().max(5_000).nullish(),
   amountCents: centsSchema("Please enter a valid price."),
   listed: z.boolean().nullish(),

@@ -7,7 +7,7 @@ import type { ServiceContext } from "../context.ts";
 import type { Coupon, CouponType } from "../generated/prisma/client.ts";
 import { requireAdmin } from "../auth/policy.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../shared/errors.ts";
-import { parseInput } from "../shared/validation.ts";
+import { parseInput, singleLine } from "../shared/validation.ts";
 
 export const MESSAGES = {
   codeRequired: "Please enter a coupon code",
@@ -22,7 +22,7 @@ export const normalizeCode = (code: string) => code.trim().toUpperCase();
 
 const CreateCouponInput = z
   .object({
-    code: z.string().transform(normalizeCode).pipe(z.string().min(1, MESSAGES.codeRequired).max(64, "Coupon code is too long")),
+    code: singleLine("Coupon code").transform(normalizeCode).pipe(z.string().min(1, MESSAGES.codeRequired).max(64, "Coupon code is too long")),
     type: z.enum(["PERCENT", "FIXED"]),
     value: z.number({ error: "Please enter a value" }).finite(),
     active: z.boolean().default(true),

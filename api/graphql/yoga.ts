@@ -9,6 +9,7 @@ import { DomainError } from "../shared/errors.ts";
 import type { RequestContext } from "../server.ts";
 import type { PublicPageCache } from "../pages/public-cache.ts";
 import { schema } from "./schema.ts";
+import { inputLimitsPlugin } from "./input-limits.ts";
 
 /**
  * Root fields whose anonymous answers are the same for every visitor and change only through writes that
@@ -204,6 +205,7 @@ export function createGraphQL(opts: { production: boolean; publicCache?: PublicP
     plugins: [
       ...(opts.production ? [introspectionForPartnersAndAdmins()] : []),
       logUnexpectedErrors(),
+      inputLimitsPlugin(),
       EnvelopArmorPlugin({
         maxDepth: { n: 12 },
         maxAliases: { n: 15 },

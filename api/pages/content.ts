@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { Page } from "../generated/prisma/client.ts";
 import { richTextDocSchema, richTextOf, type RichTextDoc } from "./richtext-doc.ts";
+import { singleLine } from "../shared/validation.ts";
 
 // ── Spec §9 limits and §3 defaults ───────────────────────────────────────────────────────────────────
 export const BILLING_DAY_MAX = 28;
@@ -110,8 +111,8 @@ const isHttpUrl = (s: string) => {
 /** An image address the page may show: http(s), or a path on this site such as /uploads/… (not //host). */
 const isImageAddress = (s: string) => isHttpUrl(s) || /^\/(?![/\\])[^\s\\]*$/.test(s);
 
-const socialLinkSchema = z.string().trim().max(2048).refine((s) => s === "" || isHttpUrl(s), "Social links must start with http:// or https://");
-const imageUrlSchema = z.string().trim().max(2048).refine(isImageAddress, "Images must be http(s) addresses or uploaded files (/uploads/…)");
+const socialLinkSchema = singleLine("A social link").trim().max(2048).refine((s) => s === "" || isHttpUrl(s), "Social links must start with http:// or https://");
+const imageUrlSchema = singleLine("An image address").trim().max(2048).refine(isImageAddress, "Images must be http(s) addresses or uploaded files (/uploads/…)");
 
 /** Spec §5 day messages: '{field} must be at least 1' / '{field} cannot exceed 28 (to account for February)'. */
 function daySchema(label: string, max: number) {
@@ -131,14 +132,15 @@ const taxPercentSchema = z
   .refine((r) => Math.abs(r * 100 - Math.round(r * 100)) < 1e-6, "Tax rate may have at most 2 decimals");
 
 const HTML_MAX = 1_000_000;
-const text = (max: number) => z.string().trim().max(max);
+/** A single-line text of the page (the editor shows one-line inputs for these). */
+const line = (label: string, max: number) => singleLine(label).trim().max(max);
 
 /**
  * A full page save: the editor sends the whole content, and fields it leaves out take their §3 defaults.
  * Optional days (cutoff, box ready) are cleared by leaving them out.
  */
 export const PageContentSchema = z.object({
-  brand: z.object({ name: text(200).nullish(), logoUrl: z.literal("").or(imageUrlSchema).nullish() }).nullish(),
+  brand: z.object({ name: line("Brand name", 200).nullish(), logoUrl: z.literal("").or(imageUrlSchema).nullish() }).nullish(),
   descriptionHtml: z.string().max(HTML_MAX).nullish(),
   /** The editor's document; when given, the HTML is rendered from it and descriptionHtml is ignored. */
   descriptionDoc: richTextDocSchema("Description").nullish(),
@@ -146,7 +148,7 @@ export const PageContentSchema = z.object({
   theme: z.object(Object.fromEntries(THEME_KEYS.map((k) => [k, colourSchema.nullish()])) as Record<ThemeKey, z.ZodOptional<z.ZodNullable<typeof colourSchema>>>).nullish(),
   social: z.object(Object.fromEntries(SOCIAL_KEYS.map((k) => [k, socialLinkSchema.nullish()])) as Record<keyof Social, z.ZodOptional<z.ZodNullable<typeof socialLinkSchema>>>).nullish(),
   faqs: z
-    .array(z.object({ q: text(1000).default(""), a: z.string().max(HTML_MAX).nullish().transform((a) => a ?? ""), answerDoc: richTextDocSchema("FAQ answer").nullish() }))
+    .array(z.object({ q: line("An FAQ question", 1000).default(""), a: z.string().max(HTML_MAX).nullish().transform((a) => a ?? ""), answerDoc: richTextDocSchema("FAQ answer").nullish() }))
     .max(100)
     .nullish(),
   fulfillment: z
@@ -154,9 +156,9 @@ export const PageContentSchema = z.object({
       pickup: z.boolean().nullish(),
       shipping: z.boolean().nullish(),
       delivery: z.boolean().nullish(),
-      pickupAddress: text(500).nullish(),
-      shippingText: text(500).nullish(),
-      deliveryArea: text(500).nullish(),
+      pickupAddress: line("Pickup address", 500).nullish(),
+      shippingText: line("Shipping text", 500).nullish(),
+      deliveryArea: line("Delivery area", 500).nullish(),
     })
     .nullish(),
   tax: z.object({ enabled: z.boolean().nullish(), ratePercent: taxPercentSchema.nullish() }).nullish(),
@@ -166,7 +168,7 @@ export const PageContentSchema = z.object({
   skipWindow: windowSchema("Skip window").nullish(),
   changeWindow: windowSchema("Change window").nullish(),
   addonLimit: z.number({ error: "Add-on limit must be a whole number" }).int("Add-on limit must be a whole number").min(0, "Add-on limit cannot be negative").max(1000).nullish(),
-  addonSectionTitle: text(200).nullish(),
+  addonSectionTitle: line("Add-on section title", 200).nullish(),
 });
 export type PageContentInput = z.input<typeof PageContentSchema>;
 export type PageContent = z.output<typeof PageContentSchema>;

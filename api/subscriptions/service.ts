@@ -11,7 +11,7 @@ import { chargeForPeriod, claimOpenMembership, lockMember } from "../billing/set
 import { MEMBER_STATUSES } from "../businesses/service.ts";
 import { isoDate, localDate, type LocalDate } from "../shared/calendar.ts";
 import { ConflictError, ForbiddenError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
-import { parseInput } from "../shared/validation.ts";
+import { parseInput, searchTerm } from "../shared/validation.ts";
 import {
   currentPeriod,
   DEFAULT_BILLING_DAY,
@@ -357,7 +357,7 @@ export function portalMembershipsWhere(userId: number, businessSlug?: string | n
 
 /** Search by member username, name or email, or by business name or slug (case-insensitive contains). */
 export function searchWhere(search: string | null | undefined): Prisma.SubscriptionWhereInput {
-  const term = search?.trim();
+  const term = searchTerm(search);
   if (!term) return {};
   const contains = { contains: term, mode: "insensitive" as const };
   return {
@@ -470,7 +470,7 @@ async function membershipPage<T>(ctx: ServiceContext, filter: MembershipFilter, 
     conditions.push(Prisma.sql`s.business_id IN (${Prisma.join(ids)})`);
   }
   if (filter.businessId != null) conditions.push(Prisma.sql`s.business_id = ${filter.businessId}`);
-  const term = filter.search?.trim();
+  const term = searchTerm(filter.search);
   const joins = term || joined ? Prisma.sql`JOIN users u ON u.id = s.user_id JOIN businesses b ON b.id = s.business_id` : Prisma.empty;
   if (term) {
     const like = (column: Prisma.Sql) => Prisma.sql`${column} ILIKE ('%' || ${term} || '%')`;

@@ -5,12 +5,11 @@ import { openSession, revokeSession, revokeUserSessions } from "../auth/sessions
 import { LIMITS, giveBack, reserve, reserveAll } from "../auth/throttle.ts";
 import { requireAdmin, requireUser } from "../auth/policy.ts";
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
-import { parseInput } from "../shared/validation.ts";
+import { parseInput, searchTerm, singleLine } from "../shared/validation.ts";
 
 // Spec §5: username at least 3 characters. We also bound it and keep it URL- and log-safe.
 export const USERNAME_MIN = 3;
-export const usernameSchema = z
-  .string()
+export const usernameSchema = singleLine("Username")
   .trim()
   .toLowerCase()
   .min(USERNAME_MIN, "Username must be at least 3 characters long")
@@ -24,14 +23,14 @@ export const passwordSchema = z
   .max(200, "Password must be at most 200 characters long");
 
 const addressFields = {
-  fullName: z.string().trim().max(200),
-  phone: z.string().trim().max(50),
-  street: z.string().trim().max(200),
-  apt: z.string().trim().max(100),
-  city: z.string().trim().max(100),
-  state: z.string().trim().max(50),
-  zip: z.string().trim().max(20),
-  country: z.string().trim().max(100),
+  fullName: singleLine("Full name").trim().max(200),
+  phone: singleLine("Phone").trim().max(50),
+  street: singleLine("Street").trim().max(200),
+  apt: singleLine("Apartment").trim().max(100),
+  city: singleLine("City").trim().max(100),
+  state: singleLine("State").trim().max(50),
+  zip: singleLine("ZIP code").trim().max(20),
+  country: singleLine("Country").trim().max(100),
 };
 /** A complete address (spec §3); missing parts are empty strings. */
 export const addressSchema = z.object(
@@ -43,7 +42,7 @@ export type Address = z.infer<typeof addressSchema>;
 /** Some parts of an address: only the given parts change. */
 export const addressPatchSchema = z.object(addressFields).partial();
 
-const emailSchema = z.union([z.literal(""), z.string().trim().toLowerCase().email("Please enter a valid email address").max(254)]);
+const emailSchema = z.union([z.literal(""), singleLine("Email").trim().toLowerCase().email("Please enter a valid email address").max(254)]);
 
 /** Public fields of a logged-in user, as login and registration return them. */
 export const publicUserSelect = { id: true, publicId: true, username: true, isAdmin: true, name: true, email: true } as const;
@@ -57,7 +56,7 @@ const RegisterInput = z.object({
   username: usernameSchema,
   password: passwordSchema,
   email: emailSchema.optional(),
-  name: z.string().trim().max(200).optional(),
+  name: singleLine("Name").trim().max(200).optional(),
 });
 
 /** Registration (checkout step 0 or the portal): creates a member and opens a session bound to the tenant. */
@@ -82,7 +81,7 @@ export async function register(ctx: ServiceContext, input: z.input<typeof Regist
   return { user, token: session.token, expiresAt: session.expiresAt, tenant: ctx.tenant };
 }
 
-const LoginInput = z.object({ username: z.string().trim().toLowerCase().min(1), password: z.string().min(1) });
+const LoginInput = z.object({ username: singleLine("Username").trim().toLowerCase().min(1), password: z.string().min(1) });
 
 const INVALID_LOGIN = "Invalid username or password";
 
@@ -140,8 +139,8 @@ export async function changePassword(ctx: ServiceContext, input: { currentPasswo
 
 const ProfileInput = z.object({
   email: emailSchema.optional(),
-  name: z.string().trim().max(200).optional(),
-  phone: z.string().trim().max(50).optional(),
+  name: singleLine("Name").trim().max(200).optional(),
+  phone: singleLine("Phone").trim().max(50).optional(),
   address: addressPatchSchema.optional(),
 });
 
@@ -179,7 +178,7 @@ export async function createUser(ctx: ServiceContext, input: z.input<typeof Crea
 
 /** Case-insensitive username search for admins and business owners attaching users (spec: results {id, username}). */
 export function userSearchWhere(q: string) {
-  const term = q.trim().toLowerCase();
+  const term = searchTerm(q).toLowerCase();
   return term ? { username: { contains: term } } : {};
 }
 
