@@ -3,6 +3,7 @@ import { payloadQuery } from "../graphql/payload-query.ts";
 import { COMMON_ERRORS, RULE_ERRORS } from "../graphql/errors.ts";
 import { BusinessRole } from "../generated/prisma/enums.ts";
 import { businessesWhere, can } from "../auth/policy.ts";
+import { canReadApiToken, canReadBusiness, canReadBusinessUser } from "../auth/read-rules.ts";
 import { publicCatalogWhere } from "../catalog/service.ts";
 import { richTextToPlain } from "../pages/richtext.ts";
 import { UserSummary } from "../users/schema.ts";
@@ -30,6 +31,8 @@ function primeRole(ctx: ServiceContext, b: { id: number; users: { role: Business
 
 export const BusinessNode = builder.prismaNode("Business", {
   id: { field: "id" },
+  // Public; the staff-only fields below carry their own permission scopes.
+  authScopes: (b, ctx) => canReadBusiness(ctx, b),
   fields: (t) => ({
     databaseId: t.exposeInt("id", { description: "Numeric id used by /api routes and admin URLs." }),
     slug: t.exposeString("slug"),
@@ -114,7 +117,7 @@ export const BusinessNode = builder.prismaNode("Business", {
 export const BusinessUserNode = builder.prismaNode("BusinessUser", {
   id: { field: "id" },
   description: "A user attached to a business with a role.",
-  authScopes: (link, ctx) => can(ctx, link.businessId, "manageUsers"),
+  authScopes: (link, ctx) => canReadBusinessUser(ctx, link),
   fields: (t) => ({
     databaseId: t.exposeInt("id"),
     role: t.expose("role", { type: BusinessRoleEnum }),
@@ -126,7 +129,7 @@ export const BusinessUserNode = builder.prismaNode("BusinessUser", {
 export const ApiTokenNode = builder.prismaNode("ApiToken", {
   id: { field: "id" },
   description: "A read-only partner token of a business (memberships and orders). The secret is shown only when created.",
-  authScopes: (token, ctx) => can(ctx, token.businessId, "manageApiTokens"),
+  authScopes: (token, ctx) => canReadApiToken(ctx, token),
   fields: (t) => ({
     databaseId: t.exposeInt("id"),
     name: t.exposeString("name"),

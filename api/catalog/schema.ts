@@ -1,5 +1,6 @@
 import { builder } from "../graphql/builder.ts";
 import { FulfillmentMode } from "../generated/prisma/enums.ts";
+import { canReadAddon, canReadPlan } from "../auth/read-rules.ts";
 import { planPriceCents, planVariations, type VariationView } from "./service.ts";
 
 export const FulfillmentModeEnum = builder.enumType(FulfillmentMode, {
@@ -22,6 +23,8 @@ export const PlanVariationRef = builder.objectRef<VariationView>("PlanVariation"
 /** A plan (the spec's item / package) with one price per offered fulfillment mode. */
 export const PlanNode = builder.prismaNode("Plan", {
   id: { field: "id" },
+  // Public while listed and not archived; else its business's staff and partner tokens, and its members.
+  authScopes: (plan, ctx) => canReadPlan(ctx, plan),
   fields: (t) => ({
     databaseId: t.exposeInt("id"),
     ref: t.exposeString("ref", { description: "Client-facing id (item_…); variation ids are {ref}_pickup etc." }),
@@ -48,6 +51,7 @@ export const PlanNode = builder.prismaNode("Plan", {
 
 export const AddonNode = builder.prismaNode("Addon", {
   id: { field: "id" },
+  authScopes: (addon, ctx) => canReadAddon(ctx, addon),
   fields: (t) => ({
     databaseId: t.exposeInt("id"),
     ref: t.exposeString("ref", { description: "Client-facing id (addon_…)." }),

@@ -5,6 +5,7 @@ import { COMMON_ERRORS } from "../graphql/errors.ts";
 import { CouponType } from "../generated/prisma/enums.ts";
 import { ConflictError } from "../shared/errors.ts";
 import { numericId } from "../subscriptions/schema.ts";
+import { canReadCoupon } from "../auth/read-rules.ts";
 import * as coupons from "./service.ts";
 
 export const CouponTypeEnum = builder.enumType(CouponType, { name: "CouponType" });
@@ -12,7 +13,7 @@ export const CouponTypeEnum = builder.enumType(CouponType, { name: "CouponType" 
 /** Coupons are administered by admins only (spec §6). */
 export const CouponNode = builder.prismaNode("Coupon", {
   id: { field: "id" },
-  authScopes: { admin: true },
+  authScopes: (coupon, ctx) => canReadCoupon(ctx, coupon),
   fields: (t) => ({
     databaseId: t.exposeInt("id"),
     code: t.exposeString("code", { description: "Upper-case, unique platform-wide." }),

@@ -62,6 +62,10 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: "omit",
     cursorType: "String",
+    // node(id:) and nodes(ids:) are ours (api/graphql/node.ts): each type's read rule, null for a missing,
+    // malformed or unreadable id, at most 100 ids.
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
   },
 });
 

@@ -1,6 +1,7 @@
 import { lexicographicSortSchema, printSchema } from "graphql";
 import { builder } from "./builder.ts";
 import "./errors.ts";
+import { checkNodeReadRules } from "./node.ts";
 // Each domain registers its types, queries and mutations on the shared builder.
 import "../users/schema.ts";
 import "../businesses/schema.ts";
@@ -12,6 +13,8 @@ import "../coupons/schema.ts";
 import "../metrics/schema.ts";
 
 export const schema = builder.toSchema({ sortSchema: false });
+// Every Node type has a read rule for node(id:)/nodes(ids:), or the server does not start.
+checkNodeReadRules(schema);
 export const sortedSchema = () => lexicographicSortSchema(schema);
 /** The SDL committed as schema.graphql (relay-compiler reads it). */
 export const printedSchema = () => printSchema(sortedSchema()) + "\n";

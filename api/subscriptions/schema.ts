@@ -1,5 +1,5 @@
 import { decodeGlobalID } from "@pothos/plugin-relay";
-import { builder, type GraphQLContext } from "../graphql/builder.ts";
+import { builder } from "../graphql/builder.ts";
 import { payloadQuery } from "../graphql/payload-query.ts";
 import { RULE_ERRORS } from "../graphql/errors.ts";
 import { OrderKind, SubscriptionStatus } from "../generated/prisma/enums.ts";
@@ -7,6 +7,7 @@ import { addressSchema } from "../users/service.ts";
 import { AddressRef } from "../users/schema.ts";
 import { FulfillmentModeEnum } from "../catalog/schema.ts";
 import { ValidationError } from "../shared/errors.ts";
+import { canReadMembership, canReadOrder } from "../auth/read-rules.ts";
 import * as subscriptions from "./service.ts";
 import { orderSelectionView } from "./orders.ts";
 
@@ -100,16 +101,11 @@ export const PendingChange = builder.prismaObject("SubscriptionChange", {
   }),
 });
 
-/** The member who owns it, or anyone holding readMemberships in its business (staff, admin, partner token). */
-const readableBy = (row: { userId: number; businessId: number }, ctx: GraphQLContext) =>
-  (ctx.actor.kind === "user" && ctx.actor.user.id === row.userId) || {
-    business: { id: row.businessId, permission: "readMemberships" as const },
-  };
-
 export const MembershipNode = builder.prismaNode("Subscription", {
   variant: "Membership",
   id: { field: "id" },
-  authScopes: readableBy,
+  // The member, or readMemberships in its business (staff, administrators, its partner tokens).
+  authScopes: (sub, ctx) => canReadMembership(ctx, sub),
   fields: (t) => ({
     databaseId: t.exposeInt("id"),
     status: t.expose("status", { type: MembershipStatusEnum }),
@@ -172,7 +168,7 @@ const OrderAddonRef = builder.objectRef<{ id: string | null; name: string; amoun
 
 export const OrderNode = builder.prismaNode("Order", {
   id: { field: "id" },
-  authScopes: readableBy,
+  authScopes: (order, ctx) => canReadOrder(ctx, order),
   fields: (t) => ({
     databaseId: t.exposeInt("id"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),

@@ -4,6 +4,7 @@ import { COMMON_ERRORS } from "../graphql/errors.ts";
 import { ConflictError, RateLimitedError, ValidationError } from "../shared/errors.ts";
 import type { User } from "../generated/prisma/client.ts";
 import { can } from "../auth/policy.ts";
+import { canReadUser, grantSelf } from "../auth/read-rules.ts";
 import * as users from "./service.ts";
 
 export const AddressRef = builder.objectRef<users.Address>("Address").implement({
@@ -32,23 +33,11 @@ export const AddressInput = builder.inputType("AddressInput", {
   }),
 });
 
-/**
- * Users who just authenticated in this request (register/login): the request's actor is still anonymous,
- * but the payload may show them their own record.
- */
-const authenticatedInRequest = new WeakMap<object, Set<number>>();
-function grantSelf(ctx: object, userId: number) {
-  const set = authenticatedInRequest.get(ctx) ?? new Set<number>();
-  set.add(userId);
-  authenticatedInRequest.set(ctx, set);
-}
-
 /** A user as seen by the user themself or an administrator. */
 export const UserNode = builder.prismaNode("User", {
   id: { field: "id" },
-  authScopes: (user, ctx) =>
-    (ctx.actor.kind === "user" && (ctx.actor.user.isAdmin || ctx.actor.user.id === user.id)) ||
-    !!authenticatedInRequest.get(ctx)?.has(user.id),
+  // The user themself (also in the register/login payload: grantSelf) and administrators.
+  authScopes: (user, ctx) => canReadUser(ctx, user),
   fields: (t) => ({
     databaseId: t.exposeInt("id"),
     publicId: t.exposeString("publicId"),
