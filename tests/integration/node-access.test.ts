@@ -314,21 +314,17 @@ describe("nodes(ids:) size limit", () => {
     expect(statements).toBe(0);
   });
 
-  it("refuses 40,000 ids quickly, before reading anything", async () => {
+  it("refuses 40,000 ids before reading anything (timings: tests/bench/nodes-flood.ts)", async () => {
     // Baseline: the statements an anonymous request costs without touching any node.
     statements = 0;
     await post({ query: `{ __typename }` }, "anonymous");
     const baseline = statements;
     statements = 0;
-    const started = performance.now();
     const res = await post({ query: `query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, variables: { ids: ids(40_000) } }, "anonymous");
-    const elapsed = performance.now() - started;
     expect(res.statusCode).toBe(400);
     // Refused by nodes' own limit, or earlier by the edge's limit on any list (1,000 entries).
     expect(res.json().errors[0].message).toMatch(/^At most 100 ids per request|^A list may have at most 1,000 entries/);
     expect(res.json().errors[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", reason: "invalid_input" });
     expect(statements).toBe(baseline);
-    // Generous for a shared machine: before the limit this took over 4 s and stalled every other request.
-    expect(elapsed).toBeLessThan(2000);
   });
 });
