@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { useResponseCache } from "@graphql-yoga/plugin-response-cache";
 import type { FastifyRequest } from "fastify";
 import { getNamedType, GraphQLError, isIntrospectionType, type ASTVisitor, type ExecutionResult, type ValidationContext } from "graphql";
@@ -10,6 +9,7 @@ import type { RequestContext } from "../server.ts";
 import type { PublicPageCache } from "../pages/public-cache.ts";
 import { schema } from "./schema.ts";
 import { inputLimitsPlugin } from "./input-limits.ts";
+import { graphqlArmor, refusedRequestsAnswer400 } from "./limits.ts";
 
 /**
  * Root fields whose anonymous answers are the same for every visitor and change only through writes that
@@ -159,7 +159,7 @@ function logUnexpectedErrors(): Plugin<ServerContext> {
 
 /**
  * Production: introspection (`__schema`, `__type`) only for partner API tokens and platform administrators;
- * anyone else gets a validation error (HTTP 400 with graphql-response+json, else 200) and nothing runs.
+ * anyone else gets a validation error (HTTP 400) and nothing runs.
  * Outside production it stays open (GraphiQL, the Relay compiler).
  */
 function introspectionForPartnersAndAdmins(): Plugin<ServerContext> {
@@ -189,7 +189,8 @@ function introspectionForPartnersAndAdmins(): Plugin<ServerContext> {
 
 /**
  * GraphQL over HTTP. Armor bounds what one request may cost: depth, aliases, directives, tokens and an
- * estimated cost, so a single query cannot exhaust the server.
+ * estimated cost, so a single query cannot exhaust the server (api/graphql/limits.ts); a refused document
+ * answers HTTP 400.
  */
 export function createGraphQL(opts: { production: boolean; publicCache?: PublicPageCache }): YogaServerInstance<ServerContext, ServiceContext> {
   return createYoga<ServerContext, ServiceContext>({
@@ -206,14 +207,8 @@ export function createGraphQL(opts: { production: boolean; publicCache?: PublicP
       ...(opts.production ? [introspectionForPartnersAndAdmins()] : []),
       logUnexpectedErrors(),
       inputLimitsPlugin(),
-      EnvelopArmorPlugin({
-        maxDepth: { n: 12 },
-        maxAliases: { n: 15 },
-        maxDirectives: { n: 20 },
-        maxTokens: { n: 4000 },
-        costLimit: { maxCost: 20000 },
-        blockFieldSuggestion: { enabled: opts.production },
-      }),
+      graphqlArmor({ production: opts.production }),
+      refusedRequestsAnswer400(),
       ...(opts.publicCache && opts.publicCache.ttlMs > 0 ? [publicResponseCache(opts.publicCache)] : []),
     ],
   });
