@@ -4,9 +4,33 @@ import { apiHeaders } from "./tenant.ts";
 const GRAPHQL_PATH = "/graphql";
 
 /** Thrown for transport failures and GraphQL errors, so error boundaries can show a retry. */
-export class GraphQLRequestError extends Error {}
+export class GraphQLRequestError extends Error {
+  /** HTTP status of the answer (0 when there was none: the network failed). */
+  readonly status: number;
 
-const fetchGraphQL: FetchFunction = async (operation, variables) => {
+  constructor(message: string, status: number) {
+    super(message);
+    this.name = "GraphQLRequestError";
+    this.status = status;
+  }
+}
+
+/** The messages of a GraphQL answer's `errors`, joined, or "" when it has none. */
+function errorMessages(body: unknown): string {
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(errors)) return "";
+  return errors
+    .map((e: { message?: unknown } | null) => (typeof e?.message === "string" ? e.message : ""))
+    .filter(Boolean)
+    .join("; ");
+}
+
+/**
+ * Relay's network layer. Any answer that is not a 2xx is a failure, whatever its body holds (the server answers
+ * 400 to a document it refuses, with `errors` and no `data`), and so is an answer without `data`: Relay would
+ * otherwise render nothing and no error, and the screen would stay blank.
+ */
+export const fetchGraphQL: FetchFunction = async (operation, variables) => {
   const response = await fetch(GRAPHQL_PATH, {
     method: "POST",
     credentials: "include",
@@ -16,14 +40,13 @@ const fetchGraphQL: FetchFunction = async (operation, variables) => {
       ...apiHeaders({ requestPath: GRAPHQL_PATH, pagePath: window.location.pathname }),
     },
     body: JSON.stringify({ query: operation.text, variables }),
+  }).catch(() => {
+    throw new GraphQLRequestError("Could not reach the server. Check your connection and try again.", 0);
   });
   const body = await response.json().catch(() => null);
-  if (!body || (!response.ok && !body.data)) {
-    throw new GraphQLRequestError(`GraphQL request failed with HTTP ${response.status}`);
-  }
-  // Field errors without data cannot be rendered: surface them to the nearest error boundary.
-  if (Array.isArray(body.errors) && body.errors.length && !body.data) {
-    throw new GraphQLRequestError(body.errors.map((e: { message: string }) => e.message).join("; "));
+  if (!response.ok || !body || typeof body !== "object" || !body.data) {
+    // Errors without data cannot be rendered: surface them to the nearest error boundary.
+    throw new GraphQLRequestError(errorMessages(body) || `GraphQL request failed with HTTP ${response.status}`, response.status);
   }
   return body;
 };
