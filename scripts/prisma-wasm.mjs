@@ -10,7 +10,8 @@
 //
 // DATABASE_URL: postgresql://...   -> @prisma/adapter-pg
 //               pglite:memory       -> in-memory PGlite (only useful in-process, see migrate())
-//               pglite:./some/dir   -> PGlite data directory (default: pglite:./.pglite)
+//               pglite:./some/dir   -> PGlite data directory (default: pglite:$DATA_DIR/pglite, folders created)
+//               anything else       -> refused (the server takes PostgreSQL URLs only, api/config.ts)
 import fs from "node:fs/promises";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -42,6 +43,8 @@ export async function adapterFor(url = process.env.DATABASE_URL || `pglite:${pro
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const dir = url.replace(/^pglite:/, "");
+  // PGlite creates its own folder but not the ones above it: on a fresh clone DATA_DIR does not exist yet.
+  if (dir !== "memory") await fs.mkdir(path.dirname(path.resolve(dir)), { recursive: true });
   const db = new PGlite(dir === "memory" ? "memory://" : dir);
   return { factory: await pgliteFactory(db), close: () => db.close(), db };
 }
@@ -146,6 +149,10 @@ async function main() {
     await fs.writeFile(path.join(dir, "migration.sql"), sql);
     console.log(`Created ${path.relative(ROOT, dir)}/migration.sql`);
     return;
+  }
+  const url = process.env.DATABASE_URL;
+  if (url && !/^(postgres(ql)?:\/\/|pglite:)/.test(url)) {
+    throw new Error("DATABASE_URL must be a PostgreSQL URL (postgresql://… or postgres://…), or pglite:<folder> for an embedded database; unset it for the one under DATA_DIR.");
   }
   const { factory, close } = await adapterFor();
   try {
