@@ -5,13 +5,34 @@ const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
   .transform((v) => v === "1" || v === "true" || v === "yes");
 
+/**
+ * A whole number: digits only, so an empty or half-edited value (`PORT=`) is refused instead of read as 0 (for
+ * PORT a random port, for the intervals "off"); unset means the default.
+ */
+function wholeNumber(min: number, max: number, fallback: number) {
+  return z
+    .string()
+    .regex(/^\d*$/, `must be a whole number from ${min} to ${max}`)
+    .refine((v) => v !== "", `must not be empty (unset it for the default, ${fallback})`)
+    .transform(Number)
+    .pipe(z.number().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`))
+    .default(fallback);
+}
+
+/** postgres:// or postgresql:// with something after it; anything else would silently run on the embedded database. */
+const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
+
 /** Every setting the server reads, parsed once from the environment (documented in .env.example). */
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   HOST: z.string().default("0.0.0.0"),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  /** PostgreSQL connection string; unset = embedded PGlite database under DATA_DIR. */
-  DATABASE_URL: z.string().optional(),
+  PORT: wholeNumber(0, 65535, 3000),
+  /** PostgreSQL connection string; unset (or empty) = embedded PGlite database under DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .regex(POSTGRES_URL, "must be a PostgreSQL URL (postgresql://… or postgres://…); unset it for the embedded database under DATA_DIR")
+    .optional()
+    .or(z.literal("")),
   DATA_DIR: z.string().default("./.data"),
   UPLOADS_DIR: z.string().optional(),
   /** Main host (with port when not 80/443), e.g. "example.com"; tenants live at {slug}.{PUBLIC_HOST}. */
@@ -24,14 +45,14 @@ const EnvSchema = z.object({
   STRIPE_API_BASE: z.url().optional(),
   /** Seed demo data on start when the database is empty (default: on outside production). */
   SEED_DEMO: bool.optional(),
-  SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  SESSION_TTL_DAYS: wholeNumber(1, 365, 30),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Serve the built web app from this folder. */
   WEB_DIST_DIR: z.string().default("./dist/web"),
   /** Behind a reverse proxy: trust X-Forwarded-* for client IPs (rate limits). */
   TRUST_PROXY: bool.default(false),
   /** Minutes between runs of the in-process billing clock; 0 turns it off (run `npm run billing:run` instead). */
-  BILLING_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(60),
+  BILLING_INTERVAL_MINUTES: wholeNumber(0, 24 * 60, 60),
   /** Outside production: start the clock at this ISO instant (demos, browser tests). */
   CLOCK_START: z.iso.datetime({ offset: true }).optional(),
   /** redis://… shared by the server processes: public-page cache invalidations reach every process at once. */
@@ -41,7 +62,13 @@ const EnvSchema = z.object({
    * invalidate it at once in the editing process (and, with REDIS_URL, in every process); the lifetime bounds
    * member counts and, without Redis, edits made through another process.
    */
-  PUBLIC_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(24 * 60 * 60).default(10),
+  PUBLIC_CACHE_TTL_SECONDS: wholeNumber(0, 24 * 60 * 60, 10),
+  /** Bearer token a scraper sends for /metrics (required in production to serve /metrics on the main port). */
+  METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,256}$/, "must be 16 to 256 printable ASCII characters, no spaces").optional(),
+  /** Serve /metrics on its own listener at METRICS_HOST:METRICS_PORT (and not on PORT). */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** Interface of the METRICS_PORT listener. */
+  METRICS_HOST: z.string().min(1, "must not be empty").default("127.0.0.1"),
 });
 
 export type Config = {
@@ -67,6 +94,12 @@ export type Config = {
   redisUrl: string | undefined;
   /** Lifetime of a cached public business page in ms; 0 = no cache. */
   publicCacheTtlMs: number;
+  /** Bearer token required for /metrics (api/observability/metrics.ts); unset = none (then production serves /metrics only on metricsPort). */
+  metricsToken: string | undefined;
+  /** Port of the separate /metrics listener; unset = /metrics on the main port (outside production, or with metricsToken). */
+  metricsPort: number | undefined;
+  /** Interface of the separate /metrics listener. */
+  metricsHost: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -76,8 +109,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines}`);
   }
   const e = parsed.data;
-  if (e.PAYMENT_PROVIDER === "stripe" && !e.STRIPE_SECRET_KEY) {
-    throw new Error("Invalid configuration:\n  STRIPE_SECRET_KEY: required when PAYMENT_PROVIDER=stripe");
+  const missing: string[] = [];
+  if (e.PAYMENT_PROVIDER === "stripe") {
+    if (!e.STRIPE_SECRET_KEY) missing.push("  STRIPE_SECRET_KEY: required when PAYMENT_PROVIDER=stripe");
+    // Without them production could not verify Stripe's webhooks (payments left unsettled) or show the card form.
+    if (e.NODE_ENV === "production" && !e.STRIPE_WEBHOOK_SECRET) missing.push("  STRIPE_WEBHOOK_SECRET: required in production when PAYMENT_PROVIDER=stripe (the webhook endpoint's signing secret, whsec_…)");
+    if (e.NODE_ENV === "production" && !e.STRIPE_PUBLISHABLE_KEY) missing.push("  STRIPE_PUBLISHABLE_KEY: required in production when PAYMENT_PROVIDER=stripe (pk_live_… or pk_test_…, for the card form)");
+  }
+  if (missing.length) throw new Error(`Invalid configuration:\n${missing.join("\n")}`);
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
+    throw new Error("Invalid configuration:\n  METRICS_PORT: must differ from PORT");
   }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
@@ -104,7 +145,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     billingIntervalMs: e.BILLING_INTERVAL_MINUTES * 60_000,
     redisUrl: e.REDIS_URL || undefined,
     publicCacheTtlMs: e.PUBLIC_CACHE_TTL_SECONDS * 1000,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
   };
+}
+
+/**
+ * The server's configuration from the process environment. A refused setting prints one line naming it and why
+ * (no stack trace: everything loadConfig throws is about the settings) and the process exits 1.
+ */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    process.stderr.write(`${configErrorLine(error)}\n`);
+    process.exit(1);
+  }
+}
+
+/** "Invalid configuration:\n  PORT: …\n  DATABASE_URL: …" as one line: "Invalid configuration: PORT: …; DATABASE_URL: …". */
+export function configErrorLine(error: unknown): string {
+  const [head = "", ...issues] = (error instanceof Error ? error.message : String(error)).split("\n").map((l) => l.trim()).filter(Boolean);
+  return issues.length ? `${head} ${issues.join("; ")}` : head;
 }
 
 /**
