@@ -70,7 +70,10 @@ const StartedCheckout = builder
       quote: t.field({ type: CheckoutQuote, resolve: (s) => s.quote }),
       membership: t.prismaField({
         type: MembershipNode,
-        resolve: (query, s, _a, ctx) => ctx.db.subscription.findUniqueOrThrow({ ...query, where: { id: s.subscriptionId } }),
+        nullable: true,
+        description:
+          "The unfinished membership this checkout pays for; null once it gave way to a membership started meanwhile (a restart at the same business), in which case paying this checkout is refunded.",
+        resolve: (query, s, _a, ctx) => ctx.db.subscription.findUnique({ ...query, where: { id: s.subscriptionId } }),
       }),
     }),
   });
