@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import { testConfig } from "../../api/config.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { IDEMPOTENCY_LEASE_MS } from "../../api/billing/sandbox.ts";
 import { expectMoneyBalanced, PAY, seedSavedCard } from "../support/payments.ts";
+import { killProcessGroup, spawnProcessGroup } from "../support/server-process.ts";
 
 /**
  * Issue 12, money under races and crashes, with real server processes (`tsx api/main.ts`) on one PostgreSQL
@@ -63,7 +64,7 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
 
     const boot = async (key: keyof typeof servers, extra: Record<string, string>) => {
       const port = await freePort();
-      const child = spawn(tsx, ["api/main.ts"], {
+      const child = spawnProcessGroup(tsx, ["api/main.ts"], {
         env: {
           ...process.env,
           NODE_ENV: "development",
@@ -109,7 +110,8 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
   }, 180_000);
 
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    // The whole process group of each: a SIGKILL to tsx alone left the server it runs alive after the suite.
+    await Promise.all(children.map((child) => killProcessGroup(child)));
     await db?.close();
     const admin = new pg.Client({ connectionString: serverUrl });
     await admin.connect();

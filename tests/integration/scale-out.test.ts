@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import { testConfig } from "../../api/config.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { runRenewals } from "../../api/billing/renewals.ts";
 import pino from "pino";
+import { killProcessGroup, spawnProcessGroup } from "../support/server-process.ts";
 
 /**
  * Issue 7, scale-out: two real server processes (`tsx api/main.ts`) on one PostgreSQL database, two billing
@@ -65,7 +66,7 @@ describe.skipIf(!serverUrl)("scale-out: two server processes and two billing run
   /** Runs a command to its end; resolves with its output (rejects on a non-zero exit). */
   const run = (args: string[], extra: Record<string, string> = {}) =>
     new Promise<string>((resolve, reject) => {
-      const child = spawn(tsx, args, { env: env(extra), stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawnProcessGroup(tsx, args, { env: env(extra), stdio: ["ignore", "pipe", "pipe"] });
       children.push(child);
       let out = "";
       child.stdout!.on("data", (d) => (out += d));
@@ -98,7 +99,7 @@ describe.skipIf(!serverUrl)("scale-out: two server processes and two billing run
     // The servers boot (tsx start-up takes a while) while the rows below are written.
     const ports = [await freePort(), await freePort()];
     for (const port of ports) {
-      const child = spawn(tsx, ["api/main.ts"], { env: env({ HOST: "127.0.0.1", PORT: String(port), CLOCK_START }), stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawnProcessGroup(tsx, ["api/main.ts"], { env: env({ HOST: "127.0.0.1", PORT: String(port), CLOCK_START }), stdio: ["ignore", "pipe", "pipe"] });
       children.push(child);
       child.stdout!.on("data", (d) => logs.push(`[${port}] ${d}`));
       child.stderr!.on("data", (d) => logs.push(`[${port}] ${d}`));
@@ -152,7 +153,8 @@ describe.skipIf(!serverUrl)("scale-out: two server processes and two billing run
   }, 150_000);
 
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    // The whole process group of each: a SIGKILL to tsx alone left the server it runs alive after the suite.
+    await Promise.all(children.map((child) => killProcessGroup(child)));
     await db?.close();
     const admin = new pg.Client({ connectionString: serverUrl });
     await admin.connect();

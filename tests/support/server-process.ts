@@ -1,0 +1,49 @@
+/**
+ * Processes a test starts (`tsx api/main.ts`, `tsx scripts/billing-run.ts`) and must stop entirely. tsx runs the
+ * program in a child process of its own, so a signal sent to the process the test spawned reaches only tsx, and
+ * SIGKILL (which tsx cannot relay) leaves the server running, orphaned, after the suite. Each process is started
+ * in a process group of its own instead, and stopped by signalling the whole group.
+ */
+import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+
+/** Groups started here and not yet seen empty: killed when the test worker exits, whatever happened. */
+const groups = new Set<number>();
+process.once("exit", () => {
+  for (const pgid of groups) signalGroup(pgid, "SIGKILL");
+});
+
+/** Sends a signal to every process of a group (0: only checks); false when the group has no process left. */
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
+    throw error;
+  }
+}
+
+/** Starts a command as the leader of a new process group (its descendants, tsx's child included, join it). */
+export function spawnProcessGroup(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
+  const child = spawn(command, args, { ...options, detached: true });
+  if (child.pid) groups.add(child.pid);
+  return child;
+}
+
+/**
+ * SIGKILL to every process of the child's group, then waits until none is left and the child's exit is seen.
+ * A group already gone (a server that killed itself on purpose, a script that finished) is fine.
+ */
+export async function killProcessGroup(child: ChildProcess, timeoutMs = 10_000): Promise<void> {
+  const pgid = child.pid;
+  if (!pgid) return;
+  signalGroup(pgid, "SIGKILL");
+  const deadline = Date.now() + timeoutMs;
+  // Until every member is gone and reaped (our own child is reaped by Node once its exit is seen).
+  while (signalGroup(pgid, 0)) {
+    if (Date.now() > deadline) throw new Error(`processes of group ${pgid} are still alive ${timeoutMs} ms after SIGKILL`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  groups.delete(pgid);
+  if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once("exit", resolve));
+}
