@@ -8,6 +8,7 @@ describe("parseCouponForm (spec §5)", () => {
   });
   it("converts fixed dollars to rounded cents", () => {
     expect(parseCouponForm({ code: "x", type: "FIXED", value: "5.255" })).toEqual({ ok: true, code: "X", value: 526 });
+    expect(parseCouponForm({ code: "x", type: "FIXED", value: "1.005" })).toEqual({ ok: true, code: "X", value: 101 });
     expect(parseCouponForm({ code: "x", type: "FIXED", value: "-1" })).toEqual({ ok: false, error: "Invalid fixed amount" });
     expect(parseCouponForm({ code: "x", type: "FIXED", value: "abc" })).toEqual({ ok: false, error: "Invalid fixed amount" });
   });

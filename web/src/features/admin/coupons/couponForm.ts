@@ -1,3 +1,5 @@
+import { dollarsToCents } from "../../../lib/money.ts";
+
 export type CouponType = "PERCENT" | "FIXED";
 
 /**
@@ -7,11 +9,12 @@ export type CouponType = "PERCENT" | "FIXED";
 export function parseCouponForm(input: { code: string; type: CouponType; value: string }): { ok: true; code: string; value: number } | { ok: false; error: string } {
   const code = input.code.trim().toUpperCase();
   if (!code) return { ok: false, error: "Please enter a coupon code" };
-  const number = input.value.trim() === "" ? NaN : Number(input.value);
   if (input.type === "FIXED") {
-    if (!Number.isFinite(number) || number < 0) return { ok: false, error: "Invalid fixed amount" };
-    return { ok: true, code, value: Math.round(number * 100) };
+    const cents = dollarsToCents(input.value);
+    if (cents === null || cents < 0) return { ok: false, error: "Invalid fixed amount" };
+    return { ok: true, code, value: cents };
   }
+  const number = input.value.trim() === "" ? NaN : Number(input.value);
   const percent = Math.round(number);
   if (!Number.isFinite(number) || percent < 0 || percent > 100) return { ok: false, error: "Invalid percent value (0-100)" };
   return { ok: true, code, value: percent };

@@ -8,6 +8,9 @@ describe("page editor draft rules", () => {
     expect(dollarsToCents("-1")).toBeNull();
     expect(dollarsToCents("abc")).toBeNull();
     expect(dollarsToCents(" ")).toBeNull();
+    expect(dollarsToCents("1.005")).toBe(101);
+    expect(dollarsToCents("10.075")).toBe(1008);
+    expect(dollarsToCents("1e3")).toBeNull();
   });
   it("moves a primary image to the front", () => {
     expect(makePrimary(["a", "b", "c"], 2)).toEqual(["c", "a", "b"]);

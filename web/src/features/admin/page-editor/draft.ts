@@ -3,6 +3,7 @@ import type { draft_page$key } from "./__generated__/draft_page.graphql.ts";
 import type { draft_plan$key } from "./__generated__/draft_plan.graphql.ts";
 import type { draft_addon$key } from "./__generated__/draft_addon.graphql.ts";
 import type { RichTextDoc } from "../richtext/blocksHtml.ts";
+import { dollarsToCents as typedDollarsToCents } from "../../../lib/money.ts";
 
 /** A package (plan) as the editor holds it: prices per mode in cents, null when the mode is not offered. */
 export interface ItemDraft {
@@ -243,10 +244,8 @@ export function addonInputs(draft: PageDraft) {
 
 /** Spec §5 item save: a price is a non-negative number in dollars, else empty; stored as rounded cents. */
 export function dollarsToCents(value: string): number | null {
-  if (value.trim() === "") return null;
-  const number = Number(value);
-  if (!Number.isFinite(number) || number < 0) return null;
-  return Math.round(number * 100);
+  const cents = typedDollarsToCents(value);
+  return cents === null || cents < 0 ? null : cents;
 }
 
 export function centsToDollars(cents: number | null): string {
