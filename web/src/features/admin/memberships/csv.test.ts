@@ -5,4 +5,17 @@ describe("toCsv", () => {
   it("quotes what needs quoting and neutralises formulas", () => {
     expect(toCsv(["a", "b"], [["x,y", 'say "hi"'], [null, "=SUM(A1)"], [3, "-2"]])).toBe('a,b\r\n"x,y","say ""hi"""\r\n,\'=SUM(A1)\r\n3,\'-2\r\n');
   });
+
+  it("neutralises every formula trigger OWASP lists, tab and carriage return included", () => {
+    const cells = (value: string) => toCsv(["v"], [[value]]).split("\r\n")[1];
+    expect(cells("=1+1")).toBe("'=1+1");
+    expect(cells("+1+1")).toBe("'+1+1");
+    expect(cells("-1+1")).toBe("'-1+1");
+    expect(cells("@SUM(A1)")).toBe("'@SUM(A1)");
+    expect(cells("\t=cmd|' /C calc'!A0")).toBe("'\t=cmd|' /C calc'!A0");
+    // A carriage return also needs quoting (RFC 4180); the guard comes first, inside the quotes.
+    expect(toCsv(["v"], [["\r=1+1"]])).toBe('v\r\n"\'\r=1+1"\r\n');
+    expect(cells("plain = text")).toBe("plain = text");
+    expect(cells(" =1+1")).toBe(" =1+1");
+  });
 });
