@@ -63,6 +63,12 @@ const EnvSchema = z.object({
    * member counts and, without Redis, edits made through another process.
    */
   PUBLIC_CACHE_TTL_SECONDS: wholeNumber(0, 24 * 60 * 60, 10),
+  /** Bearer token a scraper sends for /metrics (required in production to serve /metrics on the main port). */
+  METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,256}$/, "must be 16 to 256 printable ASCII characters, no spaces").optional(),
+  /** Serve /metrics on its own listener at METRICS_HOST:METRICS_PORT (and not on PORT). */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** Interface of the METRICS_PORT listener. */
+  METRICS_HOST: z.string().min(1, "must not be empty").default("127.0.0.1"),
 });
 
 export type Config = {
@@ -88,6 +94,12 @@ export type Config = {
   redisUrl: string | undefined;
   /** Lifetime of a cached public business page in ms; 0 = no cache. */
   publicCacheTtlMs: number;
+  /** Bearer token required for /metrics (api/observability/metrics.ts); unset = none (then production serves /metrics only on metricsPort). */
+  metricsToken: string | undefined;
+  /** Port of the separate /metrics listener; unset = /metrics on the main port (outside production, or with metricsToken). */
+  metricsPort: number | undefined;
+  /** Interface of the separate /metrics listener. */
+  metricsHost: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -105,6 +117,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (e.NODE_ENV === "production" && !e.STRIPE_PUBLISHABLE_KEY) missing.push("  STRIPE_PUBLISHABLE_KEY: required in production when PAYMENT_PROVIDER=stripe (pk_live_… or pk_test_…, for the card form)");
   }
   if (missing.length) throw new Error(`Invalid configuration:\n${missing.join("\n")}`);
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
+    throw new Error("Invalid configuration:\n  METRICS_PORT: must differ from PORT");
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -130,6 +145,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     billingIntervalMs: e.BILLING_INTERVAL_MINUTES * 60_000,
     redisUrl: e.REDIS_URL || undefined,
     publicCacheTtlMs: e.PUBLIC_CACHE_TTL_SECONDS * 1000,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
   };
 }
 
