@@ -21,7 +21,10 @@ export interface OpenOptions {
   url?: string;
   /** Embedded database folder, or "memory" for an in-memory database (tests). */
   pgliteDir?: string;
-  /** Emit Prisma query events (statement counting in tests and benchmarks). */
+  /**
+   * Emit Prisma query events: on unless false. The server's metrics count statements with them
+   * (api/observability/metrics.ts), and so do the statement-counting tests and benchmarks.
+   */
   logQueries?: boolean;
   /** Connection pool size for PostgreSQL. */
   poolSize?: number;
@@ -44,7 +47,7 @@ const MIGRATION_LOCK_ID = 7_283_120_411;
  * Opens PostgreSQL when a URL is given, otherwise the embedded PGlite database (same schema, same migrations).
  */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  const log = opts.logQueries ? [{ emit: "event" as const, level: "query" as const }] : [];
+  const log = opts.logQueries !== false ? [{ emit: "event" as const, level: "query" as const }] : [];
   if (isPostgresUrl(opts.url)) {
     const url = opts.url;
     const { PrismaPg } = await import("@prisma/adapter-pg");

@@ -17,6 +17,7 @@ import { restCompat } from "../rest-compat/index.ts";
 import { installInputLimits } from "./http/input-limits.ts";
 import { stripeWebhookRoute } from "./billing/webhooks.ts";
 import { PublicPageCache } from "./pages/public-cache.ts";
+import { actorLogBindings, bindRequestLog, installObservability, requestIdOptions, withErrorStacks } from "./observability/index.ts";
 
 export interface AppDeps {
   config: Config;
@@ -36,8 +37,10 @@ declare module "fastify" {
 
 /** One HTTP server: GraphQL at /graphql, the REST compatibility layer under /api, uploads and the web app. */
 export async function buildApp({ config, db, clock, logger }: AppDeps) {
-  const log = logger ?? pino({ level: config.logLevel });
-  const app = Fastify({ loggerInstance: log, trustProxy: config.trustProxy, bodyLimit: 2 * 1024 * 1024 });
+  const log = withErrorStacks(logger ?? pino({ level: config.logLevel }));
+  const app = Fastify({ loggerInstance: log, trustProxy: config.trustProxy, bodyLimit: 2 * 1024 * 1024, ...requestIdOptions });
+  // X-Request-Id on every answer, /metrics, /healthz and /readyz (README "Running in production").
+  const observability = installObservability(app, { config, db, log });
 
   // Security headers: helmet's middleware built once (the Fastify plugin rebuilt it, and re-parsed the CSP, per request).
   const securityHeaders = helmet({
@@ -86,29 +89,18 @@ export async function buildApp({ config, db, clock, logger }: AppDeps) {
   const serviceContext = (req: FastifyRequest): Promise<RequestContext> => {
     let ctx = contexts.get(req);
     if (!ctx) {
-      ctx = resolveActor(db.prisma, clock, req.headers.authorization).then(({ actor, credentials }) => ({
-        db: db.prisma,
-        clock,
-        config,
-        log: req.log,
-        actor,
-        credentials,
-        tenant: requestTenant(req.headers, config.publicHost),
-        ip: req.ip,
-        roleCache: new Map(),
-        publicCache,
-      }));
+      ctx = resolveActor(db.prisma, clock, req.headers.authorization).then(({ actor, credentials }) => {
+        const tenant = requestTenant(req.headers, config.publicHost);
+        // Every later log line of the request (services log through req.log) names the user and tenant.
+        bindRequestLog(req.log, actorLogBindings(actor, tenant));
+        return { db: db.prisma, clock, config, log: req.log, actor, credentials, tenant, ip: req.ip, roleCache: new Map(), publicCache };
+      });
       contexts.set(req, ctx);
     }
     return ctx;
   };
 
-  app.get("/healthz", async (_req, reply) => {
-    await db.prisma.$queryRaw`SELECT 1`;
-    return reply.send({ ok: true, database: db.kind });
-  });
-
-  const yoga = createGraphQL({ production: config.env === "production", publicCache });
+  const yoga = createGraphQL({ production: config.env === "production", publicCache, plugins: [observability.graphql.plugin] });
   app.route({
     url: "/graphql",
     method: ["GET", "POST", "OPTIONS"],
@@ -116,7 +108,10 @@ export async function buildApp({ config, db, clock, logger }: AppDeps) {
       const ctx = await serviceContext(req);
       // An anonymous public page read already in the cache is answered here, without a trip through yoga.
       const cached = cachedPublicResponse(publicCache, req, ctx);
-      if (cached) return reply.headers(cached.headers).send(cached.body);
+      if (cached) {
+        observability.graphql.cachedAnswer(req.body, ctx);
+        return reply.headers(cached.headers).send(cached.body);
+      }
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { serviceContext: ctx });
       response.headers.forEach((value, key) => void reply.header(key, value));
       reply.status(response.status);

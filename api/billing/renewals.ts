@@ -1,6 +1,7 @@
 import type { ServiceContext } from "../context.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import { isoDate, localDate, yearMonthOf } from "../shared/calendar.ts";
+import { observeBillingRun } from "../observability/billing-events.ts";
 import { emptyReport, MAX_ATTEMPTS, renewClaimed, RETRY_SCHEDULE_DAYS, type RenewalReport, type TaxSettings } from "./renewal-batch.ts";
 
 /**
@@ -48,6 +49,10 @@ export interface DueList {
 
 /** Runs one pass of the billing clock over every business (or one), as of the clock's now. */
 export async function runRenewals(ctx: BillingContext, opts: RenewalOptions = {}): Promise<RenewalReport> {
+  return observeBillingRun(ctx.db, "renewals", () => renewDue(ctx, opts)); // metrics: api/observability/metrics.ts
+}
+
+async function renewDue(ctx: BillingContext, opts: RenewalOptions): Promise<RenewalReport> {
   const report = emptyReport();
   const now = ctx.clock.now();
   const businesses = await ctx.db.business.findMany({
@@ -87,6 +92,10 @@ export async function runRenewals(ctx: BillingContext, opts: RenewalOptions = {}
  * scheduled retry. Returns what happened, per the billing clock's report.
  */
 export async function retryPastDue(ctx: BillingContext, userId: number): Promise<RenewalReport> {
+  return observeBillingRun(ctx.db, "retry", () => retryPastDueNow(ctx, userId));
+}
+
+async function retryPastDueNow(ctx: BillingContext, userId: number): Promise<RenewalReport> {
   const report = emptyReport();
   const pastDue = await ctx.db.subscription.findMany({
     where: { userId, status: "PAST_DUE" },

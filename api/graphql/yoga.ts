@@ -138,11 +138,12 @@ const productionMaskedErrors = {
 /**
  * Writes one error log line (with the request id: the service context's logger is Fastify's request logger)
  * for each unexpected error of a result: in production the errors masked above, elsewhere any error that did
- * not come from GraphQL itself or from a domain rule.
+ * not come from GraphQL itself or from a domain rule. Every answer passes here, also one whose operation never
+ * ran (an error in a plugin before execution).
  */
 function logUnexpectedErrors(): Plugin<ServerContext> {
   return {
-    onExecutionResult({ result, context }) {
+    onResultProcess({ result, serverContext: context }) {
       if (!result || isAsyncIterable(result)) return;
       const results = Array.isArray(result) ? result : [result];
       for (const r of results) {
@@ -192,7 +193,7 @@ function introspectionForPartnersAndAdmins(): Plugin<ServerContext> {
  * estimated cost, so a single query cannot exhaust the server (api/graphql/limits.ts); a refused document
  * answers HTTP 400.
  */
-export function createGraphQL(opts: { production: boolean; publicCache?: PublicPageCache }): YogaServerInstance<ServerContext, ServiceContext> {
+export function createGraphQL(opts: { production: boolean; publicCache?: PublicPageCache; plugins?: Plugin<ServerContext>[] }): YogaServerInstance<ServerContext, ServiceContext> {
   return createYoga<ServerContext, ServiceContext>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -206,6 +207,8 @@ export function createGraphQL(opts: { production: boolean; publicCache?: PublicP
     plugins: [
       ...(opts.production ? [introspectionForPartnersAndAdmins()] : []),
       logUnexpectedErrors(),
+      // Metrics and log bindings of each operation (api/observability/graphql.ts): before the response cache, which may answer at onExecute.
+      ...(opts.plugins ?? []),
       inputLimitsPlugin(),
       graphqlArmor({ production: opts.production }),
       refusedRequestsAnswer400(),

@@ -8,10 +8,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe("server", () => {
-  it("answers health checks with the database kind", async () => {
+  it("answers liveness and readiness checks", async () => {
     const res = await t.app.inject({ method: "GET", url: "/healthz" });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ ok: true, database: process.env.TEST_DATABASE_URL ? "postgres" : "pglite" });
+    expect(res.json()).toEqual({ ok: true });
+    const ready = await t.app.inject({ method: "GET", url: "/readyz" });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ ready: true });
   });
 
   it("lists businesses through GraphQL with member counts", async () => {

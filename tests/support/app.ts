@@ -1,4 +1,4 @@
-import pino from "pino";
+import pino, { type Logger } from "pino";
 import { testConfig, type Config } from "../../api/config.ts";
 import type { Database } from "../../api/db.ts";
 import { buildApp, type App } from "../../api/server.ts";
@@ -28,11 +28,11 @@ export interface TestApp {
 }
 
 /** The whole server in-process (Fastify inject, no port) on a fresh database, with a fixed clock. */
-export async function createTestApp(opts: { now?: string; config?: Partial<Config>; logQueries?: boolean } = {}): Promise<TestApp> {
+export async function createTestApp(opts: { now?: string; config?: Partial<Config>; logQueries?: boolean; logger?: Logger } = {}): Promise<TestApp> {
   const db = await createTestDatabase({ logQueries: opts.logQueries });
   const clock = new FixedClock(opts.now ?? "2026-03-05T15:00:00Z");
   const config = testConfig(opts.config);
-  const app = await buildApp({ config, db, clock, logger: pino({ level: "silent" }) });
+  const app = await buildApp({ config, db, clock, logger: opts.logger ?? pino({ level: "silent" }) });
   await app.ready();
 
   async function gql(query: string, variables: Record<string, unknown> = {}, o: RequestOptions = {}) {
