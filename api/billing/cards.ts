@@ -71,8 +71,10 @@ export function defaultCardOf(ctx: ServiceContext, userId: number) {
 
 /** Refusal when a paid card cannot be kept: the client asks for the card once more with a setup intent. */
 export class SingleUsePaymentMethodError extends ConflictError {
-  constructor(readonly setupIntentClientSecret: string) {
+  readonly setupIntentClientSecret: string;
+  constructor(setupIntentClientSecret: string) {
     super("Please re-enter your card once more so we can save it for automatic renewals.", "single_use_payment_method");
+    this.setupIntentClientSecret = setupIntentClientSecret;
   }
 }
 

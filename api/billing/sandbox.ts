@@ -72,8 +72,10 @@ export interface SandboxCardInput {
 }
 
 export class SandboxCardError extends Error {
-  constructor(readonly code: string, message: string) {
+  readonly code: string;
+  constructor(code: string, message: string) {
     super(message);
+    this.code = code;
   }
 }
 
@@ -164,7 +166,13 @@ function luhnValid(digits: string): boolean {
 export class SandboxProvider implements PaymentProvider {
   readonly name = "sandbox" as const;
 
-  constructor(private readonly db: PrismaClient, private readonly clock: Clock) {}
+  private readonly db: PrismaClient;
+  private readonly clock: Clock;
+
+  constructor(db: PrismaClient, clock: Clock) {
+    this.db = db;
+    this.clock = clock;
+  }
 
   // ---- storage -------------------------------------------------------------------------------------------
 

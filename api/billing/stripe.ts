@@ -70,7 +70,11 @@ function setupIntentInfo(si: Stripe.SetupIntent): SetupIntentInfo {
 export class StripeProvider implements PaymentProvider {
   readonly name = "stripe" as const;
 
-  constructor(private readonly stripe: Stripe) {}
+  private readonly stripe: Stripe;
+
+  constructor(stripe: Stripe) {
+    this.stripe = stripe;
+  }
 
   async ensureCustomer(args: { userId: number; email?: string | null; name?: string | null; existingId?: string | null }): Promise<string> {
     if (args.existingId) return args.existingId;

@@ -53,10 +53,12 @@ class GuardedStore implements Cache {
   private generation = 0;
   private readonly missedAt = new Map<string, number>();
 
-  constructor(
-    private readonly usable: () => boolean,
-    private readonly max: number,
-  ) {
+  private readonly usable: () => boolean;
+  private readonly max: number;
+
+  constructor(usable: () => boolean, max: number) {
+    this.usable = usable;
+    this.max = max;
     this.inner = createInMemoryCache({ max });
   }
 

@@ -24,8 +24,10 @@ export interface FieldIssue {
 export class ValidationError extends DomainError {
   readonly code = "VALIDATION";
   readonly httpStatus = 400;
-  constructor(message: string, readonly issues: FieldIssue[] = []) {
+  readonly issues: FieldIssue[];
+  constructor(message: string, issues: FieldIssue[] = []) {
     super(message, "invalid_input");
+    this.issues = issues;
   }
 }
 
@@ -73,7 +75,9 @@ export class RuleViolationError extends DomainError {
 export class RateLimitedError extends DomainError {
   readonly code = "RATE_LIMITED";
   readonly httpStatus = 429;
-  constructor(readonly retryAfterSeconds: number) {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
     super(`Too many attempts. Please try again in ${retryAfterSeconds} seconds.`, "rate_limited");
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
