@@ -35,6 +35,11 @@ export interface RenewalOptions {
   batchSize?: number;
   /** Batches renewed at once (default DEFAULT_CONCURRENCY). */
   concurrency?: number;
+  /**
+   * Stops the run between batches: once aborted, no further batch is claimed; batches already claimed finish
+   * (charged and recorded together), and the memberships not reached are left for the next run.
+   */
+  signal?: AbortSignal;
 }
 
 /** The memberships one pass renews for one billing period. */
@@ -60,6 +65,7 @@ async function renewDue(ctx: BillingContext, opts: RenewalOptions): Promise<Rene
     select: { id: true, timeZone: true, page: { select: { taxEnabled: true, taxRateBps: true } } },
     orderBy: { id: "asc" },
   });
+  if (opts.signal?.aborted) return report;
   const tax = new Map(businesses.map((b) => [b.id, b.page]));
   // Businesses on the same local date share one listing: a handful at most, however many businesses.
   const byDate = new Map<string, { period: string; day: number; businessIds: number[] }>();
@@ -124,9 +130,16 @@ async function renewLists(ctx: BillingContext, lists: DueList[], report: Renewal
   }
   let next = 0;
   const worker = async () => {
-    for (let b = batches[next++]; b; b = batches[next++]) await renewBatch(ctx, b.list, b.ids, report);
+    while (next < batches.length && !opts.signal?.aborted) {
+      const b = batches[next++]!;
+      await renewBatch(ctx, b.list, b.ids, report);
+    }
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, opts.concurrency ?? DEFAULT_CONCURRENCY), batches.length) }, worker));
+  if (next < batches.length) {
+    const left = batches.slice(next).reduce((n, b) => n + b.ids.length, 0);
+    ctx.log.info({ left, batches: batches.length - next }, "billing run stopped between batches: the memberships left are renewed by the next run");
+  }
 }
 
 /** Claims what is still due of `ids`, renews it, and adds the outcome to the report. Never throws: errors are counted. */
@@ -179,16 +192,25 @@ async function claim(ctx: BillingContext, list: DueList, ids: number[]): Promise
     SELECT id, free FROM candidates ORDER BY id`;
 }
 
-/** Runs the billing clock every `intervalMs` inside the server process; returns a stop function. */
-export function startBillingClock(ctx: BillingContext, intervalMs: number): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve();
+/**
+ * Runs the billing clock every `intervalMs` inside the server process (one pass at a time: a tick while a pass
+ * is still running is skipped). Returns a stop function: no pass starts after it is called, and a running pass
+ * stops at its next batch boundary (the batches in flight finish, charged and recorded); it resolves then.
+ */
+export function startBillingClock(ctx: BillingContext, intervalMs: number, opts: Omit<RenewalOptions, "signal"> = {}): () => Promise<void> {
+  const stopping = new AbortController();
+  let running: Promise<void> | null = null;
   const tick = () => {
-    running = runRenewals(ctx)
+    if (running || stopping.signal.aborted) return;
+    running = runRenewals(ctx, { ...opts, signal: stopping.signal })
       .then((report) => {
         if (report.errors) ctx.log.error({ report }, "billing clock ran with errors");
         else if (report.due || report.skipped) ctx.log.info({ report }, "billing clock ran");
       })
-      .catch((err) => ctx.log.error({ err }, "billing clock failed"));
+      .catch((err) => ctx.log.error({ err }, "billing clock failed"))
+      .finally(() => {
+        running = null;
+      });
   };
   const timer = setInterval(tick, intervalMs);
   timer.unref();
@@ -198,6 +220,7 @@ export function startBillingClock(ctx: BillingContext, intervalMs: number): () =
   return async () => {
     clearInterval(timer);
     clearTimeout(first);
+    stopping.abort();
     await running;
   };
 }

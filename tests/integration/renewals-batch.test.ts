@@ -8,7 +8,7 @@
  */
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runRenewals, type RenewalOptions } from "../../api/billing/renewals.ts";
+import { runRenewals, startBillingClock, type RenewalOptions } from "../../api/billing/renewals.ts";
 import { sandboxFor } from "../../api/billing/service.ts";
 import { SandboxProvider } from "../../api/billing/sandbox.ts";
 import type { Clock } from "../../api/shared/clock.ts";
@@ -392,5 +392,54 @@ describe("statements of a renewal run", () => {
     const again = [await counted(one.id, { batchSize: 100 }), await counted(ten.id, { batchSize: 100 })];
     expect(again.map((a) => a.report.charged)).toEqual([0, 0]);
     expect(again[1].statements).toBe(again[0].statements);
+  });
+});
+
+describe("stopping the billing clock (server shutdown)", () => {
+  it("a running pass stops at the next batch boundary: the batch in flight is charged and recorded, the rest is left for the next run", async () => {
+    t.clock.set(BILLING_INSTANT);
+    const { business, plan } = await shop();
+    const subs = await Promise.all(Array.from({ length: 6 }, () => member(business, plan)));
+    const ids = subs.map((s) => s.id).sort((a, b) => a - b);
+    const sandbox = sandboxFor(ctx());
+    const original = SandboxProvider.prototype.chargeSavedCards;
+    let stop: () => Promise<void> = async () => {};
+    let stopped: Promise<void> | null = null;
+    let stoppedBeforeCharged: boolean | null = null;
+    let charging!: () => void;
+    const charged = new Promise<void>((resolve) => (charging = resolve));
+    // The shutdown comes while the first batch is being charged.
+    const spy = vi.spyOn(sandbox, "chargeSavedCards").mockImplementationOnce(async function (this: SandboxProvider, requests) {
+      let done = false;
+      stopped = stop().then(() => void (done = true));
+      await new Promise((r) => setTimeout(r, 100));
+      const results = await original.call(sandbox, requests);
+      stoppedBeforeCharged = done;
+      charging();
+      return results;
+    });
+    try {
+      stop = startBillingClock(ctx(), 20, { businessId: business.id, batchSize: 2, concurrency: 1 });
+      await charged;
+      await stopped;
+    } finally {
+      spy.mockRestore();
+    }
+    // stop() resolved only once the batch in flight was recorded, and nothing ran after it.
+    expect(stoppedBeforeCharged).toBe(false);
+    await expectChargedOnce(ids.slice(0, 2));
+    for (const id of ids.slice(2)) expect(await state(id)).toMatchObject({ status: "ACTIVE", renewalLeaseUntil: null, orders: [], payments: [] });
+    await new Promise((r) => setTimeout(r, 100));
+    for (const id of ids.slice(2)) expect((await state(id)).orders).toEqual([]);
+    expect(await run(business.id)).toMatchObject({ due: 4, charged: 4, errors: 0 });
+    await expectChargedOnce(ids);
+  });
+
+  it("a run whose signal is aborted before it starts renews nothing", async () => {
+    t.clock.set(BILLING_INSTANT);
+    const { business, plan } = await shop();
+    const sub = await member(business, plan);
+    expect(await run(business.id, { signal: AbortSignal.abort() })).toMatchObject({ charged: 0, errors: 0 });
+    expect(await state(sub.id)).toMatchObject({ orders: [], payments: [], renewalLeaseUntil: null });
   });
 });
