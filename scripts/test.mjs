@@ -16,7 +16,9 @@ const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const inCI = /^(1|true|yes)$/i.test(process.env.CI ?? "");
 const DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-// As under `npm run`: tools find each other on PATH (prisma runs the prisma-pothos-types generator by name).
+// As under `npm run`: tools find each other on PATH (prisma runs the prisma-pothos-types generator by name), and
+// every child whose `#!/usr/bin/env node` resolves through PATH (vitest, tsc, vite, playwright, the npm of the
+// signal test) runs on the project's Node, node_modules/.bin/node, whatever Node the machine has.
 process.env.PATH = `${path.join(root, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}`;
 
 let passed = 0;
@@ -60,9 +62,15 @@ async function postgresUrl() {
 
 if (!fs.existsSync(path.join(root, "node_modules"))) fail("setup", "dependencies are missing: run `npm install` (or `npm ci`)");
 
+// The Node every step runs on (CI logs show it): the project's Node 24 from node_modules/.bin under `npm test`.
+console.log(`Node ${process.version} (${process.execPath})`);
+if (Number(process.versions.node.split(".")[0]) < 24) {
+  fail("setup", `Node ${process.version}: the project needs Node 24 or later; run \`npm test\`, which uses node_modules/.bin/node`);
+}
+
 // Server side
 run("Prisma client", bin("prisma"), ["generate"]);
-run("schema.graphql is current", bin("tsx"), ["scripts/print-schema.ts", "--check"]);
+run("schema.graphql is current", process.execPath, ["scripts/print-schema.ts", "--check"]);
 run("Typecheck (server)", bin("tsc"), ["-p", "tsconfig.json"]);
 run("Relay artifacts", bin("relay-compiler"), []);
 run("Typecheck (web)", bin("tsc"), ["-p", "web/tsconfig.json"]);
