@@ -1,11 +1,23 @@
 import closeWithGrace from "close-with-grace";
 import pino from "pino";
 import { loadConfigOrExit } from "./config.ts";
-import { openDatabase } from "./db.ts";
+import { openDatabase, type Database } from "./db.ts";
 import { buildApp } from "./server.ts";
 import { startBillingClock } from "./billing/renewals.ts";
 import { ShiftedClock, systemClock, type Clock } from "./shared/clock.ts";
 import path from "node:path";
+
+/**
+ * The server: `node api/main.ts` (Node's own type stripping; `npm start` imports this module in its own process).
+ *
+ * Stopping: SIGTERM, SIGINT or SIGHUP (or `shutdown()`, which start.mjs calls when npm goes away) stops accepting
+ * connections, lets in-flight requests finish (at most DRAIN_LIMIT_MS, then their connections are closed), stops
+ * the billing clock at its next batch boundary, closes the database and exits 0, logging "shutting down" and
+ * "stopped". Whatever happens, the process exits within SHUTDOWN_LIMIT_MS of the signal, so every process of
+ * `npm start` is gone within 10 s. A signal during start-up lets the step in progress finish and skips the rest.
+ */
+export const SHUTDOWN_LIMIT_MS = 9_000;
+const DRAIN_LIMIT_MS = 6_000;
 
 const config = loadConfigOrExit();
 const log = pino({ level: config.logLevel, ...(config.env === "development" && process.stdout.isTTY ? { transport: { target: "pino-pretty" } } : {}) });
@@ -13,32 +25,78 @@ const log = pino({ level: config.logLevel, ...(config.env === "development" && p
 const clock: Clock = config.clockStart ? new ShiftedClock(config.clockStart) : systemClock;
 if (config.clockStart) log.warn({ clockStart: config.clockStart }, "clock shifted: business dates follow CLOCK_START");
 
-const db = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, "pglite") });
-const applied = await db.migrate();
-if (applied.length) log.info({ applied }, "migrations applied");
+let db: Database | undefined;
+let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+let stopBillingClock: () => Promise<void> = async () => {};
+let stopping = false;
+let stopReason: string | undefined;
+let startup: Promise<void> = Promise.resolve();
 
-if (config.seedDemo) {
-  const { seedDemoData } = await import("../prisma/seed-data.ts");
-  const seeded = await seedDemoData(db.prisma, clock);
-  if (seeded) log.info("demo data created");
+// close-with-grace swaps its signal listeners at the first signal (`once`, then `on`): for that instant the process
+// had none, so Node restored the default action, and a repeat landing then (npm forwarding the Ctrl-C the process
+// also got from the terminal) killed it on the spot, without draining. A listener that stays closes that window.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => {});
+
+// Installed before anything opens. One shutdown per process: npm forwards a signal to its script, and a terminal's
+// Ctrl-C signals the whole process group as well, so the same stop often arrives twice; a repeat is only logged,
+// since the first one's shutdown already has its time bound.
+const grace = closeWithGrace(
+  {
+    delay: SHUTDOWN_LIMIT_MS,
+    logger: log,
+    onSecondSignal: (signal) => log.warn({ signal }, "already shutting down"),
+    onTimeout: (ms) => log.error({ ms }, "shutdown did not finish in time: exiting now"),
+  },
+  async ({ signal, err }) => {
+    stopping = true;
+    const began = Date.now();
+    if (err) log.error({ err }, "shutting down after an error");
+    else log.info({ signal: signal ?? stopReason ?? "exit" }, "shutting down");
+    await startup.catch(() => {});
+    // Stops listening; requests in flight finish (keep-alive connections close after their answer).
+    const drained = app?.close();
+    const force = setTimeout(() => app?.server.closeAllConnections(), DRAIN_LIMIT_MS);
+    force.unref();
+    await Promise.all([stopBillingClock(), drained]);
+    clearTimeout(force);
+    await db?.close();
+    log.info({ ms: Date.now() - began }, "stopped");
+  },
+);
+
+/** Stops the server as a signal would (start.mjs: the npm process that ran it has gone away). */
+export function shutdown(reason: string): void {
+  if (stopping) return;
+  stopReason = reason;
+  void grace.close();
 }
 
-const app = await buildApp({ config, db, clock, logger: log });
-await app.listen({ host: config.host, port: config.port });
-const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
-const url = `http://${shown}:${config.port}/`;
-log.info({ url, database: db.kind, payments: config.paymentProvider }, "membership platform ready");
-// A plain line for whoever ran `npm start` (logs stay JSON for log shippers).
-if (config.env !== "production") console.log(`\n  Membership platform running at ${url}  (${db.kind} database, ${config.paymentProvider} payments)\n`);
+startup = (async () => {
+  const database = (db = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, "pglite") }));
+  if (stopping) return;
+  const applied = await database.migrate();
+  if (applied.length) log.info({ applied }, "migrations applied");
+  if (stopping) return;
 
-// The billing clock runs in every server process; leases and idempotency keys make concurrent runs safe.
-const stopBillingClock = config.billingIntervalMs
-  ? startBillingClock({ db: db.prisma, clock, config, log }, config.billingIntervalMs)
-  : async () => {};
+  if (config.seedDemo) {
+    const { seedDemoData } = await import("../prisma/seed-data.ts");
+    const seeded = await seedDemoData(database.prisma, clock);
+    if (seeded) log.info("demo data created");
+    if (stopping) return;
+  }
 
-closeWithGrace({ delay: 10_000, logger: log }, async ({ err }) => {
-  if (err) log.error({ err }, "shutting down after error");
-  await stopBillingClock();
-  await app.close();
-  await db.close();
-});
+  const server = (app = await buildApp({ config, db: database, clock, logger: log }));
+  if (stopping) return;
+  await server.listen({ host: config.host, port: config.port });
+  const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
+  const url = `http://${shown}:${config.port}/`;
+  log.info({ url, database: database.kind, payments: config.paymentProvider, node: process.version }, "membership platform ready");
+  // A plain line for whoever ran `npm start` (logs stay JSON for log shippers).
+  if (config.env !== "production") console.log(`\n  Membership platform running at ${url}  (${database.kind} database, ${config.paymentProvider} payments)\n`);
+
+  // The billing clock runs in every server process; leases and idempotency keys make concurrent runs safe.
+  if (config.billingIntervalMs && !stopping) {
+    stopBillingClock = startBillingClock({ db: database.prisma, clock, config, log }, config.billingIntervalMs);
+  }
+})();
+await startup;
