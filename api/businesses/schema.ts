@@ -6,6 +6,8 @@ import { businessesWhere, can } from "../auth/policy.ts";
 import { canReadApiToken, canReadBusiness, canReadBusinessUser } from "../auth/read-rules.ts";
 import { publicCatalogWhere } from "../catalog/service.ts";
 import { richTextToPlain } from "../pages/richtext.ts";
+import { localDate } from "../shared/calendar.ts";
+import { cutoffMessage, isPastCutoff } from "../subscriptions/rules.ts";
 import { UserSummary } from "../users/schema.ts";
 import { NotFoundError, ValidationError } from "../shared/errors.ts";
 import type { ServiceContext } from "../context.ts";
@@ -51,6 +53,16 @@ export const BusinessNode = builder.prismaNode("Business", {
       description: "Plain-text description from the business page (cards); the page has the HTML.",
       select: { page: { select: { descriptionHtml: true } } },
       resolve: (b) => richTextToPlain(b.page?.descriptionHtml) || null,
+    }),
+    checkoutClosedMessage: t.string({
+      nullable: true,
+      description:
+        "Spec §8 'Past cutoff' message while today (in the business's time zone, on the server's clock) is past the page's cutoff day: checkout is refused until next month. Null while checkout is open.",
+      select: { timeZone: true, page: { select: { cutoffDay: true } } },
+      resolve: (b, _a, ctx) => {
+        const cutoffDay = b.page?.cutoffDay ?? null;
+        return isPastCutoff(localDate(ctx.clock.now(), b.timeZone), cutoffDay) ? cutoffMessage(cutoffDay!) : null;
+      },
     }),
     page: t.relation("page", { nullable: true }),
     nextBox: t.relation("nextBox", { nullable: true }),

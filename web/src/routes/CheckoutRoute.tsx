@@ -1,4 +1,4 @@
-import { Box, Container, Grid, HStack, Heading, Stack, Text } from "@chakra-ui/react";
+import { Box, Button, Container, Grid, HStack, Heading, Stack, Text } from "@chakra-ui/react";
 import { Suspense, useEffect, useMemo, useState } from "react";
 import { fetchQuery, graphql, useLazyLoadQuery, useRelayEnvironment } from "react-relay";
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
@@ -21,6 +21,7 @@ const CheckoutQuery = graphql`
     business(slug: $slug) {
       name
       slug
+      checkoutClosedMessage
     }
     viewer {
       id
@@ -49,6 +50,8 @@ const CheckoutQuery = graphql`
 const STEPS = ["Contact & Account", "Address", "Review & Payment"];
 /** Spec §9: redirect after checkout success. */
 const CHECKOUT_REDIRECT_MS = 2000;
+/** Spec §7: checkout initialisation times out after 30 s (the summary never waits forever). */
+const QUOTE_TIMEOUT_MS = 30_000;
 
 /** /membership/checkout and /b/:slug/membership/checkout: the three checkout steps with the order summary. */
 export default function CheckoutRoute() {
@@ -120,12 +123,22 @@ function CheckoutBody({ selection, state }: { selection: MembershipSelection; st
 
   useEffect(() => {
     let cancelled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const run = (code: string | undefined) =>
-      fetchQuery<QuoteQueryType>(environment, OrderSummaryQuoteQuery, { selection: { businessSlug: selection.businessSlug, planRef: selection.chosenItemId, addonRefs: selection.chosenAddonIds ?? [], mode: toGraphQLMode(selection.mode), couponCode: code } }, { fetchPolicy: "network-only" }).toPromise();
+      Promise.race([
+        fetchQuery<QuoteQueryType>(environment, OrderSummaryQuoteQuery, { selection: { businessSlug: selection.businessSlug, planRef: selection.chosenItemId, addonRefs: selection.chosenAddonIds ?? [], mode: toGraphQLMode(selection.mode), couponCode: code } }, { fetchPolicy: "network-only" }).toPromise(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error("Payment setup timed out. Please try again.")), QUOTE_TIMEOUT_MS);
+        }),
+      ]).finally(() => clearTimeout(timer));
     (async () => {
       try {
         const res = await run(couponCode || undefined);
-        if (cancelled || !res) return;
+        if (cancelled) return;
+        if (!res) {
+          setRefusal("Failed to initialize payment");
+          return;
+        }
         const q = res.checkoutQuote;
         if (q.data) {
           setQuote(q.data);
@@ -161,6 +174,8 @@ function CheckoutBody({ selection, state }: { selection: MembershipSelection; st
   const base = pathSlug ? `/b/${pathSlug}` : "";
   const businessName = data.business?.name ?? selection.businessSlug;
   const loggedInUser = viewer ? { username: viewer.username, email: viewer.email ?? null } : null;
+  // Spec §5/§8: past the cutoff the server refuses the checkout, so step 0 says so before anyone registers.
+  const closedMessage = data.business?.checkoutClosedMessage ?? null;
 
   return (
     <Container maxW="6xl" py={{ base: "6", md: "10" }}>
@@ -192,6 +207,20 @@ function CheckoutBody({ selection, state }: { selection: MembershipSelection; st
         <Box p={{ base: "4", md: "6" }} rounded="xl" bg="bg" borderWidth="1px" shadow="sm">
           {result ? (
             <SuccessPanel result={result} />
+          ) : closedMessage && step < 2 ? (
+            <Stack gap="4" data-testid="checkout-closed">
+              <Heading as="h2" size="lg">
+                Contact &amp; Account Information
+              </Heading>
+              <Box role="alert" p="4" rounded="lg" bg="orange.50" borderWidth="1px" borderColor="orange.300" color="orange.900" fontWeight="medium">
+                {closedMessage}
+              </Box>
+              <Box>
+                <Button variant="outline" onClick={() => navigate(`${base || `/b/${selection.businessSlug}`}`)}>
+                  ← Back to Selection
+                </Button>
+              </Box>
+            </Stack>
           ) : step === 0 ? (
             <ContactStep
               loggedInUser={loggedInUser}
@@ -241,13 +270,8 @@ function CheckoutBody({ selection, state }: { selection: MembershipSelection; st
             />
           )}
         </Box>
-        <OrderSummary quote={quote} businessName={businessName} email={contact.email.trim()} isGift={contact.isGift} />
+        <OrderSummary quote={quote} refusal={refusal} businessName={businessName} email={contact.email.trim()} isGift={contact.isGift} />
       </Grid>
-      {refusal && step < 2 && (
-        <Text role="alert" mt="4" color="orange.800">
-          {refusal}
-        </Text>
-      )}
     </Container>
   );
 }

@@ -16,6 +16,7 @@ const MembershipBuilderFragment = graphql`
   fragment MembershipBuilderFragment_business on Business {
     slug
     name
+    checkoutClosedMessage
     page {
       addonLimit
       addonSectionTitle
@@ -214,8 +215,16 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
     navigate(checkoutPath);
   }
 
+  // Spec §5/§8: past the cutoff day the server refuses new memberships; say so before anyone registers.
+  const closedMessage = !changeMode && !preview ? data.checkoutClosedMessage : null;
+
   return (
     <Stack gap="10">
+      {closedMessage && (
+        <Box role="alert" data-testid="cutoff-notice" p="4" rounded="lg" bg="orange.50" borderWidth="1px" borderColor="orange.300" color="orange.900" fontWeight="medium">
+          {closedMessage}
+        </Box>
+      )}
       <Box as="section" aria-labelledby="plans-heading">
         <Heading id="plans-heading" as="h2" size="xl" mb="4">
           {changeMode ? "Change your box" : "Choose your box"}
@@ -371,9 +380,16 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
             ) : null}
           </Stack>
         ) : (
-          <Button size="lg" {...primaryButton} disabled={!plan || !choice.mode} onClick={checkout}>
-            Checkout
-          </Button>
+          <Stack gap="1" align={{ base: "stretch", sm: "flex-end" }}>
+            <Button size="lg" {...primaryButton} disabled={!plan || !choice.mode || !!closedMessage} onClick={checkout}>
+              Checkout
+            </Button>
+            {closedMessage && (
+              <Text fontSize="sm" color={mutedColor}>
+                New memberships open again next month.
+              </Text>
+            )}
+          </Stack>
         )}
       </Flex>
       {notice && (

@@ -50,7 +50,7 @@ function Line({ label, value, strong, muted }: { label: string; value: string; s
 }
 
 /** Spec §2 Order Summary: package line, add-ons, subtotal, email, gift, coupon, tax with percent, total. */
-export function OrderSummary({ quote, businessName, email, isGift }: { quote: CheckoutQuote | null; businessName: string; email: string; isGift: boolean }) {
+export function OrderSummary({ quote, refusal, businessName, email, isGift }: { quote: CheckoutQuote | null; refusal?: string | null; businessName: string; email: string; isGift: boolean }) {
   return (
     <Box as="aside" aria-labelledby="order-summary" p="5" rounded="xl" bg="bg" borderWidth="1px" shadow="sm" position={{ lg: "sticky" }} top="20">
       <Heading id="order-summary" as="h2" size="md" mb="1">
@@ -59,7 +59,13 @@ export function OrderSummary({ quote, businessName, email, isGift }: { quote: Ch
       <Text fontSize="sm" color="fg.muted" mb="4">
         {businessName}
       </Text>
-      {!quote ? (
+      {!quote && refusal ? (
+        // The server refused the selection (past the cutoff, a package gone…) or could not be reached: say so
+        // instead of waiting.
+        <Text role="alert" fontSize="sm" color="orange.800" data-testid="order-summary-refusal">
+          {refusal}
+        </Text>
+      ) : !quote ? (
         <Text fontSize="sm" color="fg.muted">
           Calculating…
         </Text>
