@@ -26,6 +26,13 @@ export interface ServiceContext {
   actor: Actor;
   /** Tenant slug named by the request (X-Tenant header or tenant subdomain), lower-case; null on the main host. */
   tenant: string | null;
+  /**
+   * How far a member's login session reaches (api/auth/policy.ts requireMember). "tenant" (the default, the REST
+   * routes of spec §7): a session created on business A acts as a member on A only. "account" (GraphQL, the web
+   * app): a member's session acts on that member's own memberships at every business. Staff and administrator
+   * rights never depend on it (they come from business roles), nor does access to other members' data.
+   */
+  memberSessionScope?: "tenant" | "account";
   ip: string;
   /** Per-request memo of the actor's role in each business (policy checks). */
   roleCache: Map<number, BusinessRole | null>;

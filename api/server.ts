@@ -112,7 +112,8 @@ export async function buildApp({ config, db, clock, logger }: AppDeps) {
         observability.graphql.cachedAnswer(req.body, ctx);
         return reply.headers(cached.headers).send(cached.body);
       }
-      const response = await yoga.handleNodeRequestAndResponse(req, reply, { serviceContext: ctx });
+      // The web app's API: a member's session reaches their memberships at every business (see requireMember).
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { serviceContext: { ...ctx, memberSessionScope: "account" } });
       response.headers.forEach((value, key) => void reply.header(key, value));
       reply.status(response.status);
       reply.send(response.body);
