@@ -1,3 +1,5 @@
+import { discountCents } from "../coupons/service.ts";
+
 /**
  * What a selection costs per period. The server recomputes every amount from the catalogue, the coupon and
  * the tax settings; client-sent amounts are only compared against this, never trusted.
@@ -39,4 +41,24 @@ export function priceSelection(input: PriceInput): PriceBreakdown {
     totalCents: taxable + taxCents,
     taxRateBps,
   };
+}
+
+/**
+ * What a scheduled change renews at: the new selection at today's prices, the membership's coupon while it is
+ * still active and the business's tax. One rule for the change dialog's quote (subscriptions.quoteChange) and the
+ * renewal that applies the change (billing/renewal-batch.ts).
+ */
+export function priceScheduledChange(input: {
+  planAmountCents: number;
+  addonAmountsCents: number[];
+  coupon: { type: "PERCENT" | "FIXED"; value: number; active: boolean } | null;
+  tax: { taxEnabled: boolean; taxRateBps: number } | null;
+}): PriceBreakdown {
+  const coupon = input.coupon?.active ? input.coupon : null;
+  return priceSelection({
+    planAmountCents: input.planAmountCents,
+    addonAmountsCents: input.addonAmountsCents,
+    discountFor: coupon ? (subtotal) => discountCents(coupon, subtotal) : undefined,
+    taxRateBps: input.tax?.taxEnabled ? input.tax.taxRateBps : null,
+  });
 }

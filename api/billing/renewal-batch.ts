@@ -1,7 +1,6 @@
 import type { Addon, FulfillmentMode, PaymentStatus, Prisma } from "../generated/prisma/client.ts";
 import { variationFor } from "../catalog/service.ts";
-import { discountCents } from "../coupons/service.ts";
-import { priceSelection, type PriceBreakdown } from "./pricing.ts";
+import { priceScheduledChange, type PriceBreakdown } from "./pricing.ts";
 import { settleEach, type PaymentIntentInfo, type SavedCardCharge } from "./provider.ts";
 import type { BillingContext, DueList } from "./renewals.ts";
 import { paymentStatusOf, periodOrder, providerFor, subscriptionForBilling } from "./service.ts";
@@ -350,12 +349,12 @@ async function applyScheduledChanges(ctx: BillingContext, subs: RenewalSubscript
       return addon && addon.businessId === sub.businessId ? [addon] : [];
     });
     const coupon = sub.couponId && coupons.get(sub.couponId)?.active ? coupons.get(sub.couponId)! : null;
-    const page = tax.get(sub.businessId) ?? null;
-    const price = priceSelection({
+    // The same rule as the change dialog's quote (subscriptions.quoteChange).
+    const price = priceScheduledChange({
       planAmountCents: variation.amountCents,
       addonAmountsCents: chosen.map((a) => a.amountCents),
-      discountFor: coupon ? (subtotal) => discountCents(coupon, subtotal) : undefined,
-      taxRateBps: page?.taxEnabled ? page.taxRateBps : null,
+      coupon,
+      tax: tax.get(sub.businessId) ?? null,
     });
     updates.push({ sub, planId: plan.id, mode: change.mode, price, couponId: coupon ? sub.couponId : null, addons: chosen });
   }

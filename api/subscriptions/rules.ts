@@ -91,6 +91,16 @@ export function nextBoxMonth(today: LocalDate, timing: BoxTiming): Month {
   return today.day > cutoff ? addMonths(today, 1) : { year: today.year, month: today.month };
 }
 
+/**
+ * Month of the next box still to come: nextBoxMonth, or the month after when this month's box-ready day is
+ * already behind today (a cutoff later than the box-ready day): a next box is never in the past.
+ */
+export function upcomingBoxMonth(today: LocalDate, timing: BoxTiming): Month {
+  const month = nextBoxMonth(today, timing);
+  const ready = dayInMonth(month, timing.boxReadyDay || DEFAULT_BOX_READY_DAY);
+  return compareDates(ready, today) < 0 ? addMonths(month, 1) : month;
+}
+
 export interface NextBoxInput extends BoxTiming {
   today: LocalDate;
   /** The subscription is active (ACTIVE or PAST_DUE: still a member). */
@@ -104,11 +114,12 @@ export interface NextBoxInput extends BoxTiming {
  * Spec §4 "Next Box date": with an active subscription, the box-ready day of this month, or of next month
  * if today is past the cutoff; if that month is skipped, one month later (repeated while the later month is
  * skipped too, so a date shown is never a skipped box). Without an active subscription: one month after
- * the start.
+ * the start. Never before today: once this month's box-ready day has passed (a cutoff later than it), the
+ * next box is next month's.
  */
 export function nextBoxDate(input: NextBoxInput): LocalDate {
   if (!input.active) return dayInMonth(addMonths(input.startedAt, 1), input.startedAt.day);
-  let month = nextBoxMonth(input.today, input);
+  let month = upcomingBoxMonth(input.today, input);
   for (let guard = 0; input.skippedMonths.has(yearMonthOf(month)) && guard < 120; guard++) month = addMonths(month, 1);
   return dayInMonth(month, input.boxReadyDay || DEFAULT_BOX_READY_DAY);
 }
@@ -122,7 +133,8 @@ export interface SkipTargetInput extends BoxTiming {
 /**
  * The month a skip pauses: the month of the next box (skips ignored, so skipping twice names the same
  * month and is refused as a duplicate). A month already paid for is never skipped: then the first unpaid
- * month is.
+ * month is. A month not yet billed is skippable even once its box-ready day has passed (billing later in the
+ * month): its charge is what the skip saves. The portal shows this month (Membership.skipTarget), never a guess.
  */
 export function skipTargetMonth(input: SkipTargetInput): YearMonth {
   const box = yearMonthOf(nextBoxMonth(input.today, input));

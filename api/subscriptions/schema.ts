@@ -25,6 +25,7 @@ export const MembershipStatusFilterEnum = builder.enumType("MembershipStatusFilt
   values: {
     ANY: { description: "Every membership (never-paid checkouts excluded)." },
     ACTIVE: { description: "Current members: ACTIVE and PAST_DUE." },
+    PAST_DUE: { description: "Current members whose last renewal failed and is being retried." },
     CANCELED: {},
   } as const,
 });
@@ -57,6 +58,16 @@ const WindowStateRef = builder.objectRef<subscriptions.WindowView>("MembershipWi
     endDay: t.exposeInt("endDay"),
     opensOn: t.exposeString("opensOn", { description: "ISO date the current (or next) window opens." }),
     closesOn: t.exposeString("closesOn", { description: "ISO date this month's window closes, or next month's once past the end day." }),
+  }),
+});
+
+const SkipTargetRef = builder.objectRef<subscriptions.SkipTarget>("MembershipSkipTarget").implement({
+  description: "What 'Skip a month' does today: the same rule skipMonth applies (spec §4 skip).",
+  fields: (t) => ({
+    month: t.exposeString("month", { description: "YYYY-MM the skip pauses: the next box's month, never one already paid for." }),
+    resumeDate: t.exposeString("resumeDate", { description: "ISO date payments resume after that month ('Payments paused until …')." }),
+    skipped: t.exposeBoolean("skipped", { description: "That month is already skipped." }),
+    allowed: t.exposeBoolean("allowed", { description: "A skip now is accepted: active, inside the skip window, month not yet skipped." }),
   }),
 });
 
@@ -135,6 +146,12 @@ export const MembershipNode = builder.prismaNode("Subscription", {
       description: "ISO date of the next box (spec §4), in the business's time zone.",
       select: { ...businessTiming, skips: { select: { yearMonth: true } } },
       resolve: (s, _a, ctx) => subscriptions.nextBoxDateOf(ctx, s),
+    }),
+    skipTarget: t.field({
+      type: SkipTargetRef,
+      description: "The month 'Skip a month' pauses today, with the resume date, and whether it is skipped or may be.",
+      select: { ...businessTiming, paidThroughPeriod: true, skips: { select: { yearMonth: true } } },
+      resolve: (s, _a, ctx) => subscriptions.skipTargetOf(ctx, s),
     }),
     skipWindow: t.field({
       type: WindowStateRef,
@@ -344,10 +361,49 @@ const RestartSubscriptionPayload = builder.objectRef<subscriptions.RestartResult
       resolve: (query, r, _a, ctx) => ctx.db.subscription.findUniqueOrThrow({ ...query, where: { id: r.subscriptionId } }),
     }),
     orderId: t.int({ nullable: true, resolve: (r) => (r.outcome === "PAID" ? r.orderId : null) }),
+    chargedCents: t.int({
+      nullable: true,
+      description: "Charged now (PAID), 0 when reactivated without a charge; null until a payment needing the card is confirmed.",
+      resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? null : r.chargedCents),
+    }),
+    period: t.string({ nullable: true, description: "YYYY-MM paid through (PAID, REACTIVATED).", resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? null : r.period) }),
+    nextBillingDate: t.string({
+      nullable: true,
+      description: "ISO date of the next charge (PAID, REACTIVATED).",
+      resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? null : r.nextBillingDate),
+    }),
     clientSecret: t.string({ nullable: true, resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? r.clientSecret : null) }),
     paymentIntentId: t.string({ nullable: true, resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? r.paymentIntentId : null) }),
   }),
 });
+
+const ChangeQuoteRef = builder.objectRef<subscriptions.ChangeQuote>("MembershipChangeQuote").implement({
+  description: "The monthly price a change renews at, tax included (the change dialog's quote; nothing is charged today).",
+  fields: (t) => ({
+    subtotalCents: t.int({ resolve: (q) => q.price.subtotalCents }),
+    discountCents: t.int({ description: "The membership's coupon, while still active.", resolve: (q) => q.price.discountCents }),
+    taxCents: t.int({ resolve: (q) => q.price.taxCents }),
+    taxRatePercent: t.float({ description: "0 when the business charges no tax.", resolve: (q) => q.price.taxRateBps / 100 }),
+    totalCents: t.int({ description: "Charged each period from effectivePeriod.", resolve: (q) => q.price.totalCents }),
+    effectivePeriod: t.exposeString("effectivePeriod", { description: "First billing period (YYYY-MM) at this price." }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  changeQuote: t.field({
+    type: ChangeQuoteRef,
+    errors: { types: RULE_ERRORS },
+    description: "Member: price a new selection for their membership as the renewal will (tax and coupon included), without scheduling it.",
+    args: { input: t.arg({ type: ChangeSubscriptionInput, required: true }) },
+    resolve: (_p, { input }, ctx) =>
+      subscriptions.quoteChange(ctx, {
+        subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId"),
+        planId: numericId(input.planId, "Plan", "planId"),
+        mode: input.mode,
+        addonIds: input.addonIds.map((id) => numericId(id, "Addon", "addonIds")),
+      }),
+  }),
+}));
 
 builder.mutationFields((t) => ({
   skipMonth: t.field({

@@ -8,6 +8,7 @@ import type { ServiceContext } from "../context.ts";
 import { Prisma, type FulfillmentMode, type SubscriptionStatus } from "../generated/prisma/client.ts";
 import { assertCan, businessesWhere, requireMember } from "../auth/policy.ts";
 import { chargeForPeriod, claimOpenMembership, lockMember } from "../billing/settlement.ts";
+import { priceScheduledChange, type PriceBreakdown } from "../billing/pricing.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
 import { isoDate, localDate, type LocalDate } from "../shared/calendar.ts";
 import { ConflictError, ForbiddenError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
@@ -159,6 +160,33 @@ export interface SkipResult {
   resumeDate: string;
 }
 
+export interface SkipTarget {
+  /** The month a skip now pauses ("YYYY-MM", rules.skipTargetMonth). */
+  month: string;
+  /** ISO date payments resume after that month. */
+  resumeDate: string;
+  /** That month is already skipped (a skip now is refused as a duplicate). */
+  skipped: boolean;
+  /** A skip now would be accepted: an ACTIVE membership, inside the skip window, month not yet skipped. */
+  allowed: boolean;
+}
+
+/**
+ * What "Skip a month" does today, the one rule the portal shows and skipMonth applies: the month it pauses,
+ * when payments resume, whether that month is already skipped and whether a skip is allowed now.
+ */
+export function skipTargetOf(
+  ctx: Pick<ServiceContext, "clock">,
+  sub: { status: string; paidThroughPeriod: string | null; skips: { yearMonth: string }[]; business: { timeZone: string; page: PageTiming | null } },
+): SkipTarget {
+  const timing = timingOf(sub.business.page);
+  const today = todayIn(ctx, sub.business.timeZone);
+  const month = skipTargetMonth({ today, boxReadyDay: timing.boxReadyDay, cutoffDay: timing.cutoffDay, paidThroughPeriod: sub.paidThroughPeriod });
+  const skipped = sub.skips.some((s) => s.yearMonth === month);
+  const allowed = sub.status === "ACTIVE" && windowState(today, timing.skipWindow).open && !skipped;
+  return { month, resumeDate: isoDate(resumeDate(month, timing.billingDay)), skipped, allowed };
+}
+
 /**
  * Skips the month of the next box (see rules.skipTargetMonth): no box and no charge that month. Allowed
  * only to the member, on an active subscription, inside the business's skip window.
@@ -172,14 +200,14 @@ export async function skipMonth(ctx: ServiceContext, input: { subscriptionId: nu
   const window = windowState(today, timing.skipWindow);
   if (!window.open) throw new RuleViolationError(outsideWindowMessage("skip a month", timing.skipWindow, window), "outside_skip_window");
 
-  const month = skipTargetMonth({ today, boxReadyDay: timing.boxReadyDay, cutoffDay: timing.cutoffDay, paidThroughPeriod: sub.paidThroughPeriod });
+  const { month, resumeDate: resumesOn } = skipTargetOf(ctx, { ...sub, skips: [] });
   const already = new ConflictError("This month is already skipped", "already_skipped");
   if (await ctx.db.skip.findUnique({ where: { subscriptionId_yearMonth: { subscriptionId, yearMonth: month } } })) throw already;
   await ctx.db.skip.create({ data: { subscriptionId, yearMonth: month } }).catch((e: { code?: string }) => {
     if (e.code === "P2002") throw already; // a concurrent skip of the same month won
     throw e;
   });
-  return { subscriptionId, skippedMonth: month, resumeDate: isoDate(resumeDate(month, timing.billingDay)) };
+  return { subscriptionId, skippedMonth: month, resumeDate: resumesOn };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -191,6 +219,54 @@ const ChangeInput = z.object({
   mode: z.enum(["PICKUP", "SHIPPING", "DELIVERY"]),
   addonIds: z.array(z.number().int().positive()).max(100).default([]),
 });
+
+/**
+ * The catalogue checks of a new selection at the membership's business (listed package with a price for an
+ * enabled mode, listed add-ons within the limit), shared by changeSubscription and quoteChange.
+ */
+async function resolveChange(ctx: ServiceContext, sub: SubscriptionForRules, data: { planId: number; mode: FulfillmentMode; addonIds: number[] }) {
+  const page = sub.business.page;
+  const plan = await ctx.db.plan.findFirst({
+    where: { id: data.planId, businessId: sub.businessId, listed: true, archivedAt: null },
+    select: { id: true, variations: { where: { mode: data.mode }, select: { id: true, amountCents: true } } },
+  });
+  if (!plan) throw new ValidationError("This package is not available", [{ path: "planId", message: "This package is not available" }]);
+  const enabled = { PICKUP: page?.pickupEnabled ?? true, SHIPPING: page?.shippingEnabled ?? false, DELIVERY: page?.deliveryEnabled ?? false };
+  if (!enabled[data.mode] || plan.variations.length === 0) {
+    throw new ValidationError("This fulfillment mode is not available for this package", [{ path: "mode", message: "This fulfillment mode is not available" }]);
+  }
+  const addonIds = [...new Set(data.addonIds)];
+  const addons = await ctx.db.addon.findMany({ where: { id: { in: addonIds }, businessId: sub.businessId, listed: true, archivedAt: null }, select: { id: true, amountCents: true } });
+  if (addons.length !== addonIds.length) throw new ValidationError("An add-on is not available", [{ path: "addonIds", message: "An add-on is not available" }]);
+  const limit = page?.addonLimit ?? 0;
+  if (limit > 0 && addonIds.length > limit) {
+    throw new ValidationError(`You can choose at most ${limit} add-on${limit === 1 ? "" : "s"}`, [{ path: "addonIds", message: "Too many add-ons" }]);
+  }
+  return { plan, variation: plan.variations[0], addonIds, addons };
+}
+
+export interface ChangeQuote {
+  subscriptionId: number;
+  price: PriceBreakdown;
+  /** First billing period (YYYY-MM) at this price. */
+  effectivePeriod: string;
+}
+
+/**
+ * What the change dialog quotes (spec §2: "no charge today"): the monthly price the new selection renews at,
+ * tax included, priced by the same rule as the renewal that applies it (billing/pricing.priceScheduledChange).
+ */
+export async function quoteChange(ctx: ServiceContext, input: { subscriptionId: number; planId: number; mode: FulfillmentMode; addonIds?: number[] }): Promise<ChangeQuote> {
+  const data = parseInput(ChangeInput, input);
+  const sub = await ownSubscription(ctx, data.subscriptionId);
+  const { variation, addons } = await resolveChange(ctx, sub, data);
+  const [coupon, tax] = await Promise.all([
+    sub.couponId ? ctx.db.coupon.findUnique({ where: { id: sub.couponId }, select: { type: true, value: true, active: true } }) : null,
+    ctx.db.page.findUnique({ where: { businessId: sub.businessId }, select: { taxEnabled: true, taxRateBps: true } }),
+  ]);
+  const price = priceScheduledChange({ planAmountCents: variation.amountCents, addonAmountsCents: addons.map((a) => a.amountCents), coupon, tax });
+  return { subscriptionId: sub.id, price, effectivePeriod: nextBillingPeriod(todayIn(ctx, sub.business.timeZone), sub.paidThroughPeriod) };
+}
 
 const sameSet = (a: number[], b: number[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
@@ -205,28 +281,11 @@ export async function changeSubscription(
   const data = parseInput(ChangeInput, input);
   const sub = await ownSubscription(ctx, data.subscriptionId);
   requireActive(sub, "changed");
-  const page = sub.business.page;
-  const timing = timingOf(page);
+  const timing = timingOf(sub.business.page);
   const today = todayIn(ctx, sub.business.timeZone);
   const window = windowState(today, timing.changeWindow);
   if (!window.open) throw new RuleViolationError(outsideWindowMessage("change your box", timing.changeWindow, window), "outside_change_window");
-
-  const plan = await ctx.db.plan.findFirst({
-    where: { id: data.planId, businessId: sub.businessId, listed: true, archivedAt: null },
-    select: { id: true, variations: { where: { mode: data.mode }, select: { id: true } } },
-  });
-  if (!plan) throw new ValidationError("This package is not available", [{ path: "planId", message: "This package is not available" }]);
-  const enabled = { PICKUP: page?.pickupEnabled ?? true, SHIPPING: page?.shippingEnabled ?? false, DELIVERY: page?.deliveryEnabled ?? false };
-  if (!enabled[data.mode] || plan.variations.length === 0) {
-    throw new ValidationError("This fulfillment mode is not available for this package", [{ path: "mode", message: "This fulfillment mode is not available" }]);
-  }
-  const addonIds = [...new Set(data.addonIds)];
-  const addonCount = await ctx.db.addon.count({ where: { id: { in: addonIds }, businessId: sub.businessId, listed: true, archivedAt: null } });
-  if (addonCount !== addonIds.length) throw new ValidationError("An add-on is not available", [{ path: "addonIds", message: "An add-on is not available" }]);
-  const limit = page?.addonLimit ?? 0;
-  if (limit > 0 && addonIds.length > limit) {
-    throw new ValidationError(`You can choose at most ${limit} add-on${limit === 1 ? "" : "s"}`, [{ path: "addonIds", message: "Too many add-ons" }]);
-  }
+  const { plan, addonIds } = await resolveChange(ctx, sub, data);
 
   const unchanged = plan.id === sub.planId && data.mode === sub.mode && sameSet(addonIds, sub.addons.map((a) => a.addonId));
   if (unchanged) {
@@ -271,9 +330,18 @@ export async function cancelSubscription(ctx: ServiceContext, input: { subscript
 // ---------------------------------------------------------------------------------------------------------
 // Restart
 
+/** What a restart charged, for the portal's confirmation: the amount, the period it pays for, the next billing date. */
+export interface RestartReceipt {
+  chargedCents: number;
+  /** YYYY-MM paid through. */
+  period: string;
+  /** ISO date of the next charge: the billing day after that period. */
+  nextBillingDate: string;
+}
+
 export type RestartResult =
-  | { outcome: "PAID"; subscriptionId: number; orderId: number }
-  | { outcome: "REACTIVATED"; subscriptionId: number }
+  | ({ outcome: "PAID"; subscriptionId: number; orderId: number } & RestartReceipt)
+  | ({ outcome: "REACTIVATED"; subscriptionId: number } & RestartReceipt)
   | { outcome: "REQUIRES_ACTION"; subscriptionId: number; clientSecret: string; paymentIntentId: string };
 
 /**
@@ -303,7 +371,8 @@ export async function restartSubscription(ctx: ServiceContext, input: { subscrip
       return true;
     });
     if (!reactivated) throw alreadyMember();
-    return { outcome: "REACTIVATED", subscriptionId: sub.id };
+    const paid = sub.paidThroughPeriod;
+    return { outcome: "REACTIVATED", subscriptionId: sub.id, chargedCents: 0, period: paid, nextBillingDate: isoDate(resumeDate(paid, sub.billingDay)) };
   }
   // One key per attempt: a double submit reuses it (never two charges), a retry after a decline gets a new one.
   const failedAttempts = await ctx.db.payment.count({
@@ -312,8 +381,11 @@ export async function restartSubscription(ctx: ServiceContext, input: { subscrip
   const idempotencyKey = `restart:${sub.id}:${period}:${(sub.canceledAt ?? sub.startedAt).getTime()}:${failedAttempts}`;
   const charge = await chargeForPeriod(ctx, { subscriptionId: sub.id, period, kind: "RESTART", idempotencyKey });
   switch (charge.outcome) {
-    case "paid":
-      return { outcome: "PAID", subscriptionId: sub.id, orderId: charge.orderId };
+    case "paid": {
+      const order = await ctx.db.order.findUniqueOrThrow({ where: { id: charge.orderId }, select: { totalCents: true, period: true } });
+      const nextBillingDate = isoDate(resumeDate(order.period, sub.billingDay));
+      return { outcome: "PAID", subscriptionId: sub.id, orderId: charge.orderId, chargedCents: order.totalCents, period: order.period, nextBillingDate };
+    }
     case "requires_action":
       return { outcome: "REQUIRES_ACTION", subscriptionId: sub.id, clientSecret: charge.clientSecret, paymentIntentId: charge.paymentIntentId };
     case "failed":
@@ -328,17 +400,20 @@ const alreadyMember = () => new ConflictError("You already have a membership at 
 // ---------------------------------------------------------------------------------------------------------
 // Lists
 
-export type StatusFilter = "ANY" | "ACTIVE" | "CANCELED";
+export type StatusFilter = "ANY" | "ACTIVE" | "PAST_DUE" | "CANCELED";
 
 /**
- * Status filter of the memberships lists (spec §2: any, active, canceled). "active" means a current member:
- * ACTIVE and PAST_DUE (a failed renewal still being retried). Checkouts that never completed (INCOMPLETE)
- * are not memberships and are listed under none of them.
+ * Status filter of the memberships lists (spec §2: any, active, canceled; plus past due, issue 14). "active"
+ * means a current member: ACTIVE and PAST_DUE (a failed renewal still being retried); "past due" only the
+ * latter, the members whose card needs attention. Checkouts that never completed (INCOMPLETE) are not
+ * memberships and are listed under none of them.
  */
 export function statusWhere(status: StatusFilter | null | undefined): Prisma.SubscriptionWhereInput {
   switch (status) {
     case "ACTIVE":
       return { status: { in: [...MEMBER_STATUSES] } };
+    case "PAST_DUE":
+      return { status: "PAST_DUE" };
     case "CANCELED":
       return { status: "CANCELED" };
     default:
@@ -401,6 +476,8 @@ function statusSql(status: StatusFilter | null | undefined): Prisma.Sql {
   switch (status) {
     case "ACTIVE":
       return Prisma.raw(`s.status IN (${MEMBER_STATUSES.map((m) => `'${m}'`).join(", ")})`);
+    case "PAST_DUE":
+      return Prisma.sql`s.status = 'PAST_DUE'`;
     case "CANCELED":
       return Prisma.sql`s.status = 'CANCELED'`;
     default:

@@ -9,10 +9,24 @@ test("a member skips a month inside the skip window", async ({ page }) => {
   await page.getByRole("tab", { name: "Subscriptions" }).click();
   const card = page.getByTestId("subscription-card").filter({ hasText: "Green Acres" });
   await expect(card.getByTestId("window-note")).toContainText("Skip window closes March 14, 2026");
+  // Issue 14: on March 5th, March is billed and its box (the 6th) is still to come, so a skip pauses April,
+  // the month the server records: the modal names April, not the next box's March.
+  await expect(card.getByText("Next box: March 6, 2026")).toBeVisible();
+  await expect(card.getByTestId("skipped-month")).toHaveCount(0);
   await card.getByRole("button", { name: "Skip a month" }).click();
+  const modal = page.getByRole("alertdialog");
+  await expect(modal.getByRole("heading", { name: "Skip April?" })).toBeVisible();
+  await expect(modal).toContainText("Your Green Acres Farm box for April 2026 will be skipped and you won't be charged for it. Payments resume May 1st.");
+  await shot(page, "portal-skip-modal");
   await page.getByRole("button", { name: "Skip month" }).click();
-  await expect(page.getByText(/^Payments paused until [A-Z][a-z]+ \d+(st|nd|rd|th)$/)).toBeVisible();
+  await expect(page.getByText("Payments paused until May 1st", { exact: true })).toBeVisible();
   await shot(page, "portal-skipped");
+  await page.getByRole("button", { name: "Done" }).click();
+  // The card shows the skipped month, and Skip is disabled instead of answering "This month is already skipped".
+  await expect(card.getByTestId("skipped-month")).toHaveText("Skipped: April 2026 · payments resume May 1st");
+  await expect(card.getByRole("button", { name: "Skip a month" })).toBeDisabled();
+  await expect(card.getByText("Next box: March 6, 2026")).toBeVisible();
+  await shot(page, "portal-skipped-card");
 });
 
 test("a member changes the box through ?change=true", async ({ page }) => {
@@ -44,6 +58,12 @@ test("a member restarts a canceled membership", async ({ page }) => {
     await fillCard(page, "4242 4242 4242 4242");
     await page.getByRole("button", { name: /and restart$/ }).click();
   }
+  // Issue 14: the charge is confirmed (amount and next billing date) before the dialog closes.
+  const confirmation = page.getByTestId("restart-confirmation");
+  await expect(confirmation).toContainText(/You were charged \$\d+\.\d{2} for the current period\. Your Rise & Crumb Bakery membership is active again\./, { timeout: 10_000 });
+  await expect(confirmation).toContainText("Next billing: April 5, 2026");
+  await shot(page, "portal-restarted");
+  await page.getByRole("button", { name: "Done" }).click();
   await expect(page.getByTestId("subscription-card").filter({ hasText: "Rise" }).getByText("Active")).toBeVisible({ timeout: 10_000 });
 });
 

@@ -119,6 +119,21 @@ describe("nextBoxDate", () => {
     expect(next("2026-03-05", { skippedMonths: new Set(["2026-03"]) })).toBe("2026-04-01");
   });
 
+  it("is never before today when the cutoff is later than the box-ready day (issue 14)", () => {
+    // Green Acres: box ready on the 6th, cutoff the 25th.
+    const o = { boxReadyDay: 6, cutoffDay: 25 };
+    expect(next("2026-11-23", o)).toBe("2026-12-06");
+    expect(next("2026-11-05", o)).toBe("2026-11-06");
+    expect(next("2026-11-06", o)).toBe("2026-11-06");
+    expect(next("2026-11-07", o)).toBe("2026-12-06");
+    expect(next("2026-11-26", o)).toBe("2026-12-06");
+    expect(next("2026-12-23", o)).toBe("2027-01-06");
+    // then past skipped months as before
+    expect(next("2026-11-23", { ...o, skippedMonths: new Set(["2026-12"]) })).toBe("2027-01-06");
+    // a box-ready day clamped in February (28) on the 28th is today
+    expect(next("2026-02-28", { boxReadyDay: 28, cutoffDay: 31 })).toBe("2026-02-28");
+  });
+
   it("without an active subscription: one month after the start", () => {
     expect(next("2026-03-05", { active: false, startedAt: d("2026-01-10") })).toBe("2026-02-10");
     expect(next("2026-03-05", { active: false, startedAt: d("2026-01-31") })).toBe("2026-02-28");
@@ -134,6 +149,12 @@ describe("skip target and resume date", () => {
     expect(skipTargetMonth({ today: d("2026-03-01") })).toBe("2026-03");
     expect(skipTargetMonth({ today: d("2026-12-10") })).toBe("2027-01");
     expect(skipTargetMonth({ today: d("2026-03-05"), boxReadyDay: 20 })).toBe("2026-03");
+  });
+  it("on December 5th with December billed targets January, not the next box's December (issue 14)", () => {
+    const o = { boxReadyDay: 6, cutoffDay: 25 };
+    expect(skipTargetMonth({ today: d("2026-12-05"), paidThroughPeriod: "2026-12", ...o })).toBe("2027-01");
+    // started November 23rd, November paid: December, the month of the next box (December 6th)
+    expect(skipTargetMonth({ today: d("2026-11-23"), paidThroughPeriod: "2026-11", ...o })).toBe("2026-12");
   });
   it("never targets a month already paid for", () => {
     expect(skipTargetMonth({ today: d("2026-03-01"), paidThroughPeriod: "2026-03" })).toBe("2026-04");

@@ -40,3 +40,15 @@ export function dateTime(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
 }
+
+/** A billing period "2027-01" (or an ISO date) → "January 2027". */
+export function monthYear(period: string): string {
+  const m = /^(\d{4})-(\d{2})/.exec(period);
+  return m && Number(m[2]) >= 1 && Number(m[2]) <= 12 ? `${MONTHS[Number(m[2]) - 1]} ${m[1]}` : period;
+}
+
+/** A billing period "2027-01" (or an ISO date) → "January". */
+export function monthOnly(period: string): string {
+  const m = /^(\d{4})-(\d{2})/.exec(period);
+  return m && Number(m[2]) >= 1 && Number(m[2]) <= 12 ? MONTHS[Number(m[2]) - 1] : period;
+}

@@ -8,7 +8,7 @@ import type { SubscriptionCardRestartMutation } from "./__generated__/Subscripti
 import type { SubscriptionCardCompleteMutation } from "./__generated__/SubscriptionCardCompleteMutation.graphql.ts";
 import { CardPaymentForm, PaymentFlowError, type PaymentConfigLike } from "../payments/CardPaymentForm.tsx";
 import { CARD_UPDATE_ANCHOR } from "./CardUpdateSection.tsx";
-import { longDate, monthDayOrdinal } from "../../lib/dates.ts";
+import { longDate, monthDayOrdinal, monthOnly, monthYear } from "../../lib/dates.ts";
 import { commitAsync } from "../../lib/mutations.ts";
 import { formatCents } from "../../lib/money.ts";
 import { fromGraphQLMode, MODE_LABELS } from "../../lib/selection.ts";
@@ -36,6 +36,12 @@ const SubscriptionCardFragment = graphql`
       open
       opensOn
       closesOn
+    }
+    skipTarget {
+      month
+      resumeDate
+      skipped
+      allowed
     }
     changeWindow {
       open
@@ -74,6 +80,12 @@ const SkipMutation = graphql`
               opensOn
               closesOn
             }
+            skipTarget {
+              month
+              resumeDate
+              skipped
+              allowed
+            }
           }
         }
       }
@@ -93,6 +105,9 @@ const RestartMutation = graphql`
           outcome
           clientSecret
           paymentIntentId
+          chargedCents
+          period
+          nextBillingDate
           membership {
             id
             status
@@ -114,6 +129,8 @@ const CompleteMutation = graphql`
       __typename
       ... on CompleteCheckoutSuccess {
         data {
+          chargedCents
+          nextBillingDate
           membership {
             id
             status
@@ -143,14 +160,16 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
   const m = useFragment(SubscriptionCardFragment, membership);
   const environment = useRelayEnvironment();
   const location = useLocation();
-  const [dialog, setDialog] = useState<null | "skip" | "skipped" | "restart" | "restartPay">(null);
+  const [dialog, setDialog] = useState<null | "skip" | "skipped" | "restart" | "restartPay" | "restarted">(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [skipMessage, setSkipMessage] = useState("");
   const [restartPayment, setRestartPayment] = useState<{ clientSecret: string; paymentIntentId: string } | null>(null);
+  const [restarted, setRestarted] = useState<{ chargedCents: number; nextBillingDate: string | null } | null>(null);
   const status = STATUS_LABEL[m.status] ?? { label: m.status, palette: "gray" };
   const current = m.status === "ACTIVE" || m.status === "PAST_DUE";
-  const nextMonth = m.nextBoxDate ? monthName(m.nextBoxDate) : "next month";
+  // The month "Skip a month" pauses is the server's (skipMonth applies the same rule): never guessed here.
+  const skipMonthName = monthOnly(m.skipTarget.month);
 
   async function skip() {
     setBusy(true);
@@ -171,6 +190,12 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
     }
   }
 
+  function closeRestarted() {
+    setDialog(null);
+    setRestarted(null);
+    onChanged();
+  }
+
   async function restart() {
     setBusy(true);
     setError(null);
@@ -186,8 +211,9 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
         setDialog("restartPay");
         return;
       }
-      setDialog(null);
-      onChanged();
+      // Confirm what was charged (or that nothing was) before the portal refreshes.
+      setRestarted({ chargedCents: r.data.chargedCents ?? 0, nextBillingDate: r.data.nextBillingDate ?? null });
+      setDialog("restarted");
     } catch {
       setError("Failed to restart subscription");
     } finally {
@@ -219,9 +245,14 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
         {current && <Text>Next box: {longDate(m.nextBoxDate)}</Text>}
         <Text color="fg.muted">Member since {longDate(m.startedAt)}</Text>
         {m.canceledAt && <Text color="fg.muted">Canceled on {longDate(m.canceledAt)}</Text>}
+        {current && m.skipTarget.skipped && (
+          <Text color="orange.700" data-testid="skipped-month">
+            Skipped: {monthYear(m.skipTarget.month)} · payments resume {monthDayOrdinal(m.skipTarget.resumeDate)}
+          </Text>
+        )}
         {m.pendingChange && (
           <Text color="blue.700">
-            Scheduled change: {m.pendingChange.plan.name}, {MODE_LABELS[fromGraphQLMode(m.pendingChange.mode)]} from {m.pendingChange.effectivePeriod}
+            Scheduled change: {m.pendingChange.plan.name}, {MODE_LABELS[fromGraphQLMode(m.pendingChange.mode)]} from {monthYear(m.pendingChange.effectivePeriod)}
           </Text>
         )}
       </Stack>
@@ -245,7 +276,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
       <HStack gap="2" mt="4" wrap="wrap">
         {current && (
           <>
-            <Button size="sm" colorPalette="orange" variant="outline" disabled={!m.skipWindow.open} onClick={() => { setError(null); setDialog("skip"); }}>
+            <Button size="sm" colorPalette="orange" variant="outline" disabled={!m.skipTarget.allowed} onClick={() => { setError(null); setDialog("skip"); }}>
               Skip a month
             </Button>
             {m.changeWindow.open ? (
@@ -277,7 +308,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
         </Text>
       )}
 
-      <Dialog.Root open={dialog !== null} onOpenChange={(e) => !e.open && !busy && setDialog(null)} placement="center" role={dialog === "skip" || dialog === "restart" ? "alertdialog" : "dialog"}>
+      <Dialog.Root open={dialog !== null} onOpenChange={(e) => !e.open && !busy && (dialog === "restarted" ? closeRestarted() : setDialog(null))} placement="center" role={dialog === "skip" || dialog === "restart" ? "alertdialog" : "dialog"}>
         <Portal>
           <Dialog.Backdrop />
           <Dialog.Positioner px="4">
@@ -285,10 +316,12 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
               {dialog === "skip" && (
                 <>
                   <Dialog.Header>
-                    <Dialog.Title>Skip {nextMonth}?</Dialog.Title>
+                    <Dialog.Title>Skip {skipMonthName}?</Dialog.Title>
                   </Dialog.Header>
                   <Dialog.Body>
-                    <Text>Your {m.business.name} box for {nextMonth} will be skipped and you won't be charged for it. Your membership resumes the month after.</Text>
+                    <Text>
+                      Your {m.business.name} box for {monthYear(m.skipTarget.month)} will be skipped and you won't be charged for it. Payments resume {monthDayOrdinal(m.skipTarget.resumeDate)}.
+                    </Text>
                     {error && (
                       <Text role="alert" color="red.600" mt="3">
                         {error}
@@ -343,6 +376,28 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
                   </Dialog.Footer>
                 </>
               )}
+              {dialog === "restarted" && restarted && (
+                <>
+                  <Dialog.Header>
+                    <Dialog.Title>Subscription restarted</Dialog.Title>
+                  </Dialog.Header>
+                  <Dialog.Body>
+                    <Stack gap="2" data-testid="restart-confirmation">
+                      <Text>
+                        {restarted.chargedCents > 0
+                          ? `You were charged ${formatCents(restarted.chargedCents)} for the current period. Your ${m.business.name} membership is active again.`
+                          : `Your ${m.business.name} membership is active again. The current period was already paid, so nothing was charged today.`}
+                      </Text>
+                      {restarted.nextBillingDate && <Text fontWeight="medium">Next billing: {longDate(restarted.nextBillingDate)}</Text>}
+                    </Stack>
+                  </Dialog.Body>
+                  <Dialog.Footer>
+                    <Button colorPalette="green" onClick={closeRestarted}>
+                      Done
+                    </Button>
+                  </Dialog.Footer>
+                </>
+              )}
               {dialog === "restartPay" && restartPayment && (
                 <>
                   <Dialog.Header>
@@ -360,8 +415,8 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
                         });
                         const r = res.completeCheckout;
                         if (!r.data) throw new PaymentFlowError(("message" in r && r.message) || "Failed to restart subscription");
-                        setDialog(null);
-                        onChanged();
+                        setRestarted({ chargedCents: r.data.chargedCents, nextBillingDate: r.data.nextBillingDate });
+                        setDialog("restarted");
                       }}
                     />
                   </Dialog.Body>
@@ -375,8 +430,3 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
   );
 }
 
-function monthName(iso: string): string {
-  const months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-  const m = /^\d{4}-(\d{2})/.exec(iso);
-  return m ? months[Number(m[1]) - 1] : "next month";
-}
