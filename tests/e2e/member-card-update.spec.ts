@@ -8,7 +8,9 @@ test("a member updates the saved card: a declined card, then a good one", async 
   // Spec: the header shows the logged-in state instead of "Login".
   const header = page.getByRole("banner");
   await expect(header.getByRole("link", { name: "My Membership" })).toBeVisible();
-  await expect(header.getByRole("button", { name: "Log out" })).toBeVisible();
+  // One logout control in the portal: its Log Out tab (spec §2), not a second one in the header.
+  await expect(header.getByRole("button", { name: "Log out" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Log Out" })).toBeVisible();
   await expect(header.getByRole("link", { name: "Login" })).toHaveCount(0);
 
   await page.getByRole("tab", { name: "Profile" }).click();

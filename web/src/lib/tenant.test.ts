@@ -31,12 +31,18 @@ describe("apiHeaders", () => {
     expect(apiHeaders({ requestPath: "/graphql", pagePath: "/", store: memoryStore({ [STORAGE_KEYS.membershipSelection]: selection }) })).toEqual({ "X-Tenant": "bakery" });
     expect(apiHeaders({ requestPath: "/graphql", pagePath: "/", store: memoryStore() })).toEqual({});
   });
-  it("attaches the token only when the session's tenant matches or either is unknown", () => {
+  it("always attaches the token to GraphQL: one login for every membership (issue 14)", () => {
     const token = { [STORAGE_KEYS.authToken]: "t0k" };
     expect(apiHeaders({ requestPath: "/graphql", pagePath: "/b/acme", store: memoryStore({ ...token, [STORAGE_KEYS.authTenant]: "acme" }) })).toEqual({ "X-Tenant": "acme", Authorization: "Bearer t0k" });
-    expect(apiHeaders({ requestPath: "/graphql", pagePath: "/b/acme", store: memoryStore({ ...token, [STORAGE_KEYS.authTenant]: "bakery" }) })).toEqual({ "X-Tenant": "acme" });
+    expect(apiHeaders({ requestPath: "/graphql", pagePath: "/b/acme", store: memoryStore({ ...token, [STORAGE_KEYS.authTenant]: "bakery" }) })).toEqual({ "X-Tenant": "acme", Authorization: "Bearer t0k" });
     expect(apiHeaders({ requestPath: "/graphql", pagePath: "/b/acme", store: memoryStore(token) })).toEqual({ "X-Tenant": "acme", Authorization: "Bearer t0k" });
     expect(apiHeaders({ requestPath: "/graphql", pagePath: "/", store: memoryStore({ ...token, [STORAGE_KEYS.authTenant]: "acme" }) })).toEqual({ Authorization: "Bearer t0k" });
+  });
+  it("keeps spec §7 for the other /api routes: the token only when the session's tenant matches or either is unknown", () => {
+    const token = { [STORAGE_KEYS.authToken]: "t0k" };
+    expect(apiHeaders({ requestPath: "/api/my/subscriptions", pagePath: "/b/acme", store: memoryStore({ ...token, [STORAGE_KEYS.authTenant]: "acme" }) })).toEqual({ "X-Tenant": "acme", Authorization: "Bearer t0k" });
+    expect(apiHeaders({ requestPath: "/api/my/subscriptions", pagePath: "/b/acme", store: memoryStore({ ...token, [STORAGE_KEYS.authTenant]: "bakery" }) })).toEqual({ "X-Tenant": "acme" });
+    expect(apiHeaders({ requestPath: "/api/my/subscriptions", pagePath: "/b/acme", store: memoryStore(token) })).toEqual({ "X-Tenant": "acme", Authorization: "Bearer t0k" });
   });
   it("sends no tenant to /api/admin, always the token", () => {
     const store = memoryStore({ [STORAGE_KEYS.authToken]: "t0k", [STORAGE_KEYS.authTenant]: "bakery" });

@@ -23,8 +23,12 @@ export interface RequestHeadersInput {
 
 /**
  * Spec §7 header rules. Tenant, in order: /b/{slug} of the request path, of the page path, the stored current
- * tenant, the stored selection's business slug. /api/admin calls carry no tenant. The bearer token goes only
- * when the session's tenant matches the request's tenant (or either is unknown).
+ * tenant, the stored selection's business slug. /api/admin calls carry no tenant.
+ *
+ * The bearer token: GraphQL (the web app's API) always carries it, since one login manages every membership the
+ * member holds at any business (issue 14; the server accepts a member's session on every tenant there). The
+ * other /api routes keep spec §7: the token goes only when the session's tenant matches the request's tenant (or
+ * either is unknown), as the server still refuses it on another tenant there.
  */
 export function apiHeaders({ requestPath, pagePath, store }: RequestHeadersInput): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -33,6 +37,7 @@ export function apiHeaders({ requestPath, pagePath, store }: RequestHeadersInput
     if (token) headers.Authorization = `Bearer ${token}`;
     return headers;
   }
+  const oneLogin = requestPath === "/graphql" || requestPath.startsWith("/graphql?");
   const tenant =
     tenantFromPath(requestPath) ??
     tenantFromPath(pagePath) ??
@@ -41,7 +46,7 @@ export function apiHeaders({ requestPath, pagePath, store }: RequestHeadersInput
     null;
   if (tenant) headers["X-Tenant"] = tenant;
   const authTenant = readItem(STORAGE_KEYS.authTenant, store)?.toLowerCase() || null;
-  if (token && (!tenant || !authTenant || tenant === authTenant)) headers.Authorization = `Bearer ${token}`;
+  if (token && (oneLogin || !tenant || !authTenant || tenant === authTenant)) headers.Authorization = `Bearer ${token}`;
   return headers;
 }
 

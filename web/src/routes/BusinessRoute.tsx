@@ -86,7 +86,7 @@ function BusinessPage({ slug, fetchKey, onTenantHost }: { slug: string; fetchKey
           </Container>
         </Box>
       )}
-      <BusinessHero business={business} portalPath={`${base}/membership`} />
+      <BusinessHero business={business} portalPath={`${base}/membership`} signedIn={!!viewer} />
       <Container maxW="6xl" py={{ base: "6", md: "10" }}>
         <Stack gap="12">
           <MembershipBuilder business={business} membership={membership} changeMode={changeMode} checkoutPath={`${base}/membership/checkout`} loggedIn={!!viewer} />

@@ -102,10 +102,9 @@ function CheckoutBody({ selection, state }: { selection: MembershipSelection; st
   const location = useLocation();
   const { slug: pathSlug } = useParams();
   const data = useLazyLoadQuery<CheckoutRouteQuery>(CheckoutQuery, { slug: selection.businessSlug }, { fetchKey: session, fetchPolicy: "network-only" });
-  const stored = readSession();
-  // Spec §4: a session of another business counts as logged out here.
-  const sessionMatches = !stored?.tenant || stored.tenant === selection.businessSlug.toLowerCase();
-  const viewer = sessionMatches ? data.viewer : null;
+  // One login for every membership (issue 14 replaces spec §4 "Session vs selection"): a session made at another
+  // business checks out here as the same member.
+  const viewer = data.viewer;
   const [quote, setQuote] = useState<CheckoutQuote | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [couponError, setCouponError] = useState<string | null>(null);

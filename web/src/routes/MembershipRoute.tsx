@@ -9,7 +9,7 @@ import { OrderHistory } from "../features/portal/OrderHistory.tsx";
 import { ProfileTab } from "../features/portal/ProfileTab.tsx";
 import { SubscriptionCard } from "../features/portal/SubscriptionCard.tsx";
 import { longDate } from "../lib/dates.ts";
-import { clearSession, readSession, useSessionVersion } from "../lib/session.ts";
+import { clearSession, useSessionVersion } from "../lib/session.ts";
 import { STORAGE_KEYS, writeItem } from "../lib/storage.ts";
 import { currentTenantHost } from "../lib/tenant.ts";
 import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
@@ -19,12 +19,12 @@ import { RichHtml } from "../ui/RichHtml.tsx";
 import { EmptyMessage, ErrorState, LoadingState } from "../ui/StatusStates.tsx";
 
 const PortalQuery = graphql`
-  query MembershipRouteQuery($businessSlug: String) {
+  query MembershipRouteQuery {
     viewer {
       id
       username
       isAdmin
-      subscriptions(businessSlug: $businessSlug, onePerBusiness: true) {
+      subscriptions(onePerBusiness: true) {
         id
         status
         nextBoxDate
@@ -62,7 +62,10 @@ const LogoutMutation = graphql`
 const TABS = ["Next Box", "Subscriptions", "Order History", "Profile"] as const;
 type Tab = (typeof TABS)[number];
 
-/** /membership and /b/:slug/membership: member login, then the portal tabs. */
+/**
+ * /membership and /b/:slug/membership: member login, then the portal tabs. One login manages every membership
+ * the member holds (issue 14): the portal lists each business's membership, the business of the URL first.
+ */
 export default function MembershipRoute() {
   useDocumentTitle("Membership");
   const { slug } = useParams();
@@ -72,9 +75,7 @@ export default function MembershipRoute() {
   const [refresh, setRefresh] = useState(0);
 
   useEffect(() => {
-    // Spec §4: a session made for another business than the one in the URL is logged out.
-    const s = readSession();
-    if (businessSlug && s?.tenant && s.tenant !== businessSlug) clearSession();
+    // A session made at another business stays signed in here (issue 14 replaces spec §4's logout on load).
     if (businessSlug) writeItem(STORAGE_KEYS.currentTenant, businessSlug);
   }, [businessSlug]);
 
@@ -88,7 +89,7 @@ export default function MembershipRoute() {
 }
 
 function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | null; fetchKey: string; onRefresh: () => void }) {
-  const data = useLazyLoadQuery<MembershipRouteQuery>(PortalQuery, { businessSlug }, { fetchKey, fetchPolicy: "network-only" });
+  const data = useLazyLoadQuery<MembershipRouteQuery>(PortalQuery, {}, { fetchKey, fetchPolicy: "network-only" });
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const [tab, setTab] = useState<Tab>(params.get("orderId") ? "Subscriptions" : "Next Box");
@@ -115,7 +116,7 @@ function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | 
     );
   }
 
-  const subs = viewer.subscriptions.filter((s) => s.status !== "INCOMPLETE");
+  const subs = portalOrder(viewer.subscriptions.filter((s) => s.status !== "INCOMPLETE"), businessSlug);
   const first = subs.find((s) => s.status === "ACTIVE" || s.status === "PAST_DUE") ?? subs[0] ?? null;
   const orderId = Number(params.get("orderId")) || null;
 
@@ -186,15 +187,24 @@ function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | 
 
       <Box role="tabpanel" aria-label={tab}>
         {tab === "Next Box" &&
-          (first ? (
+          (subs.length > 0 ? (
             <Stack gap="4">
-              <Box p={{ base: "4", md: "6" }} rounded="xl" bg="bg" borderWidth="1px">
-                <Text color="fg.muted">{first.business.name}</Text>
-                <Heading as="h2" size="xl" mt="1">
-                  {first.status === "CANCELED" ? "No upcoming box" : `Your next box: ${longDate(first.nextBoxDate)}`}
-                </Heading>
-                {first.business.nextBox?.contentHtml && <RichHtml mt="4" html={first.business.nextBox.contentHtml} data-testid="next-box-content" />}
-              </Box>
+              {subs.map((s) => (
+                <Box key={s.id} as="section" aria-label={s.business.name} data-testid="next-box-group" p={{ base: "4", md: "6" }} rounded="xl" bg="bg" borderWidth="1px">
+                  <Flex justify="space-between" align="baseline" gap="3" wrap="wrap">
+                    <Text color="fg.muted" fontWeight="medium">
+                      {s.business.name}
+                    </Text>
+                    <Button asChild variant="plain" size="sm" px="0" color="orange.700">
+                      <RouterLink to={`/b/${s.business.slug}`}>Visit page</RouterLink>
+                    </Button>
+                  </Flex>
+                  <Heading as="h2" size="xl" mt="1">
+                    {s.status === "CANCELED" ? "No upcoming box" : `Your next box: ${longDate(s.nextBoxDate)}`}
+                  </Heading>
+                  {s.status !== "CANCELED" && s.business.nextBox?.contentHtml && <RichHtml mt="4" html={s.business.nextBox.contentHtml} data-testid="next-box-content" />}
+                </Box>
+              ))}
             </Stack>
           ) : (
             <EmptyMessage title="No active subscriptions yet.">
@@ -208,6 +218,11 @@ function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | 
             <EmptyMessage title="No active subscriptions yet." />
           ) : (
             <Stack gap="4">
+              {subs.length > 1 && (
+                <Text color="fg.muted" data-testid="membership-count">
+                  You have memberships at {subs.length} businesses.
+                </Text>
+              )}
               {subs.map((s) => (
                 <SubscriptionCard key={s.id} membership={s} paymentConfig={data.paymentConfig} onChanged={onRefresh} onOpenProfile={() => setTab("Profile")} />
               ))}
@@ -224,4 +239,14 @@ function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | 
       )}
     </Container>
   );
+}
+
+/**
+ * The portal's order of the member's memberships, one per business (issue 14 replaces spec §4's "only the first
+ * business"): the business of the URL first, then those with a box coming (active, past due), then the rest,
+ * each by business name.
+ */
+function portalOrder<T extends { status: string; business: { name: string; slug: string } }>(subs: readonly T[], businessSlug: string | null): T[] {
+  const rank = (s: T) => (s.business.slug === businessSlug ? 0 : s.status === "ACTIVE" || s.status === "PAST_DUE" ? 1 : 2);
+  return [...subs].sort((a, b) => rank(a) - rank(b) || a.business.name.localeCompare(b.business.name));
 }

@@ -1,9 +1,13 @@
 import { Box, Button, Container, HStack, Link, Text } from "@chakra-ui/react";
 import { graphql, useMutation } from "react-relay";
-import { Link as RouterLink, NavLink, useNavigate } from "react-router";
+import { Link as RouterLink, NavLink, useLocation, useNavigate } from "react-router";
 import type { SiteHeaderLogoutMutation } from "./__generated__/SiteHeaderLogoutMutation.graphql.ts";
 import { BrandMark } from "./BrandMark.tsx";
 import { clearSession, readSession, useSessionVersion } from "../lib/session.ts";
+import { tenantFromPath } from "../lib/tenant.ts";
+
+/** The member portal's paths (/membership, /b/{slug}/membership), whose Log Out tab is the portal's one logout. */
+const PORTAL_PATH = /^(\/b\/[^/]+)?\/membership\/?$/i;
 
 const LogoutMutation = graphql`
   mutation SiteHeaderLogoutMutation {
@@ -15,15 +19,19 @@ export function SiteHeader() {
   useSessionVersion(); // re-render on login and logout, in this tab or another
   const session = readSession();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const [commitLogout] = useMutation<SiteHeaderLogoutMutation>(LogoutMutation);
-  // The portal of the business the session was made for (spec §4 logs out a session of another business).
-  const portalPath = session?.tenant ? `/b/${session.tenant}/membership` : "/membership";
+  // One login for every membership (issue 14): the portal lists them all, so "My Membership" keeps the business
+  // being browsed (its portal shows that business first) and is the main portal elsewhere.
+  const browsing = tenantFromPath(pathname);
+  const portalPath = browsing ? `/b/${browsing}/membership` : "/membership";
+  // In the portal its own Log Out tab (spec §2) is the one logout control.
+  const inPortal = PORTAL_PATH.test(pathname);
 
   function logout() {
-    const tenant = session?.tenant;
     commitLogout({ variables: {}, onCompleted: () => undefined, onError: () => undefined });
     clearSession();
-    navigate(tenant ? `/b/${tenant}` : "/");
+    navigate(browsing ? `/b/${browsing}` : "/");
   }
 
   return (
@@ -52,9 +60,11 @@ export function SiteHeader() {
                 <Button asChild colorPalette="orange" size="sm" px={{ base: "2", md: "3" }}>
                   <RouterLink to={portalPath}>My Membership</RouterLink>
                 </Button>
-                <Button variant="ghost" size="sm" px={{ base: "2", md: "3" }} onClick={logout}>
-                  Log out
-                </Button>
+                {!inPortal && (
+                  <Button variant="ghost" size="sm" px={{ base: "2", md: "3" }} onClick={logout}>
+                    Log out
+                  </Button>
+                )}
               </>
             ) : (
               <Button asChild colorPalette="orange" size="sm">

@@ -33,8 +33,11 @@ const BusinessHeroFragment = graphql`
   }
 `;
 
-/** The top of a business page: brand row, description, gallery and member login. */
-export function BusinessHero({ business, portalPath }: { business: BusinessHeroFragment_business$key; portalPath: string }) {
+/**
+ * The top of a business page: brand row, description, gallery and the member's way in: "Member login", or for a
+ * signed-in member "My Membership" (one login reaches every business's portal, issue 14).
+ */
+export function BusinessHero({ business, portalPath, signedIn = false }: { business: BusinessHeroFragment_business$key; portalPath: string; signedIn?: boolean }) {
   const data = useFragment(BusinessHeroFragment, business);
   const page = data.page;
   const dark = isDarkBackground(page?.theme.pageBg ?? "#ffffff");
@@ -63,7 +66,7 @@ export function BusinessHero({ business, portalPath }: { business: BusinessHeroF
                 {memberCountLabel(data.memberCount)}
               </Badge>
               <Button asChild variant="outline" size="sm" bg={dark ? "transparent" : "bg"} color="inherit">
-                <RouterLink to={portalPath}>Member login</RouterLink>
+                <RouterLink to={portalPath}>{signedIn ? "My Membership" : "Member login"}</RouterLink>
               </Button>
             </HStack>
           </Stack>
