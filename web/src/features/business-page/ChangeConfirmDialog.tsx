@@ -1,9 +1,43 @@
 import { Button, CloseButton, Dialog, Portal, Text } from "@chakra-ui/react";
-import { useState } from "react";
-import { graphql, useMutation } from "react-relay";
+import { useEffect, useState } from "react";
+import { fetchQuery, graphql, useMutation, useRelayEnvironment } from "react-relay";
 import { useNavigate } from "react-router";
 import type { ChangeConfirmDialogMutation } from "./__generated__/ChangeConfirmDialogMutation.graphql.ts";
+import type { ChangeConfirmDialogQuoteQuery } from "./__generated__/ChangeConfirmDialogQuoteQuery.graphql.ts";
 import { clearSelection, toGraphQLMode, type FulfillmentModeName } from "../../lib/selection.ts";
+import { formatCents } from "../../lib/money.ts";
+import { monthYear } from "../../lib/dates.ts";
+
+/** The server prices the new selection as the renewal will: tax (and the membership's coupon) included. */
+const QuoteQuery = graphql`
+  query ChangeConfirmDialogQuoteQuery($input: ChangeSubscriptionInput!) {
+    changeQuote(input: $input) {
+      __typename
+      ... on ChangeQuoteSuccess {
+        data {
+          discountCents
+          taxCents
+          taxRatePercent
+          totalCents
+          effectivePeriod
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+type QuoteState = { status: "loading" } | { status: "error"; message: string } | { status: "ok"; discountCents: number; taxCents: number; taxRatePercent: number; totalCents: number; effectivePeriod: string };
+
+/** "$48.65 / month (incl. $2.65 tax at 5.75%) from January 2027" */
+function quoteText(q: Extract<QuoteState, { status: "ok" }>): string {
+  const parts: string[] = [];
+  if (q.discountCents > 0) parts.push(`after ${formatCents(q.discountCents)} discount`);
+  if (q.taxCents > 0) parts.push(`incl. ${formatCents(q.taxCents)} tax at ${q.taxRatePercent.toFixed(2)}%`);
+  return `New monthly price: ${formatCents(q.totalCents)} / month${parts.length ? ` (${parts.join(", ")})` : ""}, from ${monthYear(q.effectivePeriod)}.`;
+}
 
 const ChangeMutation = graphql`
   mutation ChangeConfirmDialogMutation($input: ChangeSubscriptionInput!) {
@@ -51,6 +85,24 @@ export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, 
   const [phase, setPhase] = useState<Phase>("idle");
   const [error, setError] = useState<string | null>(null);
   const navigate = useNavigate();
+  const environment = useRelayEnvironment();
+  const [quote, setQuote] = useState<QuoteState>({ status: "loading" });
+  const addonKey = addonIds.join(",");
+
+  useEffect(() => {
+    if (!open) return;
+    setQuote({ status: "loading" });
+    const input = { subscriptionId: membershipId, planId, addonIds: addonKey ? addonKey.split(",") : [], mode: toGraphQLMode(mode) };
+    const sub = fetchQuery<ChangeConfirmDialogQuoteQuery>(environment, QuoteQuery, { input }, { fetchPolicy: "network-only" }).subscribe({
+      next: (res) => {
+        const r = res.changeQuote;
+        if (r.__typename === "ChangeQuoteSuccess" && "data" in r && r.data) setQuote({ status: "ok", ...r.data });
+        else setQuote({ status: "error", message: ("message" in r && r.message) || "Could not price this change" });
+      },
+      error: () => setQuote({ status: "error", message: "Could not price this change" }),
+    });
+    return () => sub.unsubscribe();
+  }, [open, environment, membershipId, planId, addonKey, mode]);
 
   function apply() {
     setPhase("applying");
@@ -87,6 +139,9 @@ export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, 
             <Dialog.Body>
               <Text fontWeight="medium" mb="2">
                 {summary}
+              </Text>
+              <Text mb="2" data-testid="change-quote" color={quote.status === "error" ? "red.600" : undefined}>
+                {quote.status === "ok" ? quoteText(quote) : quote.status === "error" ? quote.message : "Calculating the new price…"}
               </Text>
               <Text color="fg.muted">
                 {phase === "done" ? "Your new box starts with your next billing cycle. Taking you to your membership…" : "The change takes effect next billing cycle. There is no charge today."}

@@ -405,7 +405,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
           planId={plan.id}
           addonIds={chosenAddons.map((a) => a.id)}
           mode={choice.mode}
-          summary={`${plan.name}, ${MODE_LABELS[choice.mode]}${chosenAddons.length ? ` + ${chosenAddons.map((a) => a.name).join(", ")}` : ""}: ${formatCents(totalCents)} / month`}
+          summary={`${plan.name}, ${MODE_LABELS[choice.mode]}${chosenAddons.length ? ` + ${chosenAddons.map((a) => a.name).join(", ")}` : ""}`}
         />
       )}
     </Stack>
