@@ -52,26 +52,28 @@ test("the card update form reports a card it cannot validate", async ({ page }) 
 });
 
 test("the past-due notice opens the card update form", async ({ page }) => {
-  // The demo data has no declined renewal: show the portal's first load with its membership past due.
-  let pastDueOnce = true;
+  // The demo data has no declined renewal: show the portal with its membership past due until the card is saved
+  // (the portal may load more than once after the login).
+  let pastDue = true;
   await page.route("**/graphql", async (route) => {
     const body = route.request().postDataJSON() as { query?: string } | null;
-    if (!pastDueOnce || !body?.query?.startsWith("query MembershipRouteQuery")) return route.continue();
+    if (!pastDue || !body?.query?.startsWith("query MembershipRouteQuery")) return route.continue();
     const response = await route.fetch();
     const json = await response.json();
     if (!json.data?.viewer) return route.fulfill({ response, json });
-    pastDueOnce = false;
-    json.data.viewer.subscriptions[0].status = "PAST_DUE";
+    // The portal lists every business's membership (issue 14): make Green Acres' one past due.
+    json.data.viewer.subscriptions.find((s: { business: { slug: string } }) => s.business.slug === "green-acres-farm").status = "PAST_DUE";
     return route.fulfill({ response, json });
   });
   await login(page, "/b/green-acres-farm/membership");
   await page.getByRole("tab", { name: "Subscriptions" }).click();
-  const notice = page.getByTestId("subscription-card").getByRole("alert");
+  const notice = page.getByTestId("subscription-card").filter({ hasText: "Green Acres" }).getByRole("alert");
   await expect(notice).toContainText("Your last payment did not go through.");
   await notice.getByRole("link", { name: "Update your card" }).click();
   await expect(page.getByRole("tab", { name: "Profile" })).toHaveAttribute("aria-selected", "true");
   const section = page.getByRole("region", { name: "Payment card" });
   await fillCard(page, "4242 4242 4242 4242");
+  pastDue = false;
   await section.getByRole("button", { name: "Save card" }).click();
   await expect(section.getByText("Card updated successfully.")).toBeVisible();
   await expect(section.getByTestId("saved-card")).toHaveText("Visa •••• 4242, expires 12/2030");
