@@ -8,6 +8,7 @@ import { LoginForm } from "../features/portal/LoginForm.tsx";
 import { OrderHistory } from "../features/portal/OrderHistory.tsx";
 import { ProfileTab } from "../features/portal/ProfileTab.tsx";
 import { SubscriptionCard } from "../features/portal/SubscriptionCard.tsx";
+import { portalOrder } from "../features/portal/portalOrder.ts";
 import { longDate } from "../lib/dates.ts";
 import { clearSession, useSessionVersion } from "../lib/session.ts";
 import { STORAGE_KEYS, writeItem } from "../lib/storage.ts";
@@ -239,14 +240,4 @@ function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | 
       )}
     </Container>
   );
-}
-
-/**
- * The portal's order of the member's memberships, one per business (issue 14 replaces spec §4's "only the first
- * business"): the business of the URL first, then those with a box coming (active, past due), then the rest,
- * each by business name.
- */
-function portalOrder<T extends { status: string; business: { name: string; slug: string } }>(subs: readonly T[], businessSlug: string | null): T[] {
-  const rank = (s: T) => (s.business.slug === businessSlug ? 0 : s.status === "ACTIVE" || s.status === "PAST_DUE" ? 1 : 2);
-  return [...subs].sort((a, b) => rank(a) - rank(b) || a.business.name.localeCompare(b.business.name));
 }
