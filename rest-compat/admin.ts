@@ -94,6 +94,10 @@ const PageContentIn = z
     changeWindow: z.object({ startDay: z.number(), endDay: z.number() }).nullish(),
     social: z.record(z.string(), z.string().nullish()).nullish(),
     theme: z.record(z.string(), z.string().nullish()).nullish(),
+    supportPhone: z
+      .string()
+      .nullish()
+      .describe("Not in the §3 shape (GET does not return it): the support phone of the portal note and footer; left out, the stored one is kept; empty clears it"),
   })
   .loose();
 type PageContentBody = z.output<typeof PageContentIn>;
@@ -117,6 +121,7 @@ function serviceContent(c: PageContentBody): PageContentInput {
     changeWindow: c.changeWindow,
     addonLimit: c.addonLimit,
     addonSectionTitle: c.addonSectionTitle,
+    supportPhone: c.supportPhone,
   };
 }
 

@@ -136,8 +136,22 @@ const HTML_MAX = 1_000_000;
 const line = (label: string, max: number) => singleLine(label).trim().max(max);
 
 /**
+ * A phone number people can dial: digits with the usual separators (spaces, dots, dashes, parentheses), an
+ * optional leading +, 7 to 15 digits (E.164's maximum) and an optional extension ("x12" or "ext. 12").
+ */
+const PHONE = /^\+?[0-9(][0-9 ().-]*[0-9)](?:\s*(?:x|ext\.?)\s*[0-9]{1,6})?$/i;
+export const SUPPORT_PHONE_MESSAGE = "Support phone must be a phone number such as (555) 123-4567";
+export const supportPhoneSchema = line("Support phone", 40).refine((s) => {
+  if (s === "") return true;
+  const main = s.replace(/\s*(?:x|ext\.?)\s*[0-9]{1,6}$/i, "");
+  const digits = main.replace(/[^0-9]/g, "").length;
+  return PHONE.test(s) && digits >= 7 && digits <= 15;
+}, SUPPORT_PHONE_MESSAGE);
+
+/**
  * A full page save: the editor sends the whole content, and fields it leaves out take their §3 defaults.
- * Optional days (cutoff, box ready) are cleared by leaving them out.
+ * Optional days (cutoff, box ready) are cleared by leaving them out. The support phone (not in §3) is the one
+ * exception: left out, the stored number is kept.
  */
 export const PageContentSchema = z.object({
   brand: z.object({ name: line("Brand name", 200).nullish(), logoUrl: z.literal("").or(imageUrlSchema).nullish() }).nullish(),
@@ -169,6 +183,8 @@ export const PageContentSchema = z.object({
   changeWindow: windowSchema("Change window").nullish(),
   addonLimit: z.number({ error: "Add-on limit must be a whole number" }).int("Add-on limit must be a whole number").min(0, "Add-on limit cannot be negative").max(1000).nullish(),
   addonSectionTitle: line("Add-on section title", 200).nullish(),
+  /** Shown in the portal's disabled-action note and the business footer (spec §2); empty for none. */
+  supportPhone: supportPhoneSchema.nullish(),
 });
 export type PageContentInput = z.input<typeof PageContentSchema>;
 export type PageContent = z.output<typeof PageContentSchema>;
@@ -212,5 +228,7 @@ export function pageData(c: PageContent) {
     changeWindowEnd: c.changeWindow?.endDay ?? DEFAULT_WINDOW.endDay,
     addonLimit: c.addonLimit ?? 0,
     addonSectionTitle: c.addonSectionTitle || DEFAULT_ADDON_SECTION_TITLE,
+    // Left out (a client that predates it, such as a §3 REST save), the stored number stays; null or "" clears it.
+    ...(c.supportPhone !== undefined ? { supportPhone: c.supportPhone ?? "" } : {}),
   } satisfies Partial<Record<keyof Page, unknown>>;
 }

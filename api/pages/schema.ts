@@ -94,6 +94,7 @@ export const PageObject = builder.prismaObject("Page", {
     changeWindow: t.field({ type: DayWindowRef, resolve: (p) => ({ startDay: p.changeWindowStart, endDay: p.changeWindowEnd }) }),
     addonLimit: t.exposeInt("addonLimit", { description: "0 = unlimited." }),
     addonSectionTitle: t.exposeString("addonSectionTitle"),
+    supportPhone: t.exposeString("supportPhone", { description: "Support phone for the portal's disabled-action note and the footer (spec §2); empty when not set." }),
     isHome: t.boolean({ resolve: (p) => p.isHome === true }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
   }),
@@ -179,6 +180,7 @@ export const PageContentInput = builder.inputType("PageContentInput", {
     changeWindow: t.field({ type: DayWindowInput }),
     addonLimit: t.int({ description: "0 = unlimited." }),
     addonSectionTitle: t.string(),
+    supportPhone: t.string({ description: "A phone number (7 to 15 digits, optional +, spaces, dots, dashes, parentheses and extension); empty for none." }),
   }),
 });
 

@@ -12,7 +12,7 @@ import { useSessionVersion } from "../lib/session.ts";
 import { STORAGE_KEYS, writeItem } from "../lib/storage.ts";
 import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
 import { ErrorBoundary } from "../ui/ErrorBoundary.tsx";
-import { PageContent } from "../ui/PageShell.tsx";
+import { PageContent, useOwnFooter } from "../ui/PageShell.tsx";
 import { EmptyMessage, ErrorState, LoadingState } from "../ui/StatusStates.tsx";
 
 const BusinessQuery = graphql`
@@ -67,6 +67,8 @@ function BusinessPage({ slug, fetchKey, onTenantHost }: { slug: string; fetchKey
   const [params] = useSearchParams();
   const changeMode = params.get("change") === "true";
   useDocumentTitle(business ? business.name : "Business not found");
+  // The business footer (legal links, copyright, support phone) is the page's only footer.
+  useOwnFooter(!!business?.page);
   useEffect(() => {
     // Spec §3 current_tenant: later API calls from pages without /b/{slug} (portal, checkout) use this business.
     if (business) writeItem(STORAGE_KEYS.currentTenant, business.slug.toLowerCase());

@@ -1,4 +1,4 @@
-import { Box, Button, Container, Flex, Heading, HStack, IconButton, Stack, Text } from "@chakra-ui/react";
+import { Box, Button, Container, Flex, Heading, HStack, IconButton, Link, Stack, Text } from "@chakra-ui/react";
 import { Suspense, useEffect, useState } from "react";
 import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from "react-router";
@@ -38,6 +38,9 @@ const PortalQuery = graphql`
         business {
           name
           slug
+          page {
+            supportPhone
+          }
           nextBox {
             contentHtml
           }
@@ -235,7 +238,15 @@ function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | 
 
       {first && (
         <Text fontSize="sm" color="fg.muted" mt="10" borderTopWidth="1px" pt="4">
-          Skipping closes {longDate(first.skipWindow.closesOn)} and changes close {longDate(first.changeWindow.closesOn)}. After that, call us at our support line to make changes. Cancellation is by phone only.
+          Skipping closes {longDate(first.skipWindow.closesOn)} and changes close {longDate(first.changeWindow.closesOn)}. After that, call us at{" "}
+          {first.business.page?.supportPhone ? (
+            <Link href={`tel:${first.business.page.supportPhone.replace(/[^0-9+]/g, "")}`} fontWeight="semibold" color="fg" data-testid="support-phone">
+              {first.business.page.supportPhone}
+            </Link>
+          ) : (
+            "our support line"
+          )}{" "}
+          to make changes. Cancellation is by phone only.
         </Text>
       )}
     </Container>

@@ -7,6 +7,7 @@ import { footerButtonColors, isDarkBackground } from "../../lib/color.ts";
 const BusinessFooterFragment = graphql`
   fragment BusinessFooterFragment_page on Page {
     brandName
+    supportPhone
     social {
       facebook
       instagram
@@ -53,6 +54,14 @@ export function BusinessFooter({ page }: { page: BusinessFooterFragment_page$key
                   </Link>
                 ))}
               </HStack>
+            )}
+            {data.supportPhone && (
+              <Text fontSize="sm" data-testid="footer-support-phone">
+                Support:{" "}
+                <Link href={`tel:${data.supportPhone.replace(/[^0-9+]/g, "")}`} color="inherit" textDecoration="underline">
+                  {data.supportPhone}
+                </Link>
+              </Text>
             )}
             <Text fontSize="sm" opacity={0.8}>
               © {new Date().getFullYear()} {data.brandName}. All rights reserved.

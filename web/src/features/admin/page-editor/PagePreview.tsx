@@ -148,6 +148,7 @@ export function PagePreview({ draft, compact = false }: { draft: PageDraft; comp
           <Text>Privacy Policy</Text>
           <Text>Refund Policy</Text>
         </HStack>
+        {draft.supportPhone.trim() && <Text>Support: {draft.supportPhone.trim()}</Text>}
         <Text color="gray.400">© {new Date().getFullYear()} {draft.brand.name || "Your business"}</Text>
       </Stack>
     </Box>

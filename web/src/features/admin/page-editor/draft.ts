@@ -58,6 +58,8 @@ export interface PageDraft {
   billingDay: number | null;
   skipWindow: { startDay: number | null; endDay: number | null };
   changeWindow: { startDay: number | null; endDay: number | null };
+  /** Shown in the portal's disabled-action note and the business footer; "" for none. */
+  supportPhone: string;
   faqs: FaqDraft[];
 }
 
@@ -126,6 +128,7 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
               startDay
               endDay
             }
+            supportPhone
             faqs {
               q
               a
@@ -197,6 +200,7 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
     billingDay: page?.billingDay ?? 1,
     skipWindow: { startDay: page?.skipWindow.startDay ?? 1, endDay: page?.skipWindow.endDay ?? 14 },
     changeWindow: { startDay: page?.changeWindow.startDay ?? 1, endDay: page?.changeWindow.endDay ?? 14 },
+    supportPhone: page?.supportPhone ?? "",
     faqs: page?.faqs.map((f, i) => ({ key: `faq_${i}`, q: f.q, a: f.a, aDoc: (f.answerDoc as RichTextDoc | null | undefined) ?? null })) ?? [],
   };
 }
@@ -222,6 +226,7 @@ export function contentInput(draft: PageDraft) {
     billingDay: draft.billingDay ?? 1,
     skipWindow: { startDay: draft.skipWindow.startDay ?? 1, endDay: draft.skipWindow.endDay ?? 14 },
     changeWindow: { startDay: draft.changeWindow.startDay ?? 1, endDay: draft.changeWindow.endDay ?? 14 },
+    supportPhone: draft.supportPhone.trim(),
     faqs: draft.faqs.filter((f) => f.q.trim()).map((f) => ({ q: f.q.trim(), ...(f.aDoc ? { answerDoc: f.aDoc } : { a: f.a }) })),
   };
 }

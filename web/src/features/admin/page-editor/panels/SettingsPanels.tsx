@@ -40,7 +40,7 @@ export function SubscriptionPanel({ draft, update }: { draft: PageDraft; update:
         <NumberField label="Cutoff day" min={1} max={31} value={draft.subscriptionCutoffDay} onChange={(v) => update((d) => ({ ...d, subscriptionCutoffDay: v }))} helper="Optional, 1–31: no new subscriptions after this day" />
         <NumberField label="Box ready day" min={1} max={28} value={draft.boxReadyDay} onChange={(v) => update((d) => ({ ...d, boxReadyDay: v }))} helper="Optional, 1–28" />
         <NumberField label="Billing day" min={1} max={28} value={draft.billingDay} onChange={(v) => update((d) => ({ ...d, billingDay: v }))} />
-        <span />
+        <TextField label="Support phone" type="tel" value={draft.supportPhone} onChange={(supportPhone) => update((d) => ({ ...d, supportPhone }))} placeholder="(555) 123-4567" helper="Shown in the member portal and the page footer" />
         <NumberField label="Skip window start day" min={1} max={28} value={draft.skipWindow.startDay} onChange={(v) => update((d) => ({ ...d, skipWindow: { ...d.skipWindow, startDay: v } }))} />
         <NumberField label="Skip window end day" min={1} max={28} value={draft.skipWindow.endDay} onChange={(v) => update((d) => ({ ...d, skipWindow: { ...d.skipWindow, endDay: v } }))} />
         <NumberField label="Change window start day" min={1} max={28} value={draft.changeWindow.startDay} onChange={(v) => update((d) => ({ ...d, changeWindow: { ...d.changeWindow, startDay: v } }))} />

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "pages" ADD COLUMN     "support_phone" TEXT NOT NULL DEFAULT '';

@@ -1,0 +1,59 @@
+import { expect, test } from "@playwright/test";
+import { gql, loginAs } from "./admin-support.ts";
+import { CLOCK } from "./member-support.ts";
+import { adminToken, createOwnBusiness, runSuffix } from "./tenant-support.ts";
+import { checkLayout } from "./layout-support.ts";
+
+// Issue 14: one footer on business pages, and the support phone (a page setting) in that footer and in the
+// portal's disabled-action note.
+
+test("a business page has one footer, with the support phone", async ({ page }, testInfo) => {
+  await page.clock.install({ time: CLOCK });
+  await page.goto("/b/green-acres-farm");
+  await expect(page.getByRole("heading", { level: 1, name: "Green Acres Farm" })).toBeVisible();
+  await expect(page.getByText(/All rights reserved\./)).toHaveCount(1);
+  await expect(page.getByRole("navigation", { name: "Legal" })).toHaveCount(0);
+  await expect(page.getByTestId("footer-support-phone")).toHaveText("Support: (330) 555-0142");
+  await expect(page.getByTestId("footer-support-phone").getByRole("link")).toHaveAttribute("href", "tel:3305550142");
+  await checkLayout(page, testInfo, "business-page-footer", (p) => [p.getByRole("heading", { level: 1, name: "Green Acres Farm" }), p.getByTestId("footer-support-phone"), p.getByRole("link", { name: "Refund Policy" })]);
+  // Other pages keep the site footer.
+  await page.goto("/businesses");
+  await expect(page.getByRole("navigation", { name: "Legal" })).toBeVisible();
+});
+
+test("the portal's disabled-action note shows the business's support phone", async ({ page }, testInfo) => {
+  await loginAs(page, "member", "member1234");
+  await page.goto("/membership");
+  await expect(page.getByRole("heading", { name: "My membership" })).toBeVisible();
+  const phone = page.getByTestId("support-phone");
+  // The member's current membership is at Ember & Oak Coffee (seeded support phone (503) 555-0187).
+  await expect(phone).toHaveText("(503) 555-0187");
+  await expect(phone.locator("xpath=..")).toContainText("Cancellation is by phone only.");
+  await checkLayout(page, testInfo, "portal-support-phone", (p) => [p.getByTestId("support-phone")]);
+});
+
+test("the page editor's Subscription Settings set the support phone the business page shows", async ({ page, request }, testInfo) => {
+  test.setTimeout(120_000);
+  const token = await adminToken(request);
+  const suffix = runSuffix();
+  const business = await createOwnBusiness(request, token, { name: `Phone Orchard ${suffix}`, slug: `phone-orchard-${suffix}`, planName: "Apple Box", pickupCents: 2400 });
+  try {
+    await loginAs(page, "admin", "admin1234");
+    await page.goto(`/admin/business/${business.id}/page`);
+    await expect(page.getByRole("heading", { level: 1, name: "Edit Page" })).toBeVisible();
+    const field = page.getByLabel("Support phone");
+    await expect(field).toHaveValue("");
+    // (A number the server refuses is covered by tests/integration/page-settings-issue14.test.ts: spec §8 shows
+    // no message for a refused page save.)
+    await field.fill("(216) 555-0199");
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+    await testInfo.attach("page-editor-support-phone", { body: await page.getByLabel("Support phone").screenshot(), contentType: "image/png" });
+    const read = await gql(request, token, `query($slug: String!) { business(slug: $slug) { page { supportPhone } } }`, { slug: business.slug });
+    expect(read.data.business.page.supportPhone).toBe("(216) 555-0199");
+    await page.goto(`/b/${business.slug}`);
+    await expect(page.getByTestId("footer-support-phone")).toHaveText("Support: (216) 555-0199");
+  } finally {
+    await gql(request, token, `mutation($input: DeleteBusinessInput!) { deleteBusiness(input: $input) { __typename } }`, { input: { businessId: business.id } });
+  }
+});
