@@ -11,11 +11,11 @@ import { formatCents } from "../api/shared/money.ts";
 /** Spec status words: lower-case (active, canceled, past_due, incomplete). */
 export const statusWord = (s: string) => s.toLowerCase();
 
-/** The memberships status filter of §2 (any, active, canceled), as the services spell it. */
+/** The memberships status filter of §2 (any, active, canceled; plus past_due), as the services spell it. */
 export const StatusFilter = z
-  .enum(["any", "active", "canceled", ""])
+  .enum(["any", "active", "past_due", "canceled", ""])
   .optional()
-  .transform((s) => (s ? (s.toUpperCase() as "ANY" | "ACTIVE" | "CANCELED") : "ANY"));
+  .transform((s) => (s ? (s.toUpperCase() as "ANY" | "ACTIVE" | "PAST_DUE" | "CANCELED") : "ANY"));
 
 export const MembershipRow = z.object({
   subscription_id: z.number().int(),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSession } from "../../api/auth/sessions.ts";
 import type { Actor, ServiceContext } from "../../api/context.ts";
 import {
   membershipListRows,
@@ -86,7 +87,7 @@ afterAll(() => t?.close());
 
 describe("membershipPageIds", () => {
   const filters: MembershipFilter[] = [];
-  for (const status of ["ACTIVE", "CANCELED", null] as (StatusFilter | null)[]) {
+  for (const status of ["ACTIVE", "PAST_DUE", "CANCELED", null] as (StatusFilter | null)[]) {
     for (const search of [null, "  ADA ", "adam1", "orchard", "adamail", "a_a", "3.carl"]) filters.push({ status, search });
   }
   filters.push({ status: "ANY", search: "", businessId: 1 }, { status: "ACTIVE", search: "a", businessId: 2 }, { search: "nobody" });
@@ -133,6 +134,21 @@ describe("membershipPageIds", () => {
         expect(await membershipListRows(ctxOf(actor), filter, { take: 7 })).toEqual(expected);
       }
     }
+  });
+
+  it("the past-due filter lists exactly the PAST_DUE memberships, through GraphQL and REST (issue 14)", async () => {
+    const expected = (await t.db.prisma.subscription.findMany({ where: { status: "PAST_DUE" }, orderBy: membershipOrder, select: { id: true } })).map((r) => r.id);
+    expect(expected.length).toBe(12);
+    expect(await membershipPageIds(ctxOf(admin), { status: "PAST_DUE" }, { take: 100 })).toEqual(expected);
+    const root = await t.db.prisma.user.findUniqueOrThrow({ where: { username: "root" } });
+    const { token: bearer } = await openSession({ db: t.db.prisma, clock: t.clock, config: t.config }, root.id, { tenantSlug: null });
+    const gql = await t.gqlOk(`{ memberships(first: 50, status: PAST_DUE) { edges { node { databaseId status } } } }`, {}, { token: bearer });
+    expect(gql.memberships.edges.map((e: any) => e.node.databaseId)).toEqual(expected);
+    expect(new Set(gql.memberships.edges.map((e: any) => e.node.status))).toEqual(new Set(["PAST_DUE"]));
+    const rest = await t.app.inject({ method: "GET", url: "/api/admin/memberships?status=past_due", headers: { authorization: `Bearer ${bearer}` } });
+    expect(rest.statusCode).toBe(200);
+    expect(rest.json().items.map((r: any) => r.subscription_id)).toEqual(expected);
+    expect(new Set(rest.json().items.map((r: any) => r.status))).toEqual(new Set(["past_due"]));
   });
 
   it("readers see only what the policy lets them read", async () => {

@@ -20,6 +20,21 @@ const FEATURES = [
   { title: "Clear pricing", text: "One monthly price per box, tax shown up front, every order in your history." },
 ];
 
+/** Spec §2: static stats under the hero (the figures are the platform's own marketing copy, not live data). */
+const STATS = [
+  { value: "40+", label: "Local businesses" },
+  { value: "12,000", label: "Boxes delivered" },
+  { value: "4.9/5", label: "Average member rating" },
+  { value: "3", label: "Ways to get your box" },
+];
+
+/** Spec §2: one static testimonial after the features showcase. */
+const TESTIMONIAL = {
+  quote: "Our farm share shows up like clockwork, and when we travel I skip a month in two clicks. It's the easiest way we've found to eat from our own county.",
+  name: "Maya R.",
+  detail: "Green Acres Farm member since 2024",
+};
+
 const HomeQuery = graphql`
   query HomeRouteQuery {
     homePage {
@@ -67,6 +82,23 @@ export default function HomeRoute() {
         </Container>
       </Box>
 
+      <Box as="section" aria-label="Membership stats" borderBottomWidth="1px" borderColor="orange.100">
+        <Container maxW="6xl" py={{ base: "8", md: "10" }}>
+          <SimpleGrid as="dl" columns={{ base: 2, md: 4 }} gap={{ base: "6", md: "8" }} data-testid="home-stats">
+            {STATS.map((stat) => (
+              <Stack key={stat.label} gap="1" textAlign="center">
+                <Text as="dt" order={2} color="fg.muted" fontSize="sm">
+                  {stat.label}
+                </Text>
+                <Text as="dd" order={1} fontSize={{ base: "2xl", md: "3xl" }} fontWeight="bold" color="orange.700">
+                  {stat.value}
+                </Text>
+              </Stack>
+            ))}
+          </SimpleGrid>
+        </Container>
+      </Box>
+
       <Container as="section" maxW="6xl" py={{ base: "12", md: "20" }} aria-labelledby="how-it-works">
         <Heading as="h2" id="how-it-works" size={{ base: "2xl", md: "3xl" }} textAlign="center" mb={{ base: "8", md: "12" }}>
           How it works
@@ -102,6 +134,20 @@ export default function HomeRoute() {
           </SimpleGrid>
         </Container>
       </Box>
+
+      <Container as="section" maxW="3xl" py={{ base: "12", md: "16" }} aria-label="What members say">
+        <Box as="figure" textAlign="center" data-testid="home-testimonial">
+          <Text as="blockquote" fontSize={{ base: "lg", md: "2xl" }} fontStyle="italic" lineHeight="1.5">
+            “{TESTIMONIAL.quote}”
+          </Text>
+          <Text as="figcaption" mt="4" color="fg.muted">
+            <Text as="span" fontWeight="semibold" color="fg">
+              {TESTIMONIAL.name}
+            </Text>
+            , {TESTIMONIAL.detail}
+          </Text>
+        </Box>
+      </Container>
 
       <ErrorBoundary fallback={() => null}>
         <Suspense fallback={null}>

@@ -2,7 +2,7 @@ import { Box, Button, Field, Flex, Heading, Input, NativeSelect, SimpleGrid, Sta
 import { useEffect, useRef, useState } from "react";
 import { graphql, useRelayEnvironment } from "react-relay";
 import type { AddressStepSaveProfileMutation } from "./__generated__/AddressStepSaveProfileMutation.graphql.ts";
-import { US_STATES } from "./usStates.ts";
+import { StateSelect } from "./StateSelect.tsx";
 import { commitAsync } from "../../lib/mutations.ts";
 import type { SelectionAddress } from "../../lib/selection.ts";
 
@@ -97,22 +97,7 @@ export function AddressStep({ address, onChange, loggedIn, onBack, onContinue }:
         {field("apt", "Apt, suite, unit (optional)", { required: false, autoComplete: "address-line2" })}
         <SimpleGrid columns={{ base: 1, md: 3 }} gap="4">
           {field("city", "City", { autoComplete: "address-level2" })}
-          <Field.Root required>
-            <Field.Label>
-              State <Field.RequiredIndicator />
-            </Field.Label>
-            <NativeSelect.Root>
-              <NativeSelect.Field value={address.state} onChange={(e) => onChange({ state: e.target.value })} bg="bg" autoComplete="address-level1">
-                <option value="">Select…</option>
-                {US_STATES.map((s) => (
-                  <option key={s} value={s}>
-                    {s}
-                  </option>
-                ))}
-              </NativeSelect.Field>
-              <NativeSelect.Indicator />
-            </NativeSelect.Root>
-          </Field.Root>
+          <StateSelect required value={address.state} onChange={(state) => onChange({ state })} />
           {field("zip", "Zip code", { autoComplete: "postal-code" })}
         </SimpleGrid>
         {field("country", "Country", { autoComplete: "country-name" })}

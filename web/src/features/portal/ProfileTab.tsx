@@ -8,6 +8,7 @@ import { commitAsync } from "../../lib/mutations.ts";
 import { clearSession } from "../../lib/session.ts";
 import type { SelectionAddress } from "../../lib/selection.ts";
 import { CardUpdateSection } from "./CardUpdateSection.tsx";
+import { StateSelect } from "../checkout/StateSelect.tsx";
 import type { PaymentConfigLike } from "../payments/CardPaymentForm.tsx";
 
 const ProfileTabFragment = graphql`
@@ -173,7 +174,7 @@ export function ProfileTab({ user, paymentConfig, onCardUpdated }: { user: Profi
               {addrField("street", "Street address")}
               {addrField("apt", "Apt, suite, unit")}
               {addrField("city", "City")}
-              {addrField("state", "State")}
+              <StateSelect value={address.state} onChange={(state) => setAddress((cur) => ({ ...cur, state }))} />
               {addrField("zip", "Zip code")}
               {addrField("country", "Country")}
             </SimpleGrid>

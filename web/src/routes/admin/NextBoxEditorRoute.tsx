@@ -10,7 +10,7 @@ import { NEXT_BOX_LOAD_ERROR_MS, NEXT_BOX_RETRY_MS, SAVE_FAILURE_MS, SAVE_SUCCES
 import { useFlash } from "../../features/admin/useFlash.ts";
 import { AdminPage, Panel } from "../../ui/admin/AdminPage.tsx";
 import { RichHtml } from "../../ui/RichHtml.tsx";
-import { LoadingState } from "../../ui/StatusStates.tsx";
+import { EmptyMessage, LoadingState } from "../../ui/StatusStates.tsx";
 import type { NextBoxEditorRouteQuery, NextBoxEditorRouteQuery$data } from "./__generated__/NextBoxEditorRouteQuery.graphql.ts";
 import type { NextBoxEditorRouteSaveMutation } from "./__generated__/NextBoxEditorRouteSaveMutation.graphql.ts";
 
@@ -18,6 +18,7 @@ const query = graphql`
   query NextBoxEditorRouteQuery($id: Int!) {
     adminBusiness(id: $id) {
       name
+      viewerCanEdit
       nextBox {
         contentHtml
         contentDoc
@@ -120,10 +121,14 @@ export default function NextBoxEditorRoute() {
       )}
       {loading ? (
         <LoadingState label="Loading content…" />
+      ) : !business ? (
+        // Not attached to this business (or no such business): the server refuses it, so no editor either.
+        <EmptyMessage title="No businesses found" description="This business does not exist or you do not have access to it." />
       ) : (
         <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4" alignItems="start">
           <Panel title="Content">
             <Stack gap="4">
+              {!business.viewerCanEdit && <Text color="fg.muted">Read only: your role can view the Next Box note but not change it; saving will be refused.</Text>}
               <RichTextFlushContext.Provider value={registry}>
                 <RichTextEditor key={editorKey} label="Next Box content" initial={draft} onChange={setDraft} preset="full" minHeight={200} />
               </RichTextFlushContext.Provider>

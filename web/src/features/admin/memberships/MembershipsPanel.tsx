@@ -40,6 +40,7 @@ export function MembershipsPanel({ businessId, businessOptions }: { businessId?:
           <NativeSelect.Field aria-label="Status" value={status} onChange={(e) => setStatus(e.currentTarget.value as MembershipStatusFilter)}>
             <option value="ANY">Any status</option>
             <option value="ACTIVE">Active</option>
+            <option value="PAST_DUE">Past due</option>
             <option value="CANCELED">Canceled</option>
           </NativeSelect.Field>
           <NativeSelect.Indicator />
