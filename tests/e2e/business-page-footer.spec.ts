@@ -28,7 +28,8 @@ test("the portal's disabled-action note shows the business's support phone", asy
   const phone = page.getByTestId("support-phone");
   // The member's current membership is at Ember & Oak Coffee (seeded support phone (503) 555-0187).
   await expect(phone).toHaveText("(503) 555-0187");
-  await expect(phone.locator("xpath=..")).toContainText("Cancellation is by phone only.");
+  // The portal lists every business's membership: the note says whose line it is.
+  await expect(phone.locator("xpath=..")).toContainText("After that, call Ember & Oak Coffee Roasters at (503) 555-0187 to make changes. Cancellation is by phone only.");
   await checkLayout(page, testInfo, "portal-support-phone", (p) => [p.getByTestId("support-phone")]);
 });
 

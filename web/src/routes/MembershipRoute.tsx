@@ -238,7 +238,7 @@ function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | 
 
       {first && (
         <Text fontSize="sm" color="fg.muted" mt="10" borderTopWidth="1px" pt="4">
-          Skipping closes {longDate(first.skipWindow.closesOn)} and changes close {longDate(first.changeWindow.closesOn)}. After that, call us at{" "}
+          Skipping closes {longDate(first.skipWindow.closesOn)} and changes close {longDate(first.changeWindow.closesOn)}. After that, call {first.business.name} at{" "}
           {first.business.page?.supportPhone ? (
             <Link href={`tel:${first.business.page.supportPhone.replace(/[^0-9+]/g, "")}`} fontWeight="semibold" color="fg" data-testid="support-phone">
               {first.business.page.supportPhone}
