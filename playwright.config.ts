@@ -39,8 +39,8 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],
   webServer: {
-    // The built app exactly as `npm start` runs it (builds dist/web first if missing), on a fresh embedded
-    // database that the server migrates and fills with the demo data.
+    // The built app exactly as `npm start` runs it (builds dist/web first if missing), on a fresh database
+    // (embedded, or E2E_DATABASE_URL) that the server migrates and fills with the demo data.
     command: "node scripts/start.mjs",
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
@@ -53,7 +53,9 @@ export default defineConfig({
       PORT: String(port),
       PUBLIC_HOST: `localhost:${port}`,
       DATA_DIR: process.env.E2E_DATA_DIR,
-      DATABASE_URL: "",
+      // The embedded database by default; E2E_DATABASE_URL runs the same flows on PostgreSQL (an empty database
+      // the server migrates and seeds: `npm test` creates and drops one for the member journeys).
+      DATABASE_URL: process.env.E2E_DATABASE_URL ?? "",
       SEED_DEMO: "1",
       LOG_LEVEL: "warn",
       // A fixed business day (the 5th: inside the default skip/change windows, before any cutoff), so the

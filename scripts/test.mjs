@@ -16,6 +16,14 @@ const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const inCI = /^(1|true|yes)$/i.test(process.env.CI ?? "");
 const DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** Browser flows of members that also run with the server on PostgreSQL. */
+const MEMBER_JOURNEYS = [
+  "tests/e2e/member-multi-business.spec.ts",
+  "tests/e2e/member-portal.spec.ts",
+  "tests/e2e/member-checkout.spec.ts",
+  "tests/e2e/business-page-cutoff.spec.ts",
+  "tests/e2e/business-page-footer.spec.ts",
+];
 // As under `npm run`: tools find each other on PATH (prisma runs the prisma-pothos-types generator by name), and
 // every child whose `#!/usr/bin/env node` resolves through PATH (vitest, tsc, vite, playwright, the npm of the
 // signal test) runs on the project's Node, node_modules/.bin/node, whatever Node the machine has.
@@ -35,11 +43,13 @@ function fail(label, reason) {
   finish();
 }
 
-function run(label, command, args, env = {}) {
+/** Runs a step; `cleanup` runs after it whatever its outcome (before a failure ends the run). */
+async function run(label, command, args, env = {}, cleanup = async () => {}) {
   console.log(`\n=== ${label}\n$ ${[command.replace(`${root}/`, ""), ...args].join(" ")}`);
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  await cleanup();
   if (result.status !== 0) fail(label, `exit ${result.status ?? result.signal} after ${seconds}s`);
   passed++;
   console.log(`✓ ${label} (${seconds}s)`);
@@ -69,13 +79,13 @@ if (Number(process.versions.node.split(".")[0]) < 24) {
 }
 
 // Server side
-run("Prisma client", bin("prisma"), ["generate"]);
-run("schema.graphql is current", process.execPath, ["scripts/print-schema.ts", "--check"]);
-run("Typecheck (server)", bin("tsc"), ["-p", "tsconfig.json"]);
-run("Relay artifacts", bin("relay-compiler"), []);
-run("Typecheck (web)", bin("tsc"), ["-p", "web/tsconfig.json"]);
+await run("Prisma client", bin("prisma"), ["generate"]);
+await run("schema.graphql is current", process.execPath, ["scripts/print-schema.ts", "--check"]);
+await run("Typecheck (server)", bin("tsc"), ["-p", "tsconfig.json"]);
+await run("Relay artifacts", bin("relay-compiler"), []);
+await run("Typecheck (web)", bin("tsc"), ["-p", "web/tsconfig.json"]);
 // The embedded run must not inherit a PostgreSQL URL from the caller's environment.
-run("Server tests (embedded database)", bin("vitest"), ["run"], { TEST_DATABASE_URL: "" });
+await run("Server tests (embedded database)", bin("vitest"), ["run"], { TEST_DATABASE_URL: "" });
 
 const pg = await postgresUrl();
 if (pg.error) {
@@ -83,15 +93,36 @@ if (pg.error) {
   if (inCI) fail("Server tests (PostgreSQL)", `${message}; CI requires it`);
   console.log(`\n=== Server tests (PostgreSQL)\n- skipped: ${message}. Start it or set TEST_DATABASE_URL.`);
 } else {
-  run("Server tests (PostgreSQL)", bin("vitest"), ["run"], { TEST_DATABASE_URL: pg.url });
+  await run("Server tests (PostgreSQL)", bin("vitest"), ["run"], { TEST_DATABASE_URL: pg.url });
 }
 
 // Web
-run("Web unit tests", bin("vitest"), ["run", "--config", "web/vitest.config.ts"]);
-run("Web build", bin("vite"), ["build", "--config", "web/vite.config.ts", "--logLevel", "warn"]);
+await run("Web unit tests", bin("vitest"), ["run", "--config", "web/vitest.config.ts"]);
+await run("Web build", bin("vite"), ["build", "--config", "web/vite.config.ts", "--logLevel", "warn"]);
 if (!fs.existsSync(CHROMIUM)) {
   fail("End-to-end tests", `no browser at ${CHROMIUM}: install Debian's Chromium (apt-get install chromium) or set CHROMIUM_PATH`);
 }
-run("End-to-end tests (Playwright)", bin("playwright"), ["test"]);
+await run("End-to-end tests (Playwright)", bin("playwright"), ["test"]);
+
+// The member journeys once more with the server on PostgreSQL (a database of their own, dropped afterwards).
+if (!pg.error) {
+  const name = `mp_e2e_${process.pid}`;
+  const { default: pgClient } = await import("pg");
+  const admin = async (sql) => {
+    const client = new pgClient.Client({ connectionString: pg.url });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  const url = new URL(pg.url);
+  url.pathname = `/${name}`;
+  await admin(`CREATE DATABASE "${name}"`);
+  await run("End-to-end member journeys (Playwright, PostgreSQL)", bin("playwright"), ["test", ...MEMBER_JOURNEYS], { E2E_DATABASE_URL: url.toString() }, () =>
+    admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  );
+}
 
 finish();
