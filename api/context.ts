@@ -3,6 +3,7 @@ import type { PrismaClient } from "./db.ts";
 import type { Clock } from "./shared/clock.ts";
 import type { BusinessRole } from "./generated/prisma/client.ts";
 import type { PublicPageCache } from "./pages/public-cache.ts";
+import type { Log } from "./shared/log.ts";
 
 /** Who is making the request, resolved from the bearer token on the server (never from client claims). */
 export type Actor =
@@ -14,8 +15,7 @@ export type Actor =
     }
   | { kind: "partner"; token: { id: number; businessId: number } };
 
-/** The part of pino the services use (Fastify's request logger satisfies it). */
-export type Log = Pick<import("pino").BaseLogger, "info" | "warn" | "error" | "debug">;
+export type { Log };
 
 /** What every domain service receives: data access, time, the actor and the request's tenant. */
 export interface ServiceContext {
@@ -41,3 +41,9 @@ export interface ServiceContext {
 }
 
 export type UserActor = Extract<Actor, { kind: "user" }>;
+
+/** What the request's bearer token turned out to be (api/auth/sessions.ts resolveActor). */
+export type CredentialState = "none" | "valid" | "invalid";
+
+/** The context of one HTTP request (GraphQL and REST alike): the service context and the credentials' state. */
+export type RequestContext = ServiceContext & { credentials: CredentialState };

@@ -6,10 +6,10 @@ import helmet from "helmet";
 import fastifyStatic from "@fastify/static";
 import pino, { type Logger } from "pino";
 import type { Config } from "./config.ts";
-import type { ServiceContext } from "./context.ts";
+import type { RequestContext } from "./context.ts";
 import type { Database } from "./db.ts";
 import type { Clock } from "./shared/clock.ts";
-import { resolveActor, type CredentialState } from "./auth/sessions.ts";
+import { resolveActor } from "./auth/sessions.ts";
 import { requestTenant } from "./tenancy.ts";
 import { corsPolicy } from "./cors.ts";
 import { cachedPublicResponse, createGraphQL, MASKED_ERROR_MESSAGE } from "./graphql/yoga.ts";
@@ -25,8 +25,6 @@ export interface AppDeps {
   clock: Clock;
   logger?: Logger;
 }
-
-export type RequestContext = ServiceContext & { credentials: CredentialState };
 
 declare module "fastify" {
   interface FastifyInstance {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import multipart from "@fastify/multipart";
-import type { RequestContext } from "../api/server.ts";
+import type { RequestContext } from "../api/context.ts";
 import { adminRoutes } from "./admin.ts";
 import { authRoutes } from "./auth.ts";
 import { checkoutRoutes } from "./checkout.ts";

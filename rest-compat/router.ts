@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { RequestContext } from "../api/server.ts";
+import type { RequestContext } from "../api/context.ts";
 import { UnauthenticatedError } from "../api/shared/errors.ts";
 import { parseInput } from "../api/shared/validation.ts";
 

@@ -1,4 +1,4 @@
-import type { Actor, ServiceContext } from "../context.ts";
+import type { Actor, CredentialState, ServiceContext } from "../context.ts";
 import type { PrismaClient } from "../db.ts";
 import type { Clock } from "../shared/clock.ts";
 import { bearerFrom, hashToken, newToken, PARTNER_TOKEN_PREFIX, SESSION_TOKEN_PREFIX } from "./tokens.ts";
@@ -41,8 +41,6 @@ export async function revokeUserSessions(db: PrismaClient, clock: Clock, userId:
     data: { revokedAt: clock.now() },
   });
 }
-
-export type CredentialState = "none" | "valid" | "invalid";
 
 // Partner token "last used" is written at most once a minute per token, not on every request.
 const LAST_USED_RESOLUTION_MS = 60_000;

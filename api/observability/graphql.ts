@@ -1,7 +1,7 @@
 import { getOperationAST, GraphQLError, type ExecutionResult } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import type { Counter } from "prom-client";
-import type { RequestContext } from "../server.ts";
+import type { RequestContext } from "../context.ts";
 import { DomainError } from "../shared/errors.ts";
 import { bindRequestLog } from "./request-id.ts";
 

@@ -20,7 +20,7 @@ import { createInMemoryCache, type Cache } from "@graphql-yoga/plugin-response-c
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { Redis } from "ioredis";
 import type { ExecutionResult } from "graphql";
-import type { Log, ServiceContext } from "../context.ts";
+import type { Log } from "../shared/log.ts";
 
 /** Entries kept per process (GraphQL responses and REST pages together); the oldest go first. */
 const MAX_ENTRIES = 5000;
@@ -220,7 +220,7 @@ export class PublicPageCache {
  * is null (the home page, which businesses without a page of their own show; a new business). Call it
  * after the write has committed.
  */
-export async function publicPageChanged(ctx: Pick<ServiceContext, "publicCache">, businessId: number | null): Promise<void> {
+export async function publicPageChanged(ctx: { publicCache?: PublicPageCache }, businessId: number | null): Promise<void> {
   await ctx.publicCache?.changed(businessId);
 }
 
@@ -229,7 +229,7 @@ export async function publicPageChanged(ctx: Pick<ServiceContext, "publicCache">
  * miss and names the business it belongs to.
  */
 export async function cachedPublicPage(
-  ctx: Pick<ServiceContext, "publicCache">,
+  ctx: { publicCache?: PublicPageCache },
   key: string,
   load: () => Promise<{ businessId: number; value: unknown }>,
 ): Promise<CachedPage> {
