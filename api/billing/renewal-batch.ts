@@ -2,7 +2,7 @@ import type { Addon, FulfillmentMode, PaymentStatus, Prisma } from "../generated
 import { variationFor } from "../catalog/service.ts";
 import { priceScheduledChange, type PriceBreakdown } from "./pricing.ts";
 import { settleEach, type PaymentIntentInfo, type SavedCardCharge } from "./provider.ts";
-import type { BillingContext, DueList } from "./renewals.ts";
+import type { BillingContext, DueList, RenewalReport, TaxSettings } from "./renewal-types.ts";
 import { paymentStatusOf, periodOrder, providerFor, subscriptionForBilling } from "./service.ts";
 import { refundUnmatched, settlePaidPeriod } from "./settlement.ts";
 
@@ -17,28 +17,7 @@ import { refundUnmatched, settlePaidPeriod } from "./settlement.ts";
 export const RETRY_SCHEDULE_DAYS = [1, 3, 7] as const;
 export const MAX_ATTEMPTS = RETRY_SCHEDULE_DAYS.length + 1;
 
-export interface RenewalReport {
-  /** Memberships that were due and looked at. */
-  due: number;
-  charged: number;
-  /** Due, but their month is skipped. */
-  skipped: number;
-  /** Claimed by another run at the same time. */
-  busy: number;
-  /** Declined or needing the member (3-D Secure, no saved card): now past due. */
-  failed: number;
-  /** Canceled after the last allowed attempt. */
-  canceled: number;
-  /** Past due, next retry not yet scheduled. */
-  waiting: number;
-  changesApplied: number;
-  /** Not renewed because of an error (provider unreachable, database): left as they were, tried again next run. */
-  errors: number;
-}
-
 export const emptyReport = (): RenewalReport => ({ due: 0, charged: 0, skipped: 0, busy: 0, failed: 0, canceled: 0, waiting: 0, changesApplied: 0, errors: 0 });
-
-export type TaxSettings = { taxEnabled: boolean; taxRateBps: number } | null;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Provider calls made one by one (new customers, members without a saved card: rare) in flight at once. */

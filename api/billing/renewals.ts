@@ -1,8 +1,8 @@
-import type { ServiceContext } from "../context.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import { isoDate, localDate, yearMonthOf } from "../shared/calendar.ts";
 import { observeBillingRun } from "../observability/billing-events.ts";
-import { emptyReport, MAX_ATTEMPTS, renewClaimed, RETRY_SCHEDULE_DAYS, type RenewalReport, type TaxSettings } from "./renewal-batch.ts";
+import { emptyReport, MAX_ATTEMPTS, renewClaimed, RETRY_SCHEDULE_DAYS } from "./renewal-batch.ts";
+import type { BillingContext, DueList, RenewalReport, TaxSettings } from "./renewal-types.ts";
 
 /**
  * The billing clock: on its billing day (1–28, in the business's time zone) each active or past-due membership
@@ -25,8 +25,8 @@ export const DEFAULT_BATCH_SIZE = 500;
 /** Batches in flight at once in one process: while one waits on the database or the provider, another computes. */
 export const DEFAULT_CONCURRENCY = 2;
 
-export type BillingContext = Pick<ServiceContext, "db" | "clock" | "config" | "log">;
-export { MAX_ATTEMPTS, RETRY_SCHEDULE_DAYS, type RenewalReport };
+export { MAX_ATTEMPTS, RETRY_SCHEDULE_DAYS };
+export type { BillingContext, DueList, RenewalReport };
 
 export interface RenewalOptions {
   /** One business only (default: every business). */
@@ -40,16 +40,6 @@ export interface RenewalOptions {
    * (charged and recorded together), and the memberships not reached are left for the next run.
    */
   signal?: AbortSignal;
-}
-
-/** The memberships one pass renews for one billing period. */
-export interface DueList {
-  period: string;
-  ids: number[];
-  /** A new card was saved: retry past-due memberships now, whatever the retry schedule (and the skip) says. */
-  retryNow: boolean;
-  /** Tax settings per business, for scheduled changes priced during the run. */
-  tax: Map<number, TaxSettings>;
 }
 
 /** Runs one pass of the billing clock over every business (or one), as of the clock's now. */

@@ -1,0 +1,36 @@
+import type { ServiceContext } from "../context.ts";
+
+/** The types the billing clock (renewals.ts) and the batch it renews (renewal-batch.ts) share. */
+
+export type BillingContext = Pick<ServiceContext, "db" | "clock" | "config" | "log">;
+
+export type TaxSettings = { taxEnabled: boolean; taxRateBps: number } | null;
+
+/** The memberships one pass renews for one billing period. */
+export interface DueList {
+  period: string;
+  ids: number[];
+  /** A new card was saved: retry past-due memberships now, whatever the retry schedule (and the skip) says. */
+  retryNow: boolean;
+  /** Tax settings per business, for scheduled changes priced during the run. */
+  tax: Map<number, TaxSettings>;
+}
+
+export interface RenewalReport {
+  /** Memberships that were due and looked at. */
+  due: number;
+  charged: number;
+  /** Due, but their month is skipped. */
+  skipped: number;
+  /** Claimed by another run at the same time. */
+  busy: number;
+  /** Declined or needing the member (3-D Secure, no saved card): now past due. */
+  failed: number;
+  /** Canceled after the last allowed attempt. */
+  canceled: number;
+  /** Past due, next retry not yet scheduled. */
+  waiting: number;
+  changesApplied: number;
+  /** Not renewed because of an error (provider unreachable, database): left as they were, tried again next run. */
+  errors: number;
+}
