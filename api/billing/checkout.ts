@@ -12,7 +12,8 @@ import { parseInput } from "../shared/validation.ts";
 import { cutoffMessage, isPastCutoff } from "../subscriptions/rules.ts";
 import { priceSelection, type PriceBreakdown } from "./pricing.ts";
 import { providerFor, recordPayment } from "./service.ts";
-import { lockMember, PurchaseSchema, refundedMessage, refundUnmatched, samePurchase, settlePaidPeriod, type Purchase } from "./settlement.ts";
+import { PurchaseSchema, type Purchase } from "./purchase.ts";
+import { lockMember, refundedMessage, refundUnmatched, samePurchase, settlePaidPeriod } from "./settlement.ts";
 import { saveDefaultCard } from "./cards.ts";
 
 /**

@@ -3,7 +3,7 @@ import type { PrismaClient } from "../db.ts";
 import type { OrderKind, PaymentStatus, Prisma } from "../generated/prisma/client.ts";
 import { formatCents } from "../shared/money.ts";
 import type { IntentStatus, PaymentIntentInfo, PaymentProvider } from "./provider.ts";
-import type { Purchase } from "./settlement.ts";
+import type { Purchase } from "./purchase.ts";
 import { SandboxProvider } from "./sandbox.ts";
 import { createStripeClient, StripeProvider } from "./stripe.ts";
 

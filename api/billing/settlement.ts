@@ -15,7 +15,6 @@
  * Every path that opens a membership (checkout start, settlement, reactivation) takes the same lock, so
  * concurrent requests of one member (two tabs, two server processes) are decided one after the other.
  */
-import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import type { FulfillmentMode, OrderKind, Prisma } from "../generated/prisma/client.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
@@ -23,31 +22,11 @@ import { crashPoint } from "../shared/crash-points.ts";
 import { NotFoundError } from "../shared/errors.ts";
 import { formatCents } from "../shared/money.ts";
 import type { PaymentIntentInfo } from "./provider.ts";
+import { PurchaseSchema, type Purchase } from "./purchase.ts";
 import { periodOrder, providerFor, recordPayment, subscriptionForBilling } from "./service.ts";
 
 type Tx = Prisma.TransactionClient;
 type SettleContext = Pick<ServiceContext, "db" | "clock" | "config" | "log">;
-
-const cents = z.number().int().nonnegative();
-
-/** What a payment was created to buy: the membership's selection and prices at that moment. */
-export const PurchaseSchema = z.object({
-  planId: z.number().int(),
-  mode: z.enum(["PICKUP", "SHIPPING", "DELIVERY"]),
-  planAmountCents: cents,
-  addonsAmountCents: cents,
-  discountCents: cents,
-  taxCents: cents,
-  totalCents: cents,
-  taxRateBps: cents,
-  couponId: z.number().int().nullable(),
-  billingDay: z.number().int().min(1).max(28),
-  isGift: z.boolean(),
-  email: z.string().nullable(),
-  address: z.record(z.string(), z.unknown()).nullable(),
-  addons: z.array(z.object({ addonId: z.number().int(), amountCents: cents })),
-});
-export type Purchase = z.infer<typeof PurchaseSchema>;
 
 /** A membership's current selection as a purchase (a restart or a renewal buys what the membership holds). */
 export function purchaseOf(sub: {

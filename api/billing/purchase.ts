@@ -1,0 +1,22 @@
+import { z } from "zod";
+
+const cents = z.number().int().nonnegative();
+
+/** What a payment was created to buy: the membership's selection and prices at that moment. */
+export const PurchaseSchema = z.object({
+  planId: z.number().int(),
+  mode: z.enum(["PICKUP", "SHIPPING", "DELIVERY"]),
+  planAmountCents: cents,
+  addonsAmountCents: cents,
+  discountCents: cents,
+  taxCents: cents,
+  totalCents: cents,
+  taxRateBps: cents,
+  couponId: z.number().int().nullable(),
+  billingDay: z.number().int().min(1).max(28),
+  isGift: z.boolean(),
+  email: z.string().nullable(),
+  address: z.record(z.string(), z.unknown()).nullable(),
+  addons: z.array(z.object({ addonId: z.number().int(), amountCents: cents })),
+});
+export type Purchase = z.infer<typeof PurchaseSchema>;
