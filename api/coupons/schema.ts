@@ -4,7 +4,7 @@ import { payloadQuery } from "../graphql/payload-query.ts";
 import { COMMON_ERRORS } from "../graphql/errors.ts";
 import { CouponType } from "../generated/prisma/enums.ts";
 import { ConflictError } from "../shared/errors.ts";
-import { numericId } from "../subscriptions/schema.ts";
+import { numericId } from "../graphql/ids.ts";
 import { canReadCoupon } from "../auth/read-rules.ts";
 import * as coupons from "./service.ts";
 

@@ -1,12 +1,11 @@
-import { decodeGlobalID } from "@pothos/plugin-relay";
 import { builder } from "../graphql/builder.ts";
 import { payloadQuery } from "../graphql/payload-query.ts";
 import { RULE_ERRORS } from "../graphql/errors.ts";
+import { numericId } from "../graphql/ids.ts";
 import { OrderKind, SubscriptionStatus } from "../generated/prisma/enums.ts";
 import { addressSchema } from "../users/service.ts";
 import { AddressRef } from "../users/schema.ts";
 import { FulfillmentModeEnum } from "../catalog/schema.ts";
-import { ValidationError } from "../shared/errors.ts";
 import { canReadMembership, canReadOrder } from "../auth/read-rules.ts";
 import * as subscriptions from "./service.ts";
 import { orderSelectionView } from "./orders.ts";
@@ -29,21 +28,6 @@ export const MembershipStatusFilterEnum = builder.enumType("MembershipStatusFilt
     CANCELED: {},
   } as const,
 });
-
-// ---------------------------------------------------------------------------------------------------------
-// Ids: mutation inputs take a Relay global id or the numeric databaseId
-
-export function numericId(value: string | number, typename: string, path: string): number {
-  const raw = String(value).trim();
-  if (/^\d+$/.test(raw)) return Number(raw);
-  try {
-    const { typename: t, id } = decodeGlobalID(raw);
-    if (t === typename && /^\d+$/.test(id)) return Number(id);
-  } catch {
-    // fall through to the validation error
-  }
-  throw new ValidationError(`Invalid ${typename} id`, [{ path, message: `Invalid ${typename} id` }]);
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Membership (the Subscription model; "Subscription" is GraphQL's reserved root type name)
