@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { PrismaClient } from "./generated/prisma/client.ts";
-import { migrate as applyMigrations, pgliteFactory } from "../scripts/prisma-wasm.mjs";
+import { migrate as applyMigrations, pgliteFactory } from "./migrations.ts";
 
 export type { PrismaClient };
 export type DatabaseKind = "postgres" | "pglite";
