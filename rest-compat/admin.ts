@@ -32,8 +32,8 @@ import {
 
 // ── Page saves: the §3 content as the editor sends it → the page service's input ─────────────────────
 
-/** An optional day: the editor sends "" or 0 for "not set". */
-const optionalDay = z.union([z.number(), z.literal(""), z.null()]).optional().transform((d) => (d === "" || d === 0 ? null : d));
+/** An optional day: the editor sends "" or 0 for "not set" (0 is the page service's rule, spec §5). */
+const optionalDay = z.union([z.number(), z.literal(""), z.null()]).optional().transform((d) => (d === "" ? null : d));
 
 const VariationIn = z
   .object({
@@ -428,9 +428,7 @@ export function adminRoutes(r: Router) {
     response: z.object({ results: z.array(UserResult) }),
     handler: async (ctx, { params, query }) => {
       await existingBusiness(ctx, params.id);
-      await assertCan(ctx, params.id, "manageUsers");
-      const results = await ctx.db.user.findMany({ where: users.userSearchWhere(query.q), select: { id: true, username: true }, orderBy: { username: "asc" }, take: 20 });
-      return { results };
+      return { results: await users.searchForAttach(ctx, { query: query.q, businessId: params.id }) };
     },
   });
 
@@ -443,9 +441,7 @@ export function adminRoutes(r: Router) {
     query: searchQuery,
     response: z.object({ results: z.array(UserResult) }),
     handler: async (ctx, { query }) => {
-      requireAdmin(ctx);
-      const results = await ctx.db.user.findMany({ where: users.userSearchWhere(query.q), select: { id: true, username: true }, orderBy: { username: "asc" }, take: 20 });
-      return { results };
+      return { results: await users.searchForAttach(ctx, { query: query.q }) };
     },
   });
 
@@ -573,12 +569,11 @@ export function adminRoutes(r: Router) {
     method: "GET",
     path: "/admin/users",
     tag: "admin",
-    summary: "Every user (administrators)",
+    summary: "Every user, newest first, the first 1,000 (administrators)",
     access: "admin",
     response: z.array(UserShape),
     handler: async (ctx) => {
-      requireAdmin(ctx);
-      return (await ctx.db.user.findMany({ orderBy: { id: "asc" }, take: 1000 })).map(userJson);
+      return (await users.list(ctx, {})).map(userJson);
     },
   });
 

@@ -120,6 +120,17 @@ function daySchema(label: string, max: number) {
   return z.number({ error: `${label} must be a whole number` }).int(`${label} must be a whole number`).min(1, `${label} must be at least 1`).max(max, tooHigh);
 }
 
+/**
+ * An optional day (cutoff, box ready): spec §5 applies it "when it is a non-zero number", so 0, null or a
+ * missing value all mean "not set" (stored as null), through GraphQL and REST alike.
+ */
+const optionalDaySchema = (label: string, max: number) =>
+  z
+    .literal(0)
+    .transform(() => null)
+    .or(daySchema(label, max))
+    .nullish();
+
 const windowSchema = (label: string) =>
   z
     .object({ startDay: daySchema(`${label} start day`, WINDOW_DAY_MAX), endDay: daySchema(`${label} end day`, WINDOW_DAY_MAX) })
@@ -150,7 +161,7 @@ export const supportPhoneSchema = line("Support phone", 40).refine((s) => {
 
 /**
  * A full page save: the editor sends the whole content, and fields it leaves out take their §3 defaults.
- * Optional days (cutoff, box ready) are cleared by leaving them out. The support phone (not in §3) is the one
+ * Optional days (cutoff, box ready) are cleared by leaving them out or sending 0. The support phone (not in §3) is the one
  * exception: left out, the stored number is kept.
  */
 export const PageContentSchema = z.object({
@@ -177,8 +188,8 @@ export const PageContentSchema = z.object({
     .nullish(),
   tax: z.object({ enabled: z.boolean().nullish(), ratePercent: taxPercentSchema.nullish() }).nullish(),
   billingDay: daySchema("Billing day", BILLING_DAY_MAX).nullish(),
-  subscriptionCutoffDay: daySchema("Subscription cutoff day", CUTOFF_DAY_MAX).nullish(),
-  boxReadyDay: daySchema("Box ready day", BOX_READY_DAY_MAX).nullish(),
+  subscriptionCutoffDay: optionalDaySchema("Subscription cutoff day", CUTOFF_DAY_MAX),
+  boxReadyDay: optionalDaySchema("Box ready day", BOX_READY_DAY_MAX),
   skipWindow: windowSchema("Skip window").nullish(),
   changeWindow: windowSchema("Change window").nullish(),
   addonLimit: z.number({ error: "Add-on limit must be a whole number" }).int("Add-on limit must be a whole number").min(0, "Add-on limit cannot be negative").max(1000).nullish(),

@@ -15,6 +15,15 @@ describe("page content validation", () => {
     expect(issues({ changeWindow: { startDay: 15, endDay: 14 } })).toEqual(["changeWindow.endDay: Change window start day must not be after its end day"]);
   });
 
+  it("takes a cutoff or box-ready day of 0 as not set (spec §5: 'when it is a non-zero number'), for every adapter", () => {
+    const r = PageContentSchema.parse({ subscriptionCutoffDay: 0, boxReadyDay: 0 });
+    expect([r.subscriptionCutoffDay, r.boxReadyDay]).toEqual([null, null]);
+    expect(pageData(r)).toMatchObject({ cutoffDay: null, boxReadyDay: null });
+    expect(issues({ subscriptionCutoffDay: -1 })).toEqual(["subscriptionCutoffDay: Subscription cutoff day must be at least 1"]);
+    expect(issues({ subscriptionCutoffDay: 32 })).toEqual(["subscriptionCutoffDay: Subscription cutoff day cannot exceed 31"]);
+    expect(issues({ boxReadyDay: 29 })).toEqual(["boxReadyDay: Box ready day cannot exceed 28 (to account for February)"]);
+  });
+
   it("accepts tax rates from 0 to 100 with at most 2 decimals", () => {
     for (const ok of [0, 5.75, 7.1, 100, 0.01]) expect(issues({ tax: { ratePercent: ok } })).toEqual([]);
     for (const bad of [-0.01, 100.01, 5.755]) expect(issues({ tax: { ratePercent: bad } })).toHaveLength(1);
