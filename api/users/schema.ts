@@ -98,8 +98,7 @@ builder.queryFields((t) => ({
     maxSize: 100,
     description: "Every user, newest first (admins), optionally filtered by username.",
     args: { search: t.arg.string() },
-    resolve: (query, _p, args, ctx) =>
-      ctx.db.user.findMany({ ...query, where: users.userSearchWhere(args.search ?? ""), orderBy: { id: "desc" } }),
+    resolve: (query, _p, args, ctx) => users.list(ctx, { search: args.search }, query),
   }),
   userSearch: t.prismaField({
     type: [UserSummary],
@@ -108,8 +107,7 @@ builder.queryFields((t) => ({
     authScopes: (_p, args, ctx) =>
       ctx.actor.kind === "user" &&
       (ctx.actor.user.isAdmin || (args.businessId != null && can(ctx, args.businessId, "manageUsers"))),
-    resolve: (query, _p, args, ctx) =>
-      ctx.db.user.findMany({ ...query, where: users.userSearchWhere(args.query), orderBy: { username: "asc" }, take: 20 }),
+    resolve: (query, _p, args, ctx) => users.searchForAttach(ctx, { query: args.query, businessId: args.businessId }, query),
   }),
 }));
 

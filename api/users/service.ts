@@ -3,7 +3,8 @@ import type { ServiceContext } from "../context.ts";
 import { hashPassword, verifyPassword, burnPasswordCheck } from "../auth/passwords.ts";
 import { openSession, revokeSession, revokeUserSessions } from "../auth/sessions.ts";
 import { LIMITS, giveBack, reserve, reserveAll } from "../auth/throttle.ts";
-import { requireAdmin, requireUser } from "../auth/policy.ts";
+import { assertCan, requireAdmin, requireUser } from "../auth/policy.ts";
+import type { Prisma, User } from "../generated/prisma/client.ts";
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
 import { parseInput, searchTerm, singleLine } from "../shared/validation.ts";
 
@@ -180,6 +181,35 @@ export async function createUser(ctx: ServiceContext, input: z.input<typeof Crea
 export function userSearchWhere(q: string) {
   const term = searchTerm(q).toLowerCase();
   return term ? { username: { contains: term } } : {};
+}
+
+/** The REST users list answers an array: at most this many users (newest first). */
+export const USERS_LIST_LIMIT = 1000;
+
+/** The caller's selection and paging (GraphQL passes its connection's `query` through; REST none). */
+export type UserPage = Pick<Prisma.UserFindManyArgs, "select" | "include" | "take" | "skip" | "cursor">;
+
+/**
+ * The users list (administrators): filtered by username, newest first, the first USERS_LIST_LIMIT unless
+ * `page` pages it. The one read rule of the GraphQL `users` connection and REST GET /admin/users.
+ */
+export async function list(ctx: ServiceContext, filter: { search?: string | null }, page: UserPage = {}): Promise<User[]> {
+  requireAdmin(ctx);
+  return ctx.db.user.findMany({ take: USERS_LIST_LIMIT, ...page, where: userSearchWhere(filter.search ?? ""), orderBy: { id: "desc" } }) as Promise<User[]>;
+}
+
+/**
+ * Users to attach to a business (spec: results {id, username}): administrators, or, with `businessId`, the
+ * owners of that business. By username, the first 20.
+ */
+export async function searchForAttach(
+  ctx: ServiceContext,
+  filter: { query: string; businessId?: number | null },
+  page: Pick<UserPage, "select" | "include"> = { select: { id: true, username: true } },
+): Promise<User[]> {
+  if (filter.businessId != null) await assertCan(ctx, filter.businessId, "manageUsers");
+  else requireAdmin(ctx);
+  return ctx.db.user.findMany({ ...page, where: userSearchWhere(filter.query), orderBy: { username: "asc" }, take: 20 }) as Promise<User[]>;
 }
 
 export async function userById(ctx: ServiceContext, id: number) {
