@@ -1,4 +1,3 @@
-import net from "node:net";
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import pg from "pg";
@@ -16,6 +15,7 @@ import { FixedClock } from "../../api/shared/clock.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createTestDatabase } from "../support/database.ts";
 import { factories } from "../support/factories.ts";
+import { freePort } from "../support/server-process.ts";
 
 /**
  * Issue 13, the operator's view: Prometheus /metrics (process, HTTP by route, GraphQL operations, database,
@@ -68,14 +68,6 @@ function capturedLog() {
     },
   });
   return { lines, logger: pino({ level: "info" }, stream) };
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** A database with nothing in it, not even the migrations table (on PostgreSQL when TEST_DATABASE_URL is set). */

@@ -1,6 +1,5 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { openDatabase, type Database } from "../../api/db.ts";
@@ -9,7 +8,7 @@ import { testConfig } from "../../api/config.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { IDEMPOTENCY_LEASE_MS } from "../../api/billing/sandbox.ts";
 import { expectMoneyBalanced, PAY, seedSavedCard } from "../support/payments.ts";
-import { killProcessGroup, spawnProcessGroup } from "../support/server-process.ts";
+import { freePort, killProcessGroup, spawnProcessGroup } from "../support/server-process.ts";
 
 /**
  * Issue 12, money under races and crashes, with real server processes (`tsx api/main.ts`) on one PostgreSQL
@@ -31,15 +30,6 @@ const CRASH_CLOCK = "2026-03-05T15:00:00Z";
 const CLOCK = new Date(new Date(CRASH_CLOCK).getTime() + IDEMPOTENCY_LEASE_MS + 5 * 60_000).toISOString();
 const tsx = "node_modules/.bin/tsx";
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 describe.skipIf(!serverUrl)("payments across server processes and crashes (PostgreSQL)", () => {
   const name = `mp_pay_${process.pid}_${randomBytes(4).toString("hex")}`;

@@ -1,6 +1,5 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { openDatabase, type Database } from "../../api/db.ts";
@@ -10,7 +9,7 @@ import { testConfig } from "../../api/config.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { runRenewals } from "../../api/billing/renewals.ts";
 import pino from "pino";
-import { killProcessGroup, spawnProcessGroup } from "../support/server-process.ts";
+import { freePort, killProcessGroup, spawnProcessGroup } from "../support/server-process.ts";
 
 /**
  * Issue 7, scale-out: two real server processes (`tsx api/main.ts`) on one PostgreSQL database, two billing
@@ -30,15 +29,6 @@ const AS_OF = "2026-04-28T16:00:00Z";
 const PERIOD = "2026-04";
 const tsx = "node_modules/.bin/tsx";
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 describe.skipIf(!serverUrl)("scale-out: two server processes and two billing runs on one PostgreSQL database", () => {
   const name = `mp_scale_${process.pid}_${randomBytes(4).toString("hex")}`;

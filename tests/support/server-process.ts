@@ -4,6 +4,7 @@
  * SIGKILL (which tsx cannot relay) leaves the server running, orphaned, after the suite. Each process is started
  * in a process group of its own instead, and stopped by signalling the whole group.
  */
+import net from "node:net";
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 
 /** Groups started here and not yet seen empty: killed when the test worker exits, whatever happened. */
@@ -46,4 +47,16 @@ export async function killProcessGroup(child: ChildProcess, timeoutMs = 10_000):
   }
   groups.delete(pgid);
   if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once("exit", resolve));
+}
+
+/** A TCP port free on 127.0.0.1 right now (for a server process a test starts). */
+export function freePort(): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
 }
