@@ -1,4 +1,5 @@
 import closeWithGrace from "close-with-grace";
+import type { AddressInfo } from "node:net";
 import pino from "pino";
 import { loadConfigOrExit } from "./config.ts";
 import { openDatabase, type Database } from "./db.ts";
@@ -89,7 +90,9 @@ startup = (async () => {
   if (stopping) return;
   await server.listen({ host: config.host, port: config.port });
   const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
-  const url = `http://${shown}:${config.port}/`;
+  // The port actually bound: PORT=0 asks the system for a free one (the process tests start servers that way).
+  const { port } = server.server.address() as AddressInfo;
+  const url = `http://${shown}:${port}/`;
   log.info({ url, database: database.kind, payments: config.paymentProvider, node: process.version }, "membership platform ready");
   // A plain line for whoever ran `npm start` (logs stay JSON for log shippers).
   if (config.env !== "production") console.log(`\n  Membership platform running at ${url}  (${database.kind} database, ${config.paymentProvider} payments)\n`);

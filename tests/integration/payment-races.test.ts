@@ -8,7 +8,7 @@ import { testConfig } from "../../api/config.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { IDEMPOTENCY_LEASE_MS } from "../../api/billing/sandbox.ts";
 import { expectMoneyBalanced, PAY, seedSavedCard } from "../support/payments.ts";
-import { freePort, killProcessGroup, spawnProcessGroup } from "../support/server-process.ts";
+import { killProcessGroup, listeningUrl, spawnProcessGroup } from "../support/server-process.ts";
 
 /**
  * Issue 12, money under races and crashes, with real server processes (`tsx api/main.ts`) on one PostgreSQL
@@ -53,7 +53,6 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
     await db.migrate();
 
     const boot = async (key: keyof typeof servers, extra: Record<string, string>) => {
-      const port = await freePort();
       const child = spawnProcessGroup(tsx, ["api/main.ts"], {
         env: {
           ...process.env,
@@ -64,7 +63,8 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
           LOG_LEVEL: "warn",
           PAYMENT_PROVIDER: "sandbox",
           HOST: "127.0.0.1",
-          PORT: String(port),
+          // Each server binds a free port itself and prints it (a port picked here could be taken meanwhile).
+          PORT: "0",
           CLOCK_START: CLOCK,
           ...extra,
         },
@@ -73,8 +73,9 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
       children.push(child);
       child.stdout!.on("data", (d) => logs.push(`[${key}] ${d}`));
       child.stderr!.on("data", (d) => logs.push(`[${key}] ${d}`));
-      servers[key] = { url: `http://127.0.0.1:${port}`, child };
+      booting.push(listeningUrl(child).then((url) => void (servers[key] = { url, child })));
     };
+    const booting: Promise<void>[] = [];
     await boot("a", {});
     await boot("b", {});
     await boot("claimCrash", { CRASH_AT: "sandbox:claimed", CLOCK_START: CRASH_CLOCK });
@@ -89,6 +90,7 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
     const dear = await db.prisma.plan.create({ data: { businessId, ref: "item_large", name: "Large", variations: { create: [{ mode: "PICKUP", amountCents: 5000 }] } } });
     [cheapRef, dearRef, cheapId] = [cheap.ref, dear.ref, cheap.id];
 
+    await Promise.all(booting);
     const deadline = Date.now() + 120_000;
     for (const { url } of Object.values(servers)) {
       for (;;) {

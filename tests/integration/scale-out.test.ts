@@ -9,7 +9,7 @@ import { testConfig } from "../../api/config.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { runRenewals } from "../../api/billing/renewals.ts";
 import pino from "pino";
-import { freePort, killProcessGroup, spawnProcessGroup } from "../support/server-process.ts";
+import { killProcessGroup, listeningUrl, spawnProcessGroup } from "../support/server-process.ts";
 
 /**
  * Issue 7, scale-out: two real server processes (`tsx api/main.ts`) on one PostgreSQL database, two billing
@@ -87,13 +87,14 @@ describe.skipIf(!serverUrl)("scale-out: two server processes and two billing run
     await db.migrate();
 
     // The servers boot (tsx start-up takes a while) while the rows below are written.
-    const ports = [await freePort(), await freePort()];
-    for (const port of ports) {
-      const child = spawnProcessGroup(tsx, ["api/main.ts"], { env: env({ HOST: "127.0.0.1", PORT: String(port), CLOCK_START }), stdio: ["ignore", "pipe", "pipe"] });
+    const booting: Promise<string>[] = [];
+    for (const name of ["a", "b"]) {
+      // PORT=0: each server binds a free port itself and prints it (a port picked here could be taken meanwhile).
+      const child = spawnProcessGroup(tsx, ["api/main.ts"], { env: env({ HOST: "127.0.0.1", PORT: "0", CLOCK_START }), stdio: ["ignore", "pipe", "pipe"] });
       children.push(child);
-      child.stdout!.on("data", (d) => logs.push(`[${port}] ${d}`));
-      child.stderr!.on("data", (d) => logs.push(`[${port}] ${d}`));
-      servers.push(`http://127.0.0.1:${port}`);
+      child.stdout!.on("data", (d) => logs.push(`[${name}] ${d}`));
+      child.stderr!.on("data", (d) => logs.push(`[${name}] ${d}`));
+      booting.push(listeningUrl(child));
     }
 
     // Two businesses billing on the 28th, six members each with a saved sandbox card, paid through March.
@@ -130,6 +131,7 @@ describe.skipIf(!serverUrl)("scale-out: two server processes and two billing run
     }
     await prisma.user.create({ data: { username: "scale-throttled", passwordHash: await hashPassword("right-password-1") } });
 
+    servers.push(...(await Promise.all(booting)));
     const deadline = Date.now() + 90_000;
     for (const server of servers) {
       for (;;) {

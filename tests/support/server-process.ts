@@ -60,3 +60,28 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * The address a server started with PORT=0 listens on, read from the line it prints when ready ("… running at
+ * http://127.0.0.1:PORT/"). A port chosen by the test beforehand (freePort) can be taken meanwhile by a server of a
+ * test running in parallel, whose answers the test would then read; a port the server bound itself cannot.
+ */
+export function listeningUrl(child: ChildProcess, timeoutMs = 150_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`no "running at" line within ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const onData = (d: Buffer) => {
+      out += d;
+      const m = /running at (http:\/\/[^\s/]+)\//.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      child.stdout!.off("data", onData);
+      resolve(m[1]);
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`exited (${code ?? signal}) before listening:\n${out}`));
+    });
+  });
+}
