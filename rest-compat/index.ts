@@ -1,12 +1,19 @@
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import multipart from "@fastify/multipart";
 import type { RequestContext } from "../api/context.ts";
-import { adminRoutes } from "./admin.ts";
 import { authRoutes } from "./auth.ts";
+import { businessRoutes } from "./businesses.ts";
+import { catalogRoutes } from "./catalog.ts";
 import { checkoutRoutes } from "./checkout.ts";
-import { contentRoutes } from "./content.ts";
+import { couponRoutes } from "./coupons.ts";
 import { restErrorHandler } from "./errors.ts";
-import { memberRoutes } from "./member.ts";
+import { memberHistoryRoutes } from "./member-history.ts";
+import { memberSubscriptionRoutes } from "./member-subscriptions.ts";
+import { membershipRoutes } from "./memberships.ts";
+import { metricsRoutes } from "./metrics.ts";
+import { pageRoutes } from "./pages.ts";
+import { profileRoutes } from "./profile.ts";
+import { userRoutes } from "./users.ts";
 import { openApiDocument } from "./openapi.ts";
 import { createRouter, type AnySpec } from "./router.ts";
 import { UPLOAD_LIMITS, uploadRoutes } from "./uploads.ts";
@@ -26,12 +33,24 @@ export const restCompat: FastifyPluginAsync<RestCompatOptions> = async (app, opt
 
   const routes: AnySpec[] = [];
   const router = createRouter(app, opts.serviceContext, routes);
-  contentRoutes(router);
-  authRoutes(router);
-  memberRoutes(router);
-  checkoutRoutes(router);
-  adminRoutes(router);
-  uploadRoutes(router);
+  // One file per resource; the order is the OpenAPI document's.
+  for (const routes of [
+    pageRoutes,
+    catalogRoutes,
+    businessRoutes,
+    authRoutes,
+    profileRoutes,
+    memberSubscriptionRoutes,
+    memberHistoryRoutes,
+    checkoutRoutes,
+    membershipRoutes,
+    metricsRoutes,
+    userRoutes,
+    couponRoutes,
+    uploadRoutes,
+  ]) {
+    routes(router);
+  }
 
   let document: ReturnType<typeof openApiDocument> | null = null;
   app.get("/openapi.json", async () => (document ??= openApiDocument(routes)));

@@ -98,3 +98,6 @@ export const idParam = (message = "Invalid id") =>
 
 /** `{ ok: true }` answers of actions without a payload. */
 export const Ok = z.object({ ok: z.literal(true) });
+
+/** `{id}` of the /admin/businesses/{id}/… routes. */
+export const businessIdParams = z.object({ id: idParam("Invalid business id") });

@@ -16,6 +16,13 @@ export function publicBusinessesWhere(): Prisma.BusinessWhereInput {
 /** Members counted on business cards: active (and past-due, still members) subscriptions. */
 export const MEMBER_STATUSES = ["ACTIVE", "PAST_DUE"] as const;
 
+/** A business's id, name and slug (the reference the admin routes answer with); NotFound when it does not exist. */
+export async function businessById(ctx: Pick<ServiceContext, "db">, id: number) {
+  const business = await ctx.db.business.findUnique({ where: { id }, select: { id: true, name: true, slug: true } });
+  if (!business) throw new NotFoundError("Business");
+  return business;
+}
+
 export async function businessBySlug(ctx: ServiceContext, slug: string) {
   const business = await ctx.db.business.findUnique({ where: { slug: slug.toLowerCase() } });
   if (!business) throw new NotFoundError("Business");

@@ -1,28 +1,16 @@
 /**
- * Spec §7 member routes (/api/my/*, bearer): the portal's lists, profile, password, card update, and the
- * skip / restart / change actions. Each calls the same service as the GraphQL mutation of that name.
+ * Spec §7 member portal routes for memberships (/api/my/subscriptions…): the portal's list with next box and
+ * windows, and the skip / restart / change actions. Each calls the same service as the GraphQL mutation.
  */
 import { z } from "zod";
 import type { ServiceContext } from "../api/context.ts";
-import { businessesWhere, requireMember, requireUser } from "../api/auth/policy.ts";
-import { finishCardUpdate, startCardUpdate } from "../api/billing/cards.ts";
+import { requireMember } from "../api/auth/policy.ts";
 import { MODE_NAMES, variationId } from "../api/catalog/service.ts";
 import * as subscriptions from "../api/subscriptions/service.ts";
-import * as users from "../api/users/service.ts";
 import { NotFoundError, ValidationError } from "../api/shared/errors.ts";
 import { dollarsToCents, formatCents } from "../api/shared/money.ts";
 import { idParam, Ok, type Router } from "./router.ts";
-import {
-  BusinessRef,
-  businessRefSelect,
-  MembershipRow,
-  membershipRow,
-  membershipRowSelect,
-  orderJson,
-  orderSelect,
-  OrderShape,
-  StatusFilter,
-} from "./rows.ts";
+import { MembershipRow, membershipRow, membershipRowSelect } from "./rows.ts";
 
 const Window = z.object({ startDay: z.number().int(), endDay: z.number().int(), open: z.boolean(), opensOn: z.string(), closesOn: z.string() });
 const Mode = z.enum(["pickup", "shipping", "delivery"]);
@@ -64,12 +52,6 @@ const subscriptionSelect = {
   skips: { select: { yearMonth: true }, orderBy: { yearMonth: "asc" } },
   pendingChange: { select: { planId: true, mode: true, addonIds: true, effectivePeriod: true } },
 } as const;
-
-/** The tenant's business filter of member lists: the portal of /b/{slug} shows that business only. */
-function tenantFilter(ctx: ServiceContext) {
-  requireMember(ctx);
-  return ctx.tenant ? { business: { slug: ctx.tenant } } : {};
-}
 
 /** The member's membership at a business as the portal shows it (spec §4: one per business). */
 async function portalSubscriptionAt(ctx: ServiceContext, slug: string) {
@@ -118,39 +100,9 @@ async function applySelection(ctx: ServiceContext, slug: string, selection: z.ou
 
 const ChosenAddon = z.object({ id: z.string(), name: z.string(), price: z.string(), amount: z.number().int(), amountCents: z.number().int() });
 
-export function memberRoutes(r: Router) {
-  r.add({
-    method: "GET",
-    path: "/my/businesses",
-    tag: "member",
-    summary: "Businesses the user is attached to (administrators: all)",
-    access: "member",
-    response: z.array(BusinessRef),
-    handler: async (ctx) => {
-      requireUser(ctx);
-      return ctx.db.business.findMany({ where: businessesWhere(ctx, "viewDashboard"), select: businessRefSelect, orderBy: [{ name: "asc" }, { id: "asc" }] });
-    },
-  });
+const subscriptionId = z.object({ id: idParam("Missing subscription id") });
 
-  r.add({
-    method: "GET",
-    path: "/my/orders",
-    tag: "member",
-    summary: "The member's order history, newest first (the X-Tenant business only when one is named)",
-    access: "member",
-    response: z.object({ orders: z.array(OrderShape) }),
-    handler: async (ctx) => {
-      const where = tenantFilter(ctx);
-      const rows = await ctx.db.order.findMany({
-        where: { userId: requireUser(ctx).user.id, ...where },
-        select: orderSelect,
-        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-        take: 200,
-      });
-      return { orders: rows.map(orderJson) };
-    },
-  });
-
+export function memberSubscriptionRoutes(r: Router) {
   r.add({
     method: "GET",
     path: "/my/subscriptions",
@@ -206,133 +158,6 @@ export function memberRoutes(r: Router) {
       };
     },
   });
-
-  r.add({
-    method: "GET",
-    path: "/my/skips",
-    tag: "member",
-    summary: "Months the member skipped",
-    access: "member",
-    response: z.object({ items: z.array(z.object({ business_slug: z.string(), year_month: z.string().describe("YYYY-MM") })) }),
-    handler: async (ctx) => {
-      const where = tenantFilter(ctx);
-      const rows = await ctx.db.skip.findMany({
-        where: { subscription: { userId: requireUser(ctx).user.id, ...where } },
-        select: { yearMonth: true, subscription: { select: { business: { select: { slug: true } } } } },
-        orderBy: [{ yearMonth: "asc" }, { id: "asc" }],
-      });
-      return { items: rows.map((s) => ({ business_slug: s.subscription.business.slug, year_month: s.yearMonth })) };
-    },
-  });
-
-  r.add({
-    method: "GET",
-    path: "/my/memberships",
-    tag: "member",
-    summary: "Memberships of the businesses the user may read (business owners and staff; administrators: all)",
-    access: "member",
-    query: z.object({ q: z.string().max(200).optional(), status: StatusFilter }),
-    response: z.object({ items: z.array(MembershipRow) }),
-    handler: async (ctx, { query }) => {
-      requireUser(ctx);
-      const rows = await ctx.db.subscription.findMany({
-        where: subscriptions.membershipsWhere(ctx, { search: query.q, status: query.status }),
-        select: membershipRowSelect,
-        orderBy: subscriptions.membershipOrder,
-        take: 500,
-      });
-      return { items: rows.map(membershipRow) };
-    },
-  });
-
-  const AddressJson = z.object({
-    fullName: z.string(), phone: z.string(), street: z.string(), apt: z.string(), city: z.string(), state: z.string(), zip: z.string(), country: z.string(),
-  });
-  const profileJson = (u: { username?: string; email: string | null; name: string | null; phone: string | null; address: unknown }) => {
-    const address = u.address ? users.addressSchema.safeParse(u.address) : null;
-    return { email: u.email, name: u.name, phone: u.phone, address_json: address?.success ? address.data : null };
-  };
-  const Profile = z.object({
-    email: z.string().nullable(),
-    name: z.string().nullable(),
-    phone: z.string().nullable(),
-    address_json: AddressJson.nullable().describe("The saved address (an object)"),
-  });
-
-  r.add({
-    method: "GET",
-    path: "/my/profile/basic",
-    tag: "member",
-    summary: "The member's contact details and saved address",
-    access: "member",
-    response: Profile.extend({ username: z.string() }),
-    handler: async (ctx) => {
-      const user = await users.userById(ctx, requireUser(ctx).user.id);
-      return { username: user.username, ...profileJson(user) };
-    },
-  });
-
-  r.add({
-    method: "POST",
-    path: "/my/profile",
-    tag: "member",
-    summary: "Updates the member's profile; fields left out are kept",
-    access: "member",
-    body: z.object({
-      profile: z.object({
-        email: z.string().max(254).optional(),
-        name: z.string().max(200).optional(),
-        phone: z.string().max(50).optional(),
-        address: users.addressPatchSchema.optional(),
-      }),
-    }),
-    response: Profile,
-    handler: async (ctx, { body }) => profileJson(await users.updateProfile(ctx, body.profile)),
-  });
-
-  r.add({
-    method: "POST",
-    path: "/my/change-password",
-    tag: "member",
-    summary: "Changes the password and ends every session (log in again)",
-    access: "member",
-    body: z.object({ currentPassword: z.string().max(500).default(""), newPassword: z.string().max(500).default("") }),
-    response: Ok,
-    errors: [429],
-    handler: async (ctx, { body }) => {
-      await users.changePassword(ctx, body);
-      return { ok: true as const };
-    },
-  });
-
-  r.add({
-    method: "POST",
-    path: "/my/payments/update-card/start",
-    tag: "member",
-    summary: "Card update, step 1: a setup intent for the card form",
-    access: "member",
-    response: z.object({ client_secret: z.string(), setup_intent_id: z.string() }),
-    handler: async (ctx) => {
-      const started = await startCardUpdate(ctx);
-      return { client_secret: started.clientSecret, setup_intent_id: started.setupIntentId };
-    },
-  });
-
-  r.add({
-    method: "POST",
-    path: "/my/payments/update-card/finalize",
-    tag: "member",
-    summary: "Card update, step 2: the confirmed card becomes the one renewals charge",
-    access: "member",
-    body: z.object({ setup_intent_id: z.string({ error: "Missing setup_intent_id" }).min(1, "Missing setup_intent_id").max(200) }),
-    response: Ok.extend({ card: z.object({ brand: z.string(), last4: z.string(), exp_month: z.number().int(), exp_year: z.number().int() }) }),
-    handler: async (ctx, { body }) => {
-      const card = await finishCardUpdate(ctx, { setupIntentId: body.setup_intent_id });
-      return { ok: true as const, card: { brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear } };
-    },
-  });
-
-  const subscriptionId = z.object({ id: idParam("Missing subscription id") });
 
   r.add({
     method: "POST",

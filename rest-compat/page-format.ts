@@ -1,0 +1,302 @@
+/**
+ * The legacy page format of spec §3 (the JSON the page editor and /api/.../page routes speak), both ways: the
+ * stored page and catalogue → §3 content, and §3 content as the editor sends it → the page service's input.
+ * Pure: no database, no request; rules (ranges, "not set" days, sanitising) stay in api/pages.
+ */
+import { z } from "zod";
+import type { Addon, Page, Plan, PlanVariation } from "../api/generated/prisma/client.ts";
+import { planVariations, type AddonInput, type PlanInput } from "../api/catalog/service.ts";
+import { bpsToPercent, faqsOf, galleryOf, pageData, socialOf, themeOf, PageContentSchema, type PageContentInput } from "../api/pages/content.ts";
+import { formatCents } from "../api/shared/money.ts";
+
+// ── Shapes ───────────────────────────────────────────────────────────────────────────────────────────
+
+export const Variation = z.object({
+  id: z.string().describe("{itemId}_pickup, {itemId}_shipping or {itemId}_delivery"),
+  name: z.enum(["Pickup", "Shipping", "Delivery"]),
+  ordinal: z.number().int().describe("0 pickup, 1 shipping, 2 delivery"),
+  amount: z.number().int().describe("cents"),
+  currency: z.string(),
+  priceFormatted: z.string(),
+  priceMoney: z.object({ amount: z.number().int().describe("cents") }),
+});
+
+export const Item = z.object({
+  id: z.string().describe("item_…"),
+  name: z.string(),
+  description: z.string(),
+  descriptionHtml: z.string(),
+  priceFormatted: z.string().describe("Headline price: the first offered variation"),
+  currency: z.string(),
+  variations: z.array(Variation),
+});
+
+export const AddonShape = z.object({
+  id: z.string().describe("addon_…"),
+  name: z.string(),
+  description: z.string(),
+  amount: z.number().int().describe("cents"),
+  currency: z.string(),
+  priceFormatted: z.string(),
+});
+
+const DayWindow = z.object({ startDay: z.number().int(), endDay: z.number().int() });
+
+export const PageContent = z.object({
+  brand: z.object({ name: z.string(), logoUrl: z.string() }),
+  description: z.string().describe("Sanitised HTML"),
+  gallery: z.array(z.object({ url: z.string() })),
+  itemIds: z.array(z.string()).describe("Items shown on the page"),
+  itemsSnapshot: z.array(Item),
+  planIds: z.array(z.string()).describe("Same as itemIds"),
+  addonIds: z.array(z.string()).describe("Add-ons shown on the page"),
+  addonsSnapshot: z.array(AddonShape),
+  addonLimit: z.number().int().describe("0 = unlimited"),
+  addonSectionTitle: z.string(),
+  faqs: z.array(z.object({ q: z.string(), a: z.string().describe("Sanitised HTML") })),
+  fulfillment: z.object({
+    pickup: z.boolean(),
+    shipping: z.boolean(),
+    delivery: z.boolean(),
+    pickupAddress: z.string(),
+    shippingText: z.string(),
+    deliveryArea: z.string(),
+  }),
+  tax: z.object({ enabled: z.boolean(), rate: z.number().describe("percent, e.g. 5.75") }),
+  billingDay: z.number().int(),
+  subscriptionCutoffDay: z.number().int().nullable(),
+  boxReadyDay: z.number().int().nullable(),
+  skipWindow: DayWindow,
+  changeWindow: DayWindow,
+  social: z.object({ facebook: z.string(), instagram: z.string(), twitter: z.string(), youtube: z.string(), tiktok: z.string() }),
+  theme: z.object({
+    primary: z.string(),
+    selection: z.string(),
+    primaryText: z.string(),
+    buttonBorder: z.string(),
+    pageBg: z.string(),
+    footerButtonBg: z.string(),
+    footerButtonText: z.string(),
+    footerButtonBorder: z.string(),
+  }),
+});
+export type PageContentJson = z.infer<typeof PageContent>;
+
+export const ContentResponse = z.object({ content: PageContent });
+
+type PlanWithVariations = Plan & { variations: PlanVariation[] };
+
+export function itemJson(plan: PlanWithVariations): z.infer<typeof Item> {
+  const variations = planVariations(plan).map((v) => ({
+    id: v.id,
+    name: v.name as "Pickup" | "Shipping" | "Delivery",
+    ordinal: v.ordinal,
+    amount: v.amountCents,
+    currency: v.currency,
+    priceFormatted: formatCents(v.amountCents),
+    priceMoney: { amount: v.amountCents },
+  }));
+  return {
+    id: plan.ref,
+    name: plan.name,
+    description: plan.description,
+    descriptionHtml: plan.descriptionHtml,
+    priceFormatted: variations[0] ? variations[0].priceFormatted : "",
+    currency: plan.currency,
+    variations,
+  };
+}
+
+export function addonJson(addon: Addon): z.infer<typeof AddonShape> {
+  return {
+    id: addon.ref,
+    name: addon.name,
+    description: addon.description,
+    amount: addon.amountCents,
+    currency: addon.currency,
+    priceFormatted: formatCents(addon.amountCents),
+  };
+}
+
+/** The §3 defaults, as a page that was never saved reads. */
+const DEFAULT_PAGE = pageData(PageContentSchema.parse({}));
+
+/**
+ * A page with its catalogue in the §3 shape. `plans`/`addons` are what the caller may see: listed ones on
+ * public pages, every non-archived one in the editor; itemIds/addonIds name the listed ones.
+ */
+export function pageContentJson(
+  page: Page | null,
+  catalogue: { plans: PlanWithVariations[]; addons: Addon[] } = { plans: [], addons: [] },
+): PageContentJson {
+  const p = page ?? DEFAULT_PAGE;
+  const itemIds = catalogue.plans.filter((x) => x.listed).map((x) => x.ref);
+  return {
+    brand: { name: p.brandName, logoUrl: p.logoUrl ?? "" },
+    description: p.descriptionHtml,
+    gallery: galleryOf(p.gallery),
+    itemIds,
+    itemsSnapshot: catalogue.plans.map(itemJson),
+    planIds: itemIds,
+    addonIds: catalogue.addons.filter((a) => a.listed).map((a) => a.ref),
+    addonsSnapshot: catalogue.addons.map(addonJson),
+    addonLimit: p.addonLimit,
+    addonSectionTitle: p.addonSectionTitle,
+    faqs: faqsOf(p.faqs),
+    fulfillment: {
+      pickup: p.pickupEnabled,
+      shipping: p.shippingEnabled,
+      delivery: p.deliveryEnabled,
+      pickupAddress: p.pickupAddress,
+      shippingText: p.shippingText,
+      deliveryArea: p.deliveryArea,
+    },
+    tax: { enabled: p.taxEnabled, rate: bpsToPercent(p.taxRateBps) },
+    billingDay: p.billingDay,
+    subscriptionCutoffDay: p.cutoffDay,
+    boxReadyDay: p.boxReadyDay,
+    skipWindow: { startDay: p.skipWindowStart, endDay: p.skipWindowEnd },
+    changeWindow: { startDay: p.changeWindowStart, endDay: p.changeWindowEnd },
+    social: socialOf(p.social),
+    theme: themeOf(p.theme),
+  };
+}
+
+// ── Page saves: the §3 content as the editor sends it → the page service's input ─────────────────────
+
+/** An optional day: the editor sends "" or 0 for "not set" (0 is the page service's rule, spec §5). */
+const optionalDay = z.union([z.number(), z.literal(""), z.null()]).optional().transform((d) => (d === "" ? null : d));
+
+const VariationIn = z
+  .object({
+    id: z.string().optional(),
+    name: z.string().optional(),
+    ordinal: z.number().int().optional(),
+    amount: z.number().nullish().describe("cents"),
+    priceMoney: z.object({ amount: z.number().nullish() }).loose().nullish(),
+  })
+  .loose();
+
+const ItemIn = z
+  .object({
+    id: z.string().optional().describe("item_…; leave out for a new item"),
+    name: z.string(),
+    description: z.string().nullish(),
+    descriptionHtml: z.string().nullish(),
+    variations: z.array(VariationIn).max(3).default([]),
+  })
+  .loose();
+
+const AddonIn = z
+  .object({
+    id: z.string().optional().describe("addon_…; leave out for a new add-on"),
+    name: z.string(),
+    description: z.string().nullish(),
+    amount: z.number().nullish().describe("cents"),
+  })
+  .loose();
+
+const PageContentIn = z
+  .object({
+    brand: z.object({ name: z.string().nullish(), logoUrl: z.string().nullish() }).nullish(),
+    description: z.string().nullish().describe("HTML; sanitised on save"),
+    gallery: z.array(z.object({ url: z.string() }).loose()).nullish(),
+    itemIds: z.array(z.string()).nullish(),
+    itemsSnapshot: z.array(ItemIn).max(200).nullish(),
+    addonIds: z.array(z.string()).nullish(),
+    addonsSnapshot: z.array(AddonIn).max(200).nullish(),
+    addonLimit: z.number().nullish(),
+    addonSectionTitle: z.string().nullish(),
+    faqs: z.array(z.object({ q: z.string().default(""), a: z.string().default("") }).loose()).nullish(),
+    fulfillment: z
+      .object({
+        pickup: z.boolean().nullish(),
+        shipping: z.boolean().nullish(),
+        delivery: z.boolean().nullish(),
+        pickupAddress: z.string().nullish(),
+        shippingText: z.string().nullish(),
+        deliveryArea: z.string().nullish(),
+      })
+      .nullish(),
+    tax: z.object({ enabled: z.boolean().nullish(), rate: z.number().nullish().describe("percent") }).nullish(),
+    billingDay: z.number().nullish(),
+    subscriptionCutoffDay: optionalDay,
+    boxReadyDay: optionalDay,
+    skipWindow: z.object({ startDay: z.number(), endDay: z.number() }).nullish(),
+    changeWindow: z.object({ startDay: z.number(), endDay: z.number() }).nullish(),
+    social: z.record(z.string(), z.string().nullish()).nullish(),
+    theme: z.record(z.string(), z.string().nullish()).nullish(),
+    supportPhone: z
+      .string()
+      .nullish()
+      .describe("Not in the §3 shape (GET does not return it): the support phone of the portal note and footer; left out, the stored one is kept; empty clears it"),
+  })
+  .loose();
+type PageContentBody = z.output<typeof PageContentIn>;
+
+export const SaveContentBody = z.object({ content: PageContentIn });
+
+export function serviceContent(c: PageContentBody): PageContentInput {
+  return {
+    brand: c.brand,
+    descriptionHtml: c.description,
+    gallery: c.gallery?.map((g) => ({ url: g.url })),
+    theme: c.theme,
+    social: c.social,
+    faqs: c.faqs?.map((f) => ({ q: f.q, a: f.a })),
+    fulfillment: c.fulfillment,
+    tax: c.tax ? { enabled: c.tax.enabled, ratePercent: c.tax.rate } : c.tax,
+    billingDay: c.billingDay,
+    subscriptionCutoffDay: c.subscriptionCutoffDay,
+    boxReadyDay: c.boxReadyDay,
+    skipWindow: c.skipWindow,
+    changeWindow: c.changeWindow,
+    addonLimit: c.addonLimit,
+    addonSectionTitle: c.addonSectionTitle,
+    supportPhone: c.supportPhone,
+  };
+}
+
+const MODE_OF_VARIATION = ["pickup", "shipping", "delivery"] as const;
+
+/** A variation's mode: by its name, else its id suffix, else its ordinal. */
+function variationMode(v: z.output<typeof VariationIn>): (typeof MODE_OF_VARIATION)[number] | null {
+  const byName = v.name?.toLowerCase();
+  if (byName && (MODE_OF_VARIATION as readonly string[]).includes(byName)) return byName as (typeof MODE_OF_VARIATION)[number];
+  const suffix = v.id?.split("_").pop()?.toLowerCase();
+  if (suffix && (MODE_OF_VARIATION as readonly string[]).includes(suffix)) return suffix as (typeof MODE_OF_VARIATION)[number];
+  return v.ordinal != null ? (MODE_OF_VARIATION[v.ordinal] ?? null) : null;
+}
+
+/** itemsSnapshot/addonsSnapshot → the catalogue lists of saveBusinessPage; itemIds/addonIds say which are listed. */
+export function serviceCatalogue(c: PageContentBody): { plans: PlanInput[] | null; addons: AddonInput[] | null } {
+  const listedItems = c.itemIds ? new Set(c.itemIds) : null;
+  const listedAddons = c.addonIds ? new Set(c.addonIds) : null;
+  const plans = c.itemsSnapshot?.map((item): PlanInput => {
+    const cents: Record<string, number | null> = { pickup: null, shipping: null, delivery: null };
+    for (const v of item.variations) {
+      const mode = variationMode(v);
+      if (mode) cents[mode] = v.amount ?? v.priceMoney?.amount ?? null;
+    }
+    return {
+      ref: item.id || null,
+      name: item.name,
+      description: item.description,
+      descriptionHtml: item.descriptionHtml,
+      listed: listedItems && item.id ? listedItems.has(item.id) : true,
+      pickupCents: cents.pickup,
+      shippingCents: cents.shipping,
+      deliveryCents: cents.delivery,
+    };
+  });
+  const addons = c.addonsSnapshot?.map(
+    (a): AddonInput => ({
+      ref: a.id || null,
+      name: a.name,
+      description: a.description,
+      amountCents: a.amount,
+      listed: listedAddons && a.id ? listedAddons.has(a.id) : true,
+    }),
+  );
+  return { plans: plans ?? null, addons: addons ?? null };
+}
