@@ -7,6 +7,8 @@ import type { ServiceContext } from "../api/context.ts";
 import { requireMember } from "../api/auth/policy.ts";
 import { MODE_NAMES, variationId } from "../api/catalog/service.ts";
 import * as subscriptions from "../api/subscriptions/service.ts";
+import * as timing from "../api/subscriptions/timing.ts";
+import * as portal from "../api/subscriptions/portal.ts";
 import { NotFoundError, ValidationError } from "../api/shared/errors.ts";
 import { dollarsToCents, formatCents } from "../api/shared/money.ts";
 import { idParam, Ok, type Router } from "./router.ts";
@@ -46,7 +48,7 @@ const subscriptionSelect = {
   totalCents: true,
   billingDay: true,
   isGift: true,
-  business: { select: { ...membershipRowSelect.business.select, timeZone: true, page: { select: subscriptions.timingSelect } } },
+  business: { select: { ...membershipRowSelect.business.select, timeZone: true, page: { select: timing.timingSelect } } },
   plan: { select: { ref: true, name: true } },
   addons: { select: { amountCents: true, addon: { select: { ref: true, name: true } } } },
   skips: { select: { yearMonth: true }, orderBy: { yearMonth: "asc" } },
@@ -57,10 +59,10 @@ const subscriptionSelect = {
 async function portalSubscriptionAt(ctx: ServiceContext, slug: string) {
   const actor = requireMember(ctx, slug.toLowerCase());
   const rows = await ctx.db.subscription.findMany({
-    where: subscriptions.portalMembershipsWhere(actor.user.id, slug),
+    where: portal.portalMembershipsWhere(actor.user.id, slug),
     select: { id: true, businessId: true, providerSubscriptionId: true, status: true, startedAt: true },
   });
-  const sub = subscriptions.portalOrder(rows, true)[0];
+  const sub = portal.portalOrder(rows, true)[0];
   if (!sub) throw new NotFoundError("Subscription");
   return sub;
 }
@@ -113,7 +115,7 @@ export function memberSubscriptionRoutes(r: Router) {
     handler: async (ctx) => {
       const actor = requireMember(ctx);
       const rows = await ctx.db.subscription.findMany({
-        where: subscriptions.portalMembershipsWhere(actor.user.id, ctx.tenant),
+        where: portal.portalMembershipsWhere(actor.user.id, ctx.tenant),
         select: subscriptionSelect,
       });
       const changes = rows.flatMap((s) => (s.pendingChange ? [s.pendingChange] : []));
@@ -124,7 +126,7 @@ export function memberSubscriptionRoutes(r: Router) {
       const planRef = new Map(plans.map((p) => [p.id, p.ref]));
       const addonRef = new Map(addons.map((a) => [a.id, a.ref]));
       return {
-        subscriptions: subscriptions.portalOrder(rows, false).map((s) => {
+        subscriptions: portal.portalOrder(rows, false).map((s) => {
           const mode = s.mode.toLowerCase() as z.infer<typeof Mode>;
           return {
             ...membershipRow(s),
@@ -141,9 +143,9 @@ export function memberSubscriptionRoutes(r: Router) {
             price: formatCents(s.totalCents),
             billing_day: s.billingDay,
             is_gift: s.isGift,
-            next_box_date: subscriptions.nextBoxDateOf(ctx, { ...s, status: s.status }),
-            skip_window: subscriptions.windowOf(ctx, s.business, "skipWindow"),
-            change_window: subscriptions.windowOf(ctx, s.business, "changeWindow"),
+            next_box_date: timing.nextBoxDateOf(ctx, { ...s, status: s.status }),
+            skip_window: timing.windowOf(ctx, s.business, "skipWindow"),
+            change_window: timing.windowOf(ctx, s.business, "changeWindow"),
             skips: s.skips.map((k) => k.yearMonth),
             pending_change: s.pendingChange
               ? {

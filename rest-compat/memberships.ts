@@ -7,14 +7,15 @@ import type { ServiceContext } from "../api/context.ts";
 import { assertCan, requireUser } from "../api/auth/policy.ts";
 import * as businesses from "../api/businesses/service.ts";
 import * as subscriptions from "../api/subscriptions/service.ts";
+import * as membershipsList from "../api/subscriptions/memberships-list.ts";
 import { singleLine } from "../api/shared/validation.ts";
 import { businessIdParams, idParam, Ok, type Router } from "./router.ts";
 import { BusinessRef, MembershipRow, membershipRow, membershipRowSelect, StatusFilter } from "./rows.ts";
 
 const membershipQuery = z.object({ q: singleLine("Search").max(200).optional(), status: StatusFilter });
 
-async function membershipItems(ctx: ServiceContext, filter: subscriptions.MembershipFilter) {
-  return (await subscriptions.membershipListRows(ctx, filter, { take: 500 })).map(membershipRow);
+async function membershipItems(ctx: ServiceContext, filter: membershipsList.MembershipFilter) {
+  return (await membershipsList.membershipListRows(ctx, filter, { take: 500 })).map(membershipRow);
 }
 
 export function membershipRoutes(r: Router) {
@@ -62,9 +63,9 @@ export function membershipRoutes(r: Router) {
     handler: async (ctx, { query }) => {
       requireUser(ctx);
       const rows = await ctx.db.subscription.findMany({
-        where: subscriptions.membershipsWhere(ctx, { search: query.q, status: query.status }),
+        where: membershipsList.membershipsWhere(ctx, { search: query.q, status: query.status }),
         select: membershipRowSelect,
-        orderBy: subscriptions.membershipOrder,
+        orderBy: membershipsList.membershipOrder,
         take: 500,
       });
       return { items: rows.map(membershipRow) };

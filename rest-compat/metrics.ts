@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ServiceContext } from "../api/context.ts";
 import * as businesses from "../api/businesses/service.ts";
 import * as metrics from "../api/metrics/service.ts";
-import * as subscriptions from "../api/subscriptions/service.ts";
+import * as membershipsList from "../api/subscriptions/memberships-list.ts";
 import { businessIdParams, type Router } from "./router.ts";
 import { BusinessRef, statusWord } from "./rows.ts";
 
@@ -28,7 +28,7 @@ async function dashboard(ctx: ServiceContext, scope: metrics.MetricsScope) {
     metrics.averages(ctx, scope),
     ctx.db.subscription.findMany({
       where: metrics.countedWhere(scope),
-      orderBy: subscriptions.membershipOrder,
+      orderBy: membershipsList.membershipOrder,
       take: metrics.RECENT_COUNT,
       select: { status: true, startedAt: true, userId: true, user: { select: { publicId: true } }, business: { select: { slug: true } } },
     }),

@@ -1,6 +1,6 @@
 import { builder } from "../graphql/builder.ts";
 import { MembershipNode } from "../subscriptions/schema.ts";
-import { membershipOrder } from "../subscriptions/service.ts";
+import { membershipOrder } from "../subscriptions/memberships-list.ts";
 import * as metrics from "./service.ts";
 
 const Totals = builder.objectRef<metrics.Totals>("MetricsTotals").implement({

@@ -1,13 +1,15 @@
+/**
+ * GraphQL types of memberships and orders (spec §3 shapes, §4 states). Their lists are in ./portal-schema.ts
+ * (the member's own) and ./memberships-schema.ts (a business's, the admin table); actions in ./mutations-schema.ts.
+ */
 import { builder } from "../graphql/builder.ts";
-import { payloadQuery } from "../graphql/payload-query.ts";
-import { RULE_ERRORS } from "../graphql/errors.ts";
-import { numericId } from "../graphql/ids.ts";
 import { OrderKind, SubscriptionStatus } from "../generated/prisma/enums.ts";
 import { addressSchema } from "../users/service.ts";
 import { AddressRef } from "../users/schema.ts";
 import { FulfillmentModeEnum } from "../catalog/schema.ts";
 import { canReadMembership, canReadOrder } from "../auth/read-rules.ts";
 import * as subscriptions from "./service.ts";
+import * as timing from "./timing.ts";
 import { orderSelectionView } from "./orders.ts";
 
 // ---------------------------------------------------------------------------------------------------------
@@ -32,9 +34,9 @@ export const MembershipStatusFilterEnum = builder.enumType("MembershipStatusFilt
 // ---------------------------------------------------------------------------------------------------------
 // Membership (the Subscription model; "Subscription" is GraphQL's reserved root type name)
 
-const businessTiming = { business: { select: { timeZone: true, page: { select: subscriptions.timingSelect } } } } as const;
+const businessTiming = { business: { select: { timeZone: true, page: { select: timing.timingSelect } } } } as const;
 
-const WindowStateRef = builder.objectRef<subscriptions.WindowView>("MembershipWindow").implement({
+const WindowStateRef = builder.objectRef<timing.WindowView>("MembershipWindow").implement({
   description: "A monthly skip or change window as of today in the business's time zone (spec §4).",
   fields: (t) => ({
     open: t.exposeBoolean("open"),
@@ -129,7 +131,7 @@ export const MembershipNode = builder.prismaNode("Subscription", {
     nextBoxDate: t.string({
       description: "ISO date of the next box (spec §4), in the business's time zone.",
       select: { ...businessTiming, skips: { select: { yearMonth: true } } },
-      resolve: (s, _a, ctx) => subscriptions.nextBoxDateOf(ctx, s),
+      resolve: (s, _a, ctx) => timing.nextBoxDateOf(ctx, s),
     }),
     skipTarget: t.field({
       type: SkipTargetRef,
@@ -140,12 +142,12 @@ export const MembershipNode = builder.prismaNode("Subscription", {
     skipWindow: t.field({
       type: WindowStateRef,
       select: businessTiming,
-      resolve: (s, _a, ctx) => subscriptions.windowOf(ctx, s.business, "skipWindow"),
+      resolve: (s, _a, ctx) => timing.windowOf(ctx, s.business, "skipWindow"),
     }),
     changeWindow: t.field({
       type: WindowStateRef,
       select: businessTiming,
-      resolve: (s, _a, ctx) => subscriptions.windowOf(ctx, s.business, "changeWindow"),
+      resolve: (s, _a, ctx) => timing.windowOf(ctx, s.business, "changeWindow"),
     }),
     orders: t.relatedConnection("orders", {
       cursor: "id",
@@ -200,238 +202,3 @@ export const OrderNode = builder.prismaNode("Order", {
     currency: t.exposeString("currency"),
   }),
 });
-
-// ---------------------------------------------------------------------------------------------------------
-// Lists
-
-builder.prismaObjectFields("User", (t) => ({
-  subscriptions: t.prismaField({
-    type: [MembershipNode],
-    description:
-      "The user's memberships, in the portal's order (spec §4): one with a payment-provider subscription id first, then active, then latest start.",
-    args: {
-      businessSlug: t.arg.string({ description: "Only memberships of this business." }),
-      onePerBusiness: t.arg.boolean({ defaultValue: false, description: "Keep only the first membership of each business." }),
-    },
-    resolve: async (query, user, args, ctx) => {
-      const rows = await ctx.db.subscription.findMany({
-        ...query,
-        where: subscriptions.portalMembershipsWhere(user.id, args.businessSlug),
-      });
-      return subscriptions.portalOrder(rows, args.onePerBusiness ?? false);
-    },
-  }),
-  orders: t.relatedConnection("orders", {
-    cursor: "id",
-    defaultSize: 20,
-    maxSize: 100,
-    description: "Order history, newest first.",
-    query: () => ({ orderBy: [{ createdAt: "desc" }, { id: "desc" }] }),
-  }),
-  skips: t.prismaField({
-    type: [SkipObject],
-    description: "Months the user skipped, across their memberships.",
-    resolve: (query, user, _a, ctx) =>
-      ctx.db.skip.findMany({ ...query, where: { subscription: { userId: user.id } }, orderBy: [{ yearMonth: "asc" }, { id: "asc" }] }),
-  }),
-}));
-
-builder.prismaObjectFields("Business", (t) => ({
-  memberships: t.relatedConnection("subscriptions", {
-    type: MembershipNode,
-    cursor: "id",
-    defaultSize: 50,
-    maxSize: 200,
-    description: "Memberships of this business (readMemberships: staff, administrators, the business's partner tokens).",
-    authScopes: (b) => ({ business: { id: b.id, permission: "readMemberships" } }),
-    args: {
-      search: t.arg.string(),
-      status: t.arg({ type: MembershipStatusFilterEnum, defaultValue: "ANY" }),
-    },
-    query: (args) => ({
-      where: { AND: [subscriptions.statusWhere(args.status), subscriptions.searchWhere(args.search)] },
-      orderBy: subscriptions.membershipOrder,
-    }),
-  }),
-  orders: t.relatedConnection("orders", {
-    cursor: "id",
-    defaultSize: 50,
-    maxSize: 200,
-    description: "Orders of this business, newest first (readMemberships).",
-    authScopes: (b) => ({ business: { id: b.id, permission: "readMemberships" } }),
-    query: () => ({ orderBy: [{ createdAt: "desc" }, { id: "desc" }] }),
-  }),
-}));
-
-builder.queryFields((t) => ({
-  memberships: t.prismaConnection({
-    type: MembershipNode,
-    cursor: "id",
-    defaultSize: 50,
-    maxSize: 200,
-    description:
-      "Memberships the viewer may read: every business for administrators, otherwise the businesses where they hold readMemberships (a partner token: its business).",
-    authScopes: (_p, _a, ctx) => ctx.actor.kind !== "anonymous",
-    args: {
-      search: t.arg.string({ description: "Username, member name or email, business name or slug." }),
-      status: t.arg({ type: MembershipStatusFilterEnum, defaultValue: "ANY" }),
-      businessId: t.arg.int({ description: "Numeric business id (databaseId)." }),
-    },
-    // One keyset statement for the page's ids, then the rows with the fields the query selects.
-    resolve: async (query, _p, args, ctx) => {
-      const { take, skip, cursor, ...selection } = query as typeof query & { take: number; skip?: number; cursor?: { id: number } };
-      const ids = await subscriptions.membershipPageIds(ctx, args, { take, skip, cursorId: cursor?.id });
-      if (ids.length === 0) return [];
-      return subscriptions.inIdOrder(ids, await ctx.db.subscription.findMany({ ...selection, where: { id: { in: ids } } }));
-    },
-  }),
-}));
-
-// ---------------------------------------------------------------------------------------------------------
-// Mutations
-
-const MembershipIdInput = (name: string) =>
-  builder.inputType(name, {
-    fields: (t) => ({ subscriptionId: t.id({ required: true, description: "Membership global id or numeric databaseId." }) }),
-  });
-
-const SkipMonthInput = MembershipIdInput("SkipMonthInput");
-const RestartSubscriptionInput = MembershipIdInput("RestartSubscriptionInput");
-
-const CancelModeEnum = builder.enumType("CancelMode", {
-  values: { NOW: { description: "Ends access at once; no automatic refund." } } as const,
-});
-
-const CancelSubscriptionInput = builder.inputType("CancelSubscriptionInput", {
-  fields: (t) => ({
-    subscriptionId: t.id({ required: true, description: "Membership global id or numeric databaseId." }),
-    mode: t.field({ type: CancelModeEnum, defaultValue: "NOW" }),
-  }),
-});
-
-const ChangeSubscriptionInput = builder.inputType("ChangeSubscriptionInput", {
-  fields: (t) => ({
-    subscriptionId: t.id({ required: true, description: "Membership global id or numeric databaseId." }),
-    planId: t.id({ required: true, description: "Plan global id or numeric databaseId." }),
-    mode: t.field({ type: FulfillmentModeEnum, required: true }),
-    addonIds: t.idList({ required: true, description: "Add-on global ids or numeric ids." }),
-  }),
-});
-
-const SkipMonthPayload = builder.objectRef<subscriptions.SkipResult>("SkipMonthPayload").implement({
-  fields: (t) => ({
-    membership: t.prismaField({
-      type: MembershipNode,
-      resolve: (query, r, _a, ctx) => ctx.db.subscription.findUniqueOrThrow({ ...query, where: { id: r.subscriptionId } }),
-    }),
-    skippedMonth: t.exposeString("skippedMonth", { description: "YYYY-MM" }),
-    resumeDate: t.exposeString("resumeDate", { description: "ISO date payments resume ('Payments paused until …')." }),
-  }),
-});
-
-const RestartOutcomeEnum = builder.enumType("RestartOutcome", {
-  values: {
-    PAID: { description: "The current period was charged; the membership is active." },
-    REACTIVATED: { description: "The current period was already paid; reactivated without a charge." },
-    REQUIRES_ACTION: { description: "Confirm the payment with clientSecret in the card form; it activates once paid." },
-  } as const,
-});
-
-const RestartSubscriptionPayload = builder.objectRef<subscriptions.RestartResult>("RestartSubscriptionPayload").implement({
-  fields: (t) => ({
-    outcome: t.field({ type: RestartOutcomeEnum, resolve: (r) => r.outcome }),
-    membership: t.prismaField({
-      type: MembershipNode,
-      resolve: (query, r, _a, ctx) => ctx.db.subscription.findUniqueOrThrow({ ...query, where: { id: r.subscriptionId } }),
-    }),
-    orderId: t.int({ nullable: true, resolve: (r) => (r.outcome === "PAID" ? r.orderId : null) }),
-    chargedCents: t.int({
-      nullable: true,
-      description: "Charged now (PAID), 0 when reactivated without a charge; null until a payment needing the card is confirmed.",
-      resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? null : r.chargedCents),
-    }),
-    period: t.string({ nullable: true, description: "YYYY-MM paid through (PAID, REACTIVATED).", resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? null : r.period) }),
-    nextBillingDate: t.string({
-      nullable: true,
-      description: "ISO date of the next charge (PAID, REACTIVATED).",
-      resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? null : r.nextBillingDate),
-    }),
-    clientSecret: t.string({ nullable: true, resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? r.clientSecret : null) }),
-    paymentIntentId: t.string({ nullable: true, resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? r.paymentIntentId : null) }),
-  }),
-});
-
-const ChangeQuoteRef = builder.objectRef<subscriptions.ChangeQuote>("MembershipChangeQuote").implement({
-  description: "The monthly price a change renews at, tax included (the change dialog's quote; nothing is charged today).",
-  fields: (t) => ({
-    subtotalCents: t.int({ resolve: (q) => q.price.subtotalCents }),
-    discountCents: t.int({ description: "The membership's coupon, while still active.", resolve: (q) => q.price.discountCents }),
-    taxCents: t.int({ resolve: (q) => q.price.taxCents }),
-    taxRatePercent: t.float({ description: "0 when the business charges no tax.", resolve: (q) => q.price.taxRateBps / 100 }),
-    totalCents: t.int({ description: "Charged each period from effectivePeriod.", resolve: (q) => q.price.totalCents }),
-    effectivePeriod: t.exposeString("effectivePeriod", { description: "First billing period (YYYY-MM) at this price." }),
-  }),
-});
-
-builder.queryFields((t) => ({
-  changeQuote: t.field({
-    type: ChangeQuoteRef,
-    errors: { types: RULE_ERRORS },
-    description: "Member: price a new selection for their membership as the renewal will (tax and coupon included), without scheduling it.",
-    args: { input: t.arg({ type: ChangeSubscriptionInput, required: true }) },
-    resolve: (_p, { input }, ctx) =>
-      subscriptions.quoteChange(ctx, {
-        subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId"),
-        planId: numericId(input.planId, "Plan", "planId"),
-        mode: input.mode,
-        addonIds: input.addonIds.map((id) => numericId(id, "Addon", "addonIds")),
-      }),
-  }),
-}));
-
-builder.mutationFields((t) => ({
-  skipMonth: t.field({
-    type: SkipMonthPayload,
-    errors: { types: RULE_ERRORS },
-    description: "Member: pause the month of the next box (inside the business's skip window).",
-    args: { input: t.arg({ type: SkipMonthInput, required: true }) },
-    resolve: (_p, { input }, ctx) =>
-      subscriptions.skipMonth(ctx, { subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId") }),
-  }),
-  changeSubscription: t.prismaField({
-    type: MembershipNode,
-    errors: { types: RULE_ERRORS },
-    description: "Member: schedule a new plan, fulfillment mode and add-ons from the next billing period (no charge now).",
-    args: { input: t.arg({ type: ChangeSubscriptionInput, required: true }) },
-    resolve: async (query, _p, { input }, ctx) => {
-      const r = await subscriptions.changeSubscription(ctx, {
-        subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId"),
-        planId: numericId(input.planId, "Plan", "planId"),
-        mode: input.mode,
-        addonIds: input.addonIds.map((id) => numericId(id, "Addon", "addonIds")),
-      });
-      return ctx.db.subscription.findUniqueOrThrow({ ...payloadQuery(query), where: { id: r.subscriptionId } });
-    },
-  }),
-  cancelSubscription: t.prismaField({
-    type: MembershipNode,
-    errors: { types: RULE_ERRORS },
-    description: "Business owner or administrator: cancel immediately (no automatic refund).",
-    args: { input: t.arg({ type: CancelSubscriptionInput, required: true }) },
-    resolve: async (query, _p, { input }, ctx) => {
-      const r = await subscriptions.cancelSubscription(ctx, {
-        subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId"),
-        mode: input.mode ?? "NOW",
-      });
-      return ctx.db.subscription.findUniqueOrThrow({ ...payloadQuery(query), where: { id: r.subscriptionId } });
-    },
-  }),
-  restartSubscription: t.field({
-    type: RestartSubscriptionPayload,
-    errors: { types: RULE_ERRORS },
-    description: "Member: restart a canceled membership, charging the current period now.",
-    args: { input: t.arg({ type: RestartSubscriptionInput, required: true }) },
-    resolve: (_p, { input }, ctx) =>
-      subscriptions.restartSubscription(ctx, { subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId") }),
-  }),
-}));

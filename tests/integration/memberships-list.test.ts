@@ -8,7 +8,7 @@ import {
   membershipsWhere,
   type MembershipFilter,
   type StatusFilter,
-} from "../../api/subscriptions/service.ts";
+} from "../../api/subscriptions/memberships-list.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories } from "../support/factories.ts";
 

@@ -1,0 +1,154 @@
+/** Membership actions (spec §2, §4): skip, change (and its quote), cancel, restart. Each calls one service function. */
+import { builder } from "../graphql/builder.ts";
+import { payloadQuery } from "../graphql/payload-query.ts";
+import { RULE_ERRORS } from "../graphql/errors.ts";
+import { numericId } from "../graphql/ids.ts";
+import { FulfillmentModeEnum } from "../catalog/schema.ts";
+import * as subscriptions from "./service.ts";
+import { MembershipNode } from "./schema.ts";
+
+const MembershipIdInput = (name: string) =>
+  builder.inputType(name, {
+    fields: (t) => ({ subscriptionId: t.id({ required: true, description: "Membership global id or numeric databaseId." }) }),
+  });
+
+const SkipMonthInput = MembershipIdInput("SkipMonthInput");
+const RestartSubscriptionInput = MembershipIdInput("RestartSubscriptionInput");
+
+const CancelModeEnum = builder.enumType("CancelMode", {
+  values: { NOW: { description: "Ends access at once; no automatic refund." } } as const,
+});
+
+const CancelSubscriptionInput = builder.inputType("CancelSubscriptionInput", {
+  fields: (t) => ({
+    subscriptionId: t.id({ required: true, description: "Membership global id or numeric databaseId." }),
+    mode: t.field({ type: CancelModeEnum, defaultValue: "NOW" }),
+  }),
+});
+
+const ChangeSubscriptionInput = builder.inputType("ChangeSubscriptionInput", {
+  fields: (t) => ({
+    subscriptionId: t.id({ required: true, description: "Membership global id or numeric databaseId." }),
+    planId: t.id({ required: true, description: "Plan global id or numeric databaseId." }),
+    mode: t.field({ type: FulfillmentModeEnum, required: true }),
+    addonIds: t.idList({ required: true, description: "Add-on global ids or numeric ids." }),
+  }),
+});
+
+const SkipMonthPayload = builder.objectRef<subscriptions.SkipResult>("SkipMonthPayload").implement({
+  fields: (t) => ({
+    membership: t.prismaField({
+      type: MembershipNode,
+      resolve: (query, r, _a, ctx) => ctx.db.subscription.findUniqueOrThrow({ ...query, where: { id: r.subscriptionId } }),
+    }),
+    skippedMonth: t.exposeString("skippedMonth", { description: "YYYY-MM" }),
+    resumeDate: t.exposeString("resumeDate", { description: "ISO date payments resume ('Payments paused until …')." }),
+  }),
+});
+
+const RestartOutcomeEnum = builder.enumType("RestartOutcome", {
+  values: {
+    PAID: { description: "The current period was charged; the membership is active." },
+    REACTIVATED: { description: "The current period was already paid; reactivated without a charge." },
+    REQUIRES_ACTION: { description: "Confirm the payment with clientSecret in the card form; it activates once paid." },
+  } as const,
+});
+
+const RestartSubscriptionPayload = builder.objectRef<subscriptions.RestartResult>("RestartSubscriptionPayload").implement({
+  fields: (t) => ({
+    outcome: t.field({ type: RestartOutcomeEnum, resolve: (r) => r.outcome }),
+    membership: t.prismaField({
+      type: MembershipNode,
+      resolve: (query, r, _a, ctx) => ctx.db.subscription.findUniqueOrThrow({ ...query, where: { id: r.subscriptionId } }),
+    }),
+    orderId: t.int({ nullable: true, resolve: (r) => (r.outcome === "PAID" ? r.orderId : null) }),
+    chargedCents: t.int({
+      nullable: true,
+      description: "Charged now (PAID), 0 when reactivated without a charge; null until a payment needing the card is confirmed.",
+      resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? null : r.chargedCents),
+    }),
+    period: t.string({ nullable: true, description: "YYYY-MM paid through (PAID, REACTIVATED).", resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? null : r.period) }),
+    nextBillingDate: t.string({
+      nullable: true,
+      description: "ISO date of the next charge (PAID, REACTIVATED).",
+      resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? null : r.nextBillingDate),
+    }),
+    clientSecret: t.string({ nullable: true, resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? r.clientSecret : null) }),
+    paymentIntentId: t.string({ nullable: true, resolve: (r) => (r.outcome === "REQUIRES_ACTION" ? r.paymentIntentId : null) }),
+  }),
+});
+
+const ChangeQuoteRef = builder.objectRef<subscriptions.ChangeQuote>("MembershipChangeQuote").implement({
+  description: "The monthly price a change renews at, tax included (the change dialog's quote; nothing is charged today).",
+  fields: (t) => ({
+    subtotalCents: t.int({ resolve: (q) => q.price.subtotalCents }),
+    discountCents: t.int({ description: "The membership's coupon, while still active.", resolve: (q) => q.price.discountCents }),
+    taxCents: t.int({ resolve: (q) => q.price.taxCents }),
+    taxRatePercent: t.float({ description: "0 when the business charges no tax.", resolve: (q) => q.price.taxRateBps / 100 }),
+    totalCents: t.int({ description: "Charged each period from effectivePeriod.", resolve: (q) => q.price.totalCents }),
+    effectivePeriod: t.exposeString("effectivePeriod", { description: "First billing period (YYYY-MM) at this price." }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  changeQuote: t.field({
+    type: ChangeQuoteRef,
+    errors: { types: RULE_ERRORS },
+    description: "Member: price a new selection for their membership as the renewal will (tax and coupon included), without scheduling it.",
+    args: { input: t.arg({ type: ChangeSubscriptionInput, required: true }) },
+    resolve: (_p, { input }, ctx) =>
+      subscriptions.quoteChange(ctx, {
+        subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId"),
+        planId: numericId(input.planId, "Plan", "planId"),
+        mode: input.mode,
+        addonIds: input.addonIds.map((id) => numericId(id, "Addon", "addonIds")),
+      }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  skipMonth: t.field({
+    type: SkipMonthPayload,
+    errors: { types: RULE_ERRORS },
+    description: "Member: pause the month of the next box (inside the business's skip window).",
+    args: { input: t.arg({ type: SkipMonthInput, required: true }) },
+    resolve: (_p, { input }, ctx) =>
+      subscriptions.skipMonth(ctx, { subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId") }),
+  }),
+  changeSubscription: t.prismaField({
+    type: MembershipNode,
+    errors: { types: RULE_ERRORS },
+    description: "Member: schedule a new plan, fulfillment mode and add-ons from the next billing period (no charge now).",
+    args: { input: t.arg({ type: ChangeSubscriptionInput, required: true }) },
+    resolve: async (query, _p, { input }, ctx) => {
+      const r = await subscriptions.changeSubscription(ctx, {
+        subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId"),
+        planId: numericId(input.planId, "Plan", "planId"),
+        mode: input.mode,
+        addonIds: input.addonIds.map((id) => numericId(id, "Addon", "addonIds")),
+      });
+      return ctx.db.subscription.findUniqueOrThrow({ ...payloadQuery(query), where: { id: r.subscriptionId } });
+    },
+  }),
+  cancelSubscription: t.prismaField({
+    type: MembershipNode,
+    errors: { types: RULE_ERRORS },
+    description: "Business owner or administrator: cancel immediately (no automatic refund).",
+    args: { input: t.arg({ type: CancelSubscriptionInput, required: true }) },
+    resolve: async (query, _p, { input }, ctx) => {
+      const r = await subscriptions.cancelSubscription(ctx, {
+        subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId"),
+        mode: input.mode ?? "NOW",
+      });
+      return ctx.db.subscription.findUniqueOrThrow({ ...payloadQuery(query), where: { id: r.subscriptionId } });
+    },
+  }),
+  restartSubscription: t.field({
+    type: RestartSubscriptionPayload,
+    errors: { types: RULE_ERRORS },
+    description: "Member: restart a canceled membership, charging the current period now.",
+    args: { input: t.arg({ type: RestartSubscriptionInput, required: true }) },
+    resolve: (_p, { input }, ctx) =>
+      subscriptions.restartSubscription(ctx, { subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId") }),
+  }),
+}));
