@@ -8,6 +8,14 @@ const here = import.meta.dirname;
 // The API server (npm run dev:api) that `vite` proxies to in development.
 const api = `http://127.0.0.1:${process.env.API_PORT ?? process.env.PORT ?? 3000}`;
 
+/**
+ * The dependency-free rules the server and the browser share (money, calendar, slugs, fulfillment modes): one
+ * copy in api/shared, imported as "@shared/money.ts". The server imports them by relative path (Node's type
+ * stripping reads no tsconfig paths); web/tsconfig.json `paths` maps the same alias for tsc, and
+ * web/vitest.config.ts uses this one.
+ */
+export const sharedAlias = { find: /^@shared\//, replacement: `${path.resolve(here, "../api/shared")}/` };
+
 export default defineConfig({
   root: here,
   publicDir: path.join(here, "public"),
@@ -26,6 +34,7 @@ export default defineConfig({
   ],
   resolve: {
     alias: [
+      sharedAlias,
       // react-relay's main entry also carries the legacy container API (QueryRenderer, createFragmentContainer…),
       // CommonJS that cannot be tree-shaken; the app uses hooks only, which `react-relay/hooks` exports alone.
       { find: /^react-relay$/, replacement: "react-relay/hooks" },

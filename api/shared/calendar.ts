@@ -1,4 +1,7 @@
-/** Calendar arithmetic in a business's time zone: billing days, windows and cutoffs count local days. */
+/**
+ * Calendar arithmetic in a business's time zone (billing days, windows and cutoffs count local days) and how
+ * days and months read in messages. Dependency-free: the server and the web app (alias `@shared`) both use it.
+ */
 
 export interface LocalDate {
   year: number;
@@ -44,4 +47,29 @@ export function daysInMonth(year: number, month: number): number {
 /** ISO date "YYYY-MM-DD" of a local calendar date. */
 export function isoDate(d: LocalDate): string {
   return `${yearMonthOf(d)}-${String(d.day).padStart(2, "0")}`;
+}
+
+const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/** 1 → "January" … 12 → "December" (English, as every message of the platform). */
+export function monthName(month: number): string {
+  const name = MONTH_NAMES[month - 1];
+  if (name === undefined) throw new RangeError(`Not a month number: ${month}`);
+  return name;
+}
+
+/** 1 → "1st", 2 → "2nd", 11 → "11th", 22 → "22nd", 111 → "111th". */
+export function ordinal(n: number): string {
+  const mod100 = n % 100;
+  if (mod100 >= 11 && mod100 <= 13) return `${n}th`;
+  switch (n % 10) {
+    case 1:
+      return `${n}st`;
+    case 2:
+      return `${n}nd`;
+    case 3:
+      return `${n}rd`;
+    default:
+      return `${n}th`;
+  }
 }

@@ -3,7 +3,7 @@
  * target and resume date. "today" is always the local date in the business's time zone (see
  * api/shared/calendar.ts); nothing here reads a clock or a database.
  */
-import { addMonths, daysInMonth, isoDate, parseYearMonth, yearMonthOf, type LocalDate, type YearMonth } from "../shared/calendar.ts";
+import { addMonths, daysInMonth, isoDate, ordinal, parseYearMonth, yearMonthOf, type LocalDate, type YearMonth } from "../shared/calendar.ts";
 
 type Month = { year: number; month: number };
 
@@ -12,22 +12,8 @@ export const DEFAULT_BOX_READY_DAY = 1;
 export const DEFAULT_BILLING_DAY = 1;
 // Window defaults are page settings (spec §3/§9): one definition, in the page content module.
 export { DEFAULT_WINDOW } from "../pages/content.ts";
-
-/** 1 → "1st", 2 → "2nd", 11 → "11th", 22 → "22nd". */
-export function ordinal(n: number): string {
-  const mod100 = n % 100;
-  if (mod100 >= 11 && mod100 <= 13) return `${n}th`;
-  switch (n % 10) {
-    case 1:
-      return `${n}st`;
-    case 2:
-      return `${n}nd`;
-    case 3:
-      return `${n}rd`;
-    default:
-      return `${n}th`;
-  }
-}
+// Ordinals are calendar wording shared with the web app; re-exported for the services that read them from here.
+export { ordinal } from "../shared/calendar.ts";
 
 /** A cutoff day only counts when it is a positive number (spec §5: "when it is a non-zero number"). */
 function effectiveCutoff(cutoffDay: number | null | undefined): number | null {

@@ -4,7 +4,6 @@ import {
   isPastCutoff,
   nextBillingPeriod,
   nextBoxDate,
-  ordinal,
   resumeDate,
   skipTargetMonth,
   windowState,
@@ -15,14 +14,6 @@ const d = (iso: string): LocalDate => {
   const [year, month, day] = iso.split("-").map(Number);
   return { year, month, day };
 };
-
-describe("ordinal", () => {
-  it.each([
-    [1, "1st"], [2, "2nd"], [3, "3rd"], [4, "4th"], [10, "10th"], [11, "11th"], [12, "12th"], [13, "13th"],
-    [14, "14th"], [21, "21st"], [22, "22nd"], [23, "23rd"], [24, "24th"], [28, "28th"], [30, "30th"], [31, "31st"],
-    [101, "101st"], [111, "111th"], [112, "112th"],
-  ])("%i → %s", (n, s) => expect(ordinal(n)).toBe(s));
-});
 
 describe("cutoff", () => {
   it("is past only when the day is greater than a positive cutoff day", () => {

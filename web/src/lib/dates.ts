@@ -1,24 +1,11 @@
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+import { monthName, ordinal } from "@shared/calendar.ts";
 
-/** 1 → "1st", 2 → "2nd", 11 → "11th", 23 → "23rd". */
-export function ordinal(n: number): string {
-  const mod100 = n % 100;
-  if (mod100 >= 11 && mod100 <= 13) return `${n}th`;
-  switch (n % 10) {
-    case 1:
-      return `${n}st`;
-    case 2:
-      return `${n}nd`;
-    case 3:
-      return `${n}rd`;
-    default:
-      return `${n}th`;
-  }
-}
-
-/** The calendar parts of an ISO date ("2026-04-01" or a full timestamp), read as written: no time-zone shift. */
+/**
+ * The calendar parts of an ISO date ("2026-04-01" or a full timestamp), read as written: no time-zone shift;
+ * null when it is not one (shown as given).
+ */
 function dateParts(iso: string): { year: number; month: number; day: number } | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
+  const m = /^(\d{4})-(0[1-9]|1[0-2])-(\d{2})/.exec(iso);
   if (!m) return null;
   return { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
 }
@@ -26,13 +13,13 @@ function dateParts(iso: string): { year: number; month: number; day: number } | 
 /** "2026-04-01" → "April 1st" (the pay button and the skip message). */
 export function monthDayOrdinal(iso: string): string {
   const p = dateParts(iso);
-  return p ? `${MONTHS[p.month - 1]} ${ordinal(p.day)}` : iso;
+  return p ? `${monthName(p.month)} ${ordinal(p.day)}` : iso;
 }
 
 /** "2026-04-01" → "April 1, 2026". */
 export function longDate(iso: string): string {
   const p = dateParts(iso);
-  return p ? `${MONTHS[p.month - 1]} ${p.day}, ${p.year}` : iso;
+  return p ? `${monthName(p.month)} ${p.day}, ${p.year}` : iso;
 }
 
 /** A timestamp shown in the viewer's locale ("Mar 5, 2026, 3:00 PM"). */
@@ -44,11 +31,11 @@ export function dateTime(iso: string): string {
 /** A billing period "2027-01" (or an ISO date) → "January 2027". */
 export function monthYear(period: string): string {
   const m = /^(\d{4})-(\d{2})/.exec(period);
-  return m && Number(m[2]) >= 1 && Number(m[2]) <= 12 ? `${MONTHS[Number(m[2]) - 1]} ${m[1]}` : period;
+  return m && Number(m[2]) >= 1 && Number(m[2]) <= 12 ? `${monthName(Number(m[2]))} ${m[1]}` : period;
 }
 
 /** A billing period "2027-01" (or an ISO date) → "January". */
 export function monthOnly(period: string): string {
   const m = /^(\d{4})-(\d{2})/.exec(period);
-  return m && Number(m[2]) >= 1 && Number(m[2]) <= 12 ? MONTHS[Number(m[2]) - 1] : period;
+  return m && Number(m[2]) >= 1 && Number(m[2]) <= 12 ? monthName(Number(m[2])) : period;
 }

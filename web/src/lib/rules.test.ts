@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { monthDayOrdinal, ordinal } from "./dates.ts";
+import { longDate, monthDayOrdinal, monthYear } from "./dates.ts";
 import { isDarkBackground, footerButtonColors } from "./color.ts";
 import { readSelection, saveSelection, SELECTION_TTL_MS, type MembershipSelection } from "./selection.ts";
 import { STORAGE_KEYS, type KeyValueStore } from "./storage.ts";
@@ -13,11 +13,15 @@ function memoryStore(): KeyValueStore {
   return { getItem: (k) => map.get(k) ?? null, setItem: (k, v) => void map.set(k, v), removeItem: (k) => void map.delete(k) };
 }
 
-describe("ordinals", () => {
-  it("handles 1st 2nd 3rd and the teens", () => {
-    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 31].map(ordinal)).toEqual(["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "31st"]);
+describe("dates", () => {
+  // ordinal and monthName themselves are tested with api/shared/calendar.ts (tests/unit/calendar.test.ts).
+  it("reads the calendar date as written, and shows what is not one as given", () => {
     expect(monthDayOrdinal("2026-04-01")).toBe("April 1st");
     expect(monthDayOrdinal("2026-03-22T00:00:00Z")).toBe("March 22nd");
+    expect(longDate("2026-12-31T23:00:00-05:00")).toBe("December 31, 2026");
+    expect(monthYear("2027-01")).toBe("January 2027");
+    expect(monthDayOrdinal("2026-13-01")).toBe("2026-13-01");
+    expect(monthYear("soon")).toBe("soon");
   });
   it("builds the pay button text from the quote", () => {
     expect(payButtonLabel(2536, "2026-04-01")).toBe("Pay $25.36 now and it renews at $25.36 every month on April 1st");
