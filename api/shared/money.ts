@@ -1,8 +1,22 @@
-/** Money is integer cents everywhere; these format it at the edge (USD, spec §9). */
-const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+/**
+ * Money is integer cents everywhere; these format it at the edge (USD, spec §9) and read typed dollars.
+ * Dependency-free: the server and the web app (alias `@shared`) use this one copy.
+ */
+const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
+/**
+ * Cents as US dollars with two decimals ("$1,234.56", "-$5.00"). Amounts are whole cents; anything else is first
+ * rounded to a whole cent half away from zero, the rule dollarsToCents reads with (12.5 → "$0.13",
+ * -12.5 → "-$0.13"), and never shows as "-$0.00".
+ */
 export function formatCents(cents: number): string {
-  return usd.format(cents / 100);
+  const whole = Math.sign(cents) * Math.round(Math.abs(cents));
+  return usd.format((whole || 0) / 100);
+}
+
+/** A surcharge shown only when positive, e.g. shipping over pickup: "(+$7.00)", else "". */
+export function formatSurcharge(extraCents: number): string {
+  return extraCents > 0 ? `(+${formatCents(extraCents)})` : "";
 }
 
 /** A decimal as people and JSON write dollars: an optional sign, digits, an optional fraction ("12.5", "-3", ".5"). */

@@ -1,5 +1,42 @@
 import { describe, expect, it } from "vitest";
-import { dollarsToCents } from "../../api/shared/money.ts";
+import { dollarsToCents, formatCents, formatSurcharge } from "../../api/shared/money.ts";
+
+// api/shared/money.ts is the one money module of the server and the web app (imported there as @shared/money.ts):
+// its tests stand here, once.
+
+describe("formatCents", () => {
+  it("shows US dollars with two decimals", () => {
+    expect(formatCents(0)).toBe("$0.00");
+    expect(formatCents(5)).toBe("$0.05");
+    expect(formatCents(1200)).toBe("$12.00");
+    expect(formatCents(5999)).toBe("$59.99");
+    expect(formatCents(123456)).toBe("$1,234.56");
+    expect(formatCents(123456789)).toBe("$1,234,567.89");
+  });
+
+  it("shows negative amounts (refunds, discounts)", () => {
+    expect(formatCents(-500)).toBe("-$5.00");
+    expect(formatCents(-1)).toBe("-$0.01");
+  });
+
+  it("rounds a fraction of a cent to a whole cent half away from zero, as dollarsToCents reads", () => {
+    expect(formatCents(12.5)).toBe("$0.13");
+    expect(formatCents(-12.5)).toBe("-$0.13");
+    expect(formatCents(100.5)).toBe("$1.01");
+    expect(formatCents(186.875)).toBe("$1.87");
+    expect(formatCents(12.49)).toBe("$0.12");
+    expect(formatCents(-0.4)).toBe("$0.00");
+    expect(formatCents(-0)).toBe("$0.00");
+  });
+});
+
+describe("formatSurcharge", () => {
+  it("shows only a positive difference", () => {
+    expect(formatSurcharge(700)).toBe("(+$7.00)");
+    expect(formatSurcharge(0)).toBe("");
+    expect(formatSurcharge(-100)).toBe("");
+  });
+});
 
 describe("dollarsToCents", () => {
   it("rounds the decimal as written, half a cent away from zero (not through binary floats)", () => {
@@ -8,6 +45,7 @@ describe("dollarsToCents", () => {
     expect(dollarsToCents("10.075")).toBe(1008);
     expect(dollarsToCents("0.285")).toBe(29);
     expect(dollarsToCents("1.0049999")).toBe(100);
+    expect(dollarsToCents("1.0049")).toBe(100);
     expect(dollarsToCents("12.345")).toBe(1235);
     expect(dollarsToCents("19.99")).toBe(1999);
     expect(dollarsToCents("0.1")).toBe(10);

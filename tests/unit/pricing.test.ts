@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { priceSelection } from "../../api/billing/pricing.ts";
 import { discountCents } from "../../api/coupons/service.ts";
-import { dollarsToCents, formatCents } from "../../api/shared/money.ts";
 
 describe("priceSelection", () => {
   it("adds add-ons to the plan and applies tax in basis points, rounded to the cent", () => {
@@ -19,17 +18,6 @@ describe("priceSelection", () => {
 
   it("has no tax when disabled", () => {
     expect(priceSelection({ planAmountCents: 1299, addonAmountsCents: [1], taxRateBps: null }).totalCents).toBe(1300);
-  });
-});
-
-describe("money", () => {
-  it("formats cents as US dollars and parses typed dollars to cents", () => {
-    expect(formatCents(123456)).toBe("$1,234.56");
-    expect(formatCents(5)).toBe("$0.05");
-    expect(dollarsToCents("12.345")).toBe(1235);
-    expect(dollarsToCents("0.1")).toBe(10);
-    expect(dollarsToCents(19.99)).toBe(1999);
-    expect(dollarsToCents("abc")).toBeNull();
   });
 });
 

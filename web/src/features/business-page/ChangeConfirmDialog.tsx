@@ -5,7 +5,7 @@ import { useNavigate } from "react-router";
 import type { ChangeConfirmDialogMutation } from "./__generated__/ChangeConfirmDialogMutation.graphql.ts";
 import type { ChangeConfirmDialogQuoteQuery } from "./__generated__/ChangeConfirmDialogQuoteQuery.graphql.ts";
 import { clearSelection, toGraphQLMode, type FulfillmentModeName } from "../../lib/selection.ts";
-import { formatCents } from "../../lib/money.ts";
+import { formatCents } from "@shared/money.ts";
 import { monthYear } from "../../lib/dates.ts";
 
 /** The server prices the new selection as the renewal will: tax (and the membership's coupon) included. */

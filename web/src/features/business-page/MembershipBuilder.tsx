@@ -5,7 +5,7 @@ import { useNavigate } from "react-router";
 import type { MembershipBuilderFragment_business$key } from "./__generated__/MembershipBuilderFragment_business.graphql.ts";
 import type { MembershipBuilderFragment_membership$key } from "./__generated__/MembershipBuilderFragment_membership.graphql.ts";
 import { defaultMode, enabledModes, modeExtraCents, sameIds, toggleAddon } from "./rules.ts";
-import { formatCents, formatSurcharge } from "../../lib/money.ts";
+import { formatCents, formatSurcharge } from "@shared/money.ts";
 import { fromGraphQLMode, MODE_LABELS, readSelection, saveSelection, type FulfillmentModeName, type MembershipSelection } from "../../lib/selection.ts";
 import { isDarkBackground } from "../../lib/color.ts";
 import { lazyDialog } from "../../ui/lazyDialog.tsx";

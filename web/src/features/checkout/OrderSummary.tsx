@@ -1,6 +1,6 @@
 import { Box, Flex, Heading, Separator, Stack, Text } from "@chakra-ui/react";
 import { graphql } from "react-relay";
-import { formatCents } from "../../lib/money.ts";
+import { formatCents } from "@shared/money.ts";
 import type { OrderSummaryQuoteQuery$data } from "./__generated__/OrderSummaryQuoteQuery.graphql.ts";
 
 /** The server's price for the selection (spec: never priced from the browser). */

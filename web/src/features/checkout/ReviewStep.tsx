@@ -7,7 +7,7 @@ import type { CheckoutQuote } from "./OrderSummary.tsx";
 import { CardPaymentForm, PaymentFlowError, type PaymentConfigLike } from "../payments/CardPaymentForm.tsx";
 import { monthDayOrdinal } from "../../lib/dates.ts";
 import { commitAsync } from "../../lib/mutations.ts";
-import { formatCents } from "../../lib/money.ts";
+import { formatCents } from "@shared/money.ts";
 import { MODE_LABELS, toGraphQLMode, type MembershipSelection, type SelectionAddress } from "../../lib/selection.ts";
 
 const StartMutation = graphql`

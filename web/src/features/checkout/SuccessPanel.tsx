@@ -1,7 +1,7 @@
 import { Box, Heading, Stack, Text } from "@chakra-ui/react";
 import type { CheckoutResult } from "./ReviewStep.tsx";
 import { dateTime, longDate } from "../../lib/dates.ts";
-import { formatCents } from "../../lib/money.ts";
+import { formatCents } from "@shared/money.ts";
 
 /** Spec §2 success panel. */
 export function SuccessPanel({ result }: { result: CheckoutResult }) {

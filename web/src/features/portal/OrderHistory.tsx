@@ -2,7 +2,7 @@ import { Badge, Box, Flex, Stack, Text } from "@chakra-ui/react";
 import { graphql, useFragment } from "react-relay";
 import type { OrderHistoryFragment_user$key } from "./__generated__/OrderHistoryFragment_user.graphql.ts";
 import { dateTime } from "../../lib/dates.ts";
-import { formatCents } from "../../lib/money.ts";
+import { formatCents } from "@shared/money.ts";
 import { fromGraphQLMode, MODE_LABELS } from "../../lib/selection.ts";
 import { EmptyMessage } from "../../ui/StatusStates.tsx";
 

@@ -10,7 +10,7 @@ import { CardPaymentForm, PaymentFlowError, type PaymentConfigLike } from "../pa
 import { CARD_UPDATE_ANCHOR } from "./CardUpdateSection.tsx";
 import { longDate, monthDayOrdinal, monthOnly, monthYear } from "../../lib/dates.ts";
 import { commitAsync } from "../../lib/mutations.ts";
-import { formatCents } from "../../lib/money.ts";
+import { formatCents } from "@shared/money.ts";
 import { fromGraphQLMode, MODE_LABELS } from "../../lib/selection.ts";
 
 const SubscriptionCardFragment = graphql`

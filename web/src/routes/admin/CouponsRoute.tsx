@@ -3,7 +3,7 @@ import { Badge, Box, Button, Checkbox, Field, HStack, Input, NativeSelect, Simpl
 import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
 import { parseCouponForm, type CouponType } from "../../features/admin/coupons/couponForm.ts";
 import { resultError } from "../../features/admin/mutationResult.ts";
-import { formatCents } from "../../lib/money.ts";
+import { formatCents } from "@shared/money.ts";
 import { AdminPage, EmptyLine, Panel } from "../../ui/admin/AdminPage.tsx";
 import type { CouponsRouteQuery, CouponsRouteQuery$data } from "./__generated__/CouponsRouteQuery.graphql.ts";
 import type { CouponsRouteCreateMutation } from "./__generated__/CouponsRouteCreateMutation.graphql.ts";

@@ -1,4 +1,4 @@
-import { dollarsToCents } from "../../../lib/money.ts";
+import { dollarsToCents } from "@shared/money.ts";
 
 export type CouponType = "PERCENT" | "FIXED";
 

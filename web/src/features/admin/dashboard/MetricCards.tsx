@@ -1,6 +1,6 @@
 import { SimpleGrid, Stat } from "@chakra-ui/react";
 import { graphql, useFragment } from "react-relay";
-import { formatCents } from "../../../lib/money.ts";
+import { formatCents } from "@shared/money.ts";
 import type { MetricCardsFragment$key } from "./__generated__/MetricCardsFragment.graphql.ts";
 
 export function MetricCards({ metrics }: { metrics: MetricCardsFragment$key }) {

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Accordion, Box, Button, Flex, Heading, HStack, Image, Link, SimpleGrid, Stack, Tabs, Text } from "@chakra-ui/react";
-import { formatCents, formatSurcharge } from "../../../lib/money.ts";
+import { formatCents, formatSurcharge } from "@shared/money.ts";
 import { RichHtml } from "../../../ui/RichHtml.tsx";
 import { initialPreviewMode, type ItemDraft, type PageDraft } from "./draft.ts";
 

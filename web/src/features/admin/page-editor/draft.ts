@@ -3,7 +3,7 @@ import type { draft_page$key } from "./__generated__/draft_page.graphql.ts";
 import type { draft_plan$key } from "./__generated__/draft_plan.graphql.ts";
 import type { draft_addon$key } from "./__generated__/draft_addon.graphql.ts";
 import type { RichTextDoc } from "../richtext/blocksHtml.ts";
-import { dollarsToCents as typedDollarsToCents } from "../../../lib/money.ts";
+import { dollarsToCents as typedDollarsToCents } from "@shared/money.ts";
 
 /** A package (plan) as the editor holds it: prices per mode in cents, null when the mode is not offered. */
 export interface ItemDraft {

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Box, Button, Field, HStack, Input, SimpleGrid, Stack, Text, Textarea } from "@chakra-ui/react";
-import { formatCents } from "../../../../lib/money.ts";
+import { formatCents } from "@shared/money.ts";
 import { EmptyLine, Panel } from "../../../../ui/admin/AdminPage.tsx";
 import { centsToDollars, dollarsToCents, newKey, type AddonDraft, type ItemDraft, type PageDraft } from "../draft.ts";
 import { CheckField, NumberField, TextField, type UpdateDraft } from "../fields.tsx";
