@@ -1,24 +1,11 @@
 /**
  * Tenant resolution (spec §1, §7): a business is served at {slug}.{PUBLIC_HOST}; requests may also name the
- * tenant in the X-Tenant header. Slugs are lower-case letters, digits and single dashes.
+ * tenant in the X-Tenant header. What a slug is: api/shared/slug.ts.
  */
+import { isValidSlug } from "./shared/slug.ts";
 
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-/** Spec §5: lowercase letters, digits and single dashes, no leading or trailing dash. */
-export function normalizeSlug(input: string): string {
-  return input
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/-+/g, "-")
-    .replace(/^-|-$/g, "");
-}
-
-export function isValidSlug(slug: string): boolean {
-  return slug.length <= 63 && SLUG.test(slug);
-}
+// The slug rules are shared with the web app; re-exported for the modules that read them from here.
+export { isValidSlug, normalizeSlug } from "./shared/slug.ts";
 
 const stripPort = (host: string) => host.replace(/:\d+$/, "");
 

@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { Button, Code, Field, HStack, IconButton, Input, NativeSelect, SimpleGrid, Stack, Text } from "@chakra-ui/react";
 import { graphql, useMutation } from "react-relay";
+import { SLUG_MAX_LENGTH, slugFor } from "@shared/slug.ts";
 import { Panel } from "../../../ui/admin/AdminPage.tsx";
 import { resultError } from "../mutationResult.ts";
-import { slugPreview } from "../slug.ts";
 import { UserSearch, type FoundUser } from "./UserSearch.tsx";
 import { addAttachment, ROLE_LABELS, withRole, type BusinessRole, type PendingAttachment } from "./roles.ts";
 import type { CreateBusinessFormMutation } from "./__generated__/CreateBusinessFormMutation.graphql.ts";
@@ -51,7 +51,9 @@ export function CreateBusinessForm({ onCreated }: { onCreated: () => void }) {
       }
     }
   `);
-  const preview = slugPreview(name, slug);
+  // What the server will store: the typed subdomain, else one derived from the name (the server's own rule).
+  const preview = slugFor(name, slug);
+  const tooLong = preview.length > SLUG_MAX_LENGTH;
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -93,12 +95,13 @@ export function CreateBusinessForm({ onCreated }: { onCreated: () => void }) {
             <Field.Label>Name</Field.Label>
             <Input value={name} onChange={(e) => setName(e.target.value)} placeholder="Sunny Side Farm" />
           </Field.Root>
-          <Field.Root>
+          <Field.Root invalid={tooLong}>
             <Field.Label>Subdomain (optional)</Field.Label>
             <Input value={slug} onChange={(e) => setSlug(e.target.value)} placeholder="sunny-side-farm" />
             <Field.HelperText data-testid="slug-preview">
               Subdomain: <Code>{preview || "—"}</Code>
             </Field.HelperText>
+            {tooLong && <Field.ErrorText>A subdomain has at most {SLUG_MAX_LENGTH} characters (this one has {preview.length})</Field.ErrorText>}
           </Field.Root>
         </SimpleGrid>
         <Stack gap="2">
