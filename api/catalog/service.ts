@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Prisma, PlanVariation } from "../generated/prisma/client.ts";
 import { FulfillmentMode } from "../generated/prisma/enums.ts";
 import { sanitizeRichText } from "../pages/richtext.ts";
+import { MODE_NAMES } from "../shared/fulfillment.ts";
 import { singleLine } from "../shared/validation.ts";
 
 export const CURRENCY = "USD";
@@ -15,7 +16,8 @@ export const CURRENCY = "USD";
 /** Modes in display order; the index is the variation's ordinal (spec §3: 0|1|2). */
 export const FULFILLMENT_MODES = [FulfillmentMode.PICKUP, FulfillmentMode.SHIPPING, FulfillmentMode.DELIVERY] as const;
 
-export const MODE_NAMES: Record<FulfillmentMode, string> = { PICKUP: "Pickup", SHIPPING: "Shipping", DELIVERY: "Delivery" };
+// The modes' names are shared with the web app (api/shared/fulfillment.ts); re-exported for REST's rows.
+export { MODE_NAMES } from "../shared/fulfillment.ts";
 
 /** Spec §3: variation ids are {itemId}_pickup, {itemId}_shipping, {itemId}_delivery. */
 export function variationId(ref: string, mode: FulfillmentMode): string {

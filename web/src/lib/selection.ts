@@ -1,6 +1,5 @@
+import type { FulfillmentModeName } from "@shared/fulfillment.ts";
 import { readJson, STORAGE_KEYS, writeItem, type KeyValueStore } from "./storage.ts";
-
-export type FulfillmentModeName = "pickup" | "shipping" | "delivery";
 
 export interface SelectionAddon {
   id: string;
@@ -84,14 +83,4 @@ export function updateSelection(patch: Partial<MembershipSelection>, store?: Key
 
 export function clearSelection(store?: KeyValueStore | null): void {
   writeItem(STORAGE_KEYS.membershipSelection, null, store);
-}
-
-export const MODE_LABELS: Record<FulfillmentModeName, string> = { pickup: "Pickup", shipping: "Shipping", delivery: "Delivery" };
-
-export function toGraphQLMode(mode: FulfillmentModeName): "PICKUP" | "SHIPPING" | "DELIVERY" {
-  return mode.toUpperCase() as "PICKUP" | "SHIPPING" | "DELIVERY";
-}
-
-export function fromGraphQLMode(mode: string): FulfillmentModeName {
-  return mode.toLowerCase() as FulfillmentModeName;
 }

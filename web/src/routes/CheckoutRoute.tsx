@@ -9,7 +9,8 @@ import { ContactStep, type ContactValues } from "../features/checkout/ContactSte
 import { OrderSummary, OrderSummaryQuoteQuery, type CheckoutQuote } from "../features/checkout/OrderSummary.tsx";
 import { ReviewStep, type CheckoutResult } from "../features/checkout/ReviewStep.tsx";
 import { SuccessPanel } from "../features/checkout/SuccessPanel.tsx";
-import { clearSelection, readSelection, toGraphQLMode, updateSelection, type MembershipSelection, type SelectionAddress } from "../lib/selection.ts";
+import { toModeCode } from "@shared/fulfillment.ts";
+import { clearSelection, readSelection, updateSelection, type MembershipSelection, type SelectionAddress } from "../lib/selection.ts";
 import { readSession, useSessionVersion } from "../lib/session.ts";
 import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
 import { ErrorBoundary } from "../ui/ErrorBoundary.tsx";
@@ -125,7 +126,7 @@ function CheckoutBody({ selection, state }: { selection: MembershipSelection; st
     let timer: ReturnType<typeof setTimeout> | undefined;
     const run = (code: string | undefined) =>
       Promise.race([
-        fetchQuery<QuoteQueryType>(environment, OrderSummaryQuoteQuery, { selection: { businessSlug: selection.businessSlug, planRef: selection.chosenItemId, addonRefs: selection.chosenAddonIds ?? [], mode: toGraphQLMode(selection.mode), couponCode: code } }, { fetchPolicy: "network-only" }).toPromise(),
+        fetchQuery<QuoteQueryType>(environment, OrderSummaryQuoteQuery, { selection: { businessSlug: selection.businessSlug, planRef: selection.chosenItemId, addonRefs: selection.chosenAddonIds ?? [], mode: toModeCode(selection.mode), couponCode: code } }, { fetchPolicy: "network-only" }).toPromise(),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error("Payment setup timed out. Please try again.")), QUOTE_TIMEOUT_MS);
         }),

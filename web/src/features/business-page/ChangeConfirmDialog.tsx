@@ -4,7 +4,8 @@ import { fetchQuery, graphql, useMutation, useRelayEnvironment } from "react-rel
 import { useNavigate } from "react-router";
 import type { ChangeConfirmDialogMutation } from "./__generated__/ChangeConfirmDialogMutation.graphql.ts";
 import type { ChangeConfirmDialogQuoteQuery } from "./__generated__/ChangeConfirmDialogQuoteQuery.graphql.ts";
-import { clearSelection, toGraphQLMode, type FulfillmentModeName } from "../../lib/selection.ts";
+import { toModeCode, type FulfillmentModeName } from "@shared/fulfillment.ts";
+import { clearSelection } from "../../lib/selection.ts";
 import { formatCents } from "@shared/money.ts";
 import { monthYear } from "../../lib/dates.ts";
 
@@ -92,7 +93,7 @@ export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, 
   useEffect(() => {
     if (!open) return;
     setQuote({ status: "loading" });
-    const input = { subscriptionId: membershipId, planId, addonIds: addonKey ? addonKey.split(",") : [], mode: toGraphQLMode(mode) };
+    const input = { subscriptionId: membershipId, planId, addonIds: addonKey ? addonKey.split(",") : [], mode: toModeCode(mode) };
     const sub = fetchQuery<ChangeConfirmDialogQuoteQuery>(environment, QuoteQuery, { input }, { fetchPolicy: "network-only" }).subscribe({
       next: (res) => {
         const r = res.changeQuote;
@@ -108,7 +109,7 @@ export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, 
     setPhase("applying");
     setError(null);
     commit({
-      variables: { input: { subscriptionId: membershipId, planId, addonIds, mode: toGraphQLMode(mode) } },
+      variables: { input: { subscriptionId: membershipId, planId, addonIds, mode: toModeCode(mode) } },
       onCompleted: (res) => {
         const r = res.changeSubscription;
         if (r.data) {

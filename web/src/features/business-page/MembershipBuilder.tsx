@@ -6,7 +6,8 @@ import type { MembershipBuilderFragment_business$key } from "./__generated__/Mem
 import type { MembershipBuilderFragment_membership$key } from "./__generated__/MembershipBuilderFragment_membership.graphql.ts";
 import { defaultMode, enabledModes, modeExtraCents, sameIds, toggleAddon } from "./rules.ts";
 import { formatCents, formatSurcharge } from "@shared/money.ts";
-import { fromGraphQLMode, MODE_LABELS, readSelection, saveSelection, type FulfillmentModeName, type MembershipSelection } from "../../lib/selection.ts";
+import { fromModeCode, MODE_LABELS, type FulfillmentModeName } from "@shared/fulfillment.ts";
+import { readSelection, saveSelection, type MembershipSelection } from "../../lib/selection.ts";
 import { isDarkBackground } from "../../lib/color.ts";
 import { lazyDialog } from "../../ui/lazyDialog.tsx";
 
@@ -138,8 +139,8 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
     if (current) {
       const src = current.pendingChange ?? null;
       return src
-        ? { planRef: src.plan.ref, addonRefs: src.addons.map((a) => a.ref), mode: fromGraphQLMode(src.mode) }
-        : { planRef: current.plan.ref, addonRefs: current.addons.map((a) => a.addon.ref), mode: fromGraphQLMode(current.mode) };
+        ? { planRef: src.plan.ref, addonRefs: src.addons.map((a) => a.ref), mode: fromModeCode(src.mode) }
+        : { planRef: current.plan.ref, addonRefs: current.addons.map((a) => a.addon.ref), mode: fromModeCode(current.mode) };
     }
     return null;
   }, [changeMode, current, data.slug]);

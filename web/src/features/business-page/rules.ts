@@ -1,6 +1,4 @@
-import type { FulfillmentModeName } from "../../lib/selection.ts";
-
-export const MODE_ORDER: FulfillmentModeName[] = ["pickup", "shipping", "delivery"];
+import { MODE_ORDER, type FulfillmentModeName } from "@shared/fulfillment.ts";
 
 /** The enabled fulfillment modes in spec order (pickup, shipping, delivery). */
 export function enabledModes(f: { pickup: boolean; shipping: boolean; delivery: boolean }): FulfillmentModeName[] {

@@ -8,7 +8,8 @@ import { CardPaymentForm, PaymentFlowError, type PaymentConfigLike } from "../pa
 import { monthDayOrdinal } from "../../lib/dates.ts";
 import { commitAsync } from "../../lib/mutations.ts";
 import { formatCents } from "@shared/money.ts";
-import { MODE_LABELS, toGraphQLMode, type MembershipSelection, type SelectionAddress } from "../../lib/selection.ts";
+import { MODE_LABELS, toModeCode } from "@shared/fulfillment.ts";
+import type { MembershipSelection, SelectionAddress } from "../../lib/selection.ts";
 
 const StartMutation = graphql`
   mutation ReviewStepStartMutation($input: StartCheckoutInput!) {
@@ -110,7 +111,7 @@ export function ReviewStep({ selection, quote, refusal, couponError, email, isGi
   async function prepare(): Promise<string> {
     if (!quote) throw new PaymentFlowError("Failed to initialize payment");
     const input = {
-      selection: { businessSlug: selection.businessSlug, planRef: selection.chosenItemId, addonRefs: selection.chosenAddonIds, mode: toGraphQLMode(mode), couponCode: quote.couponCode || undefined },
+      selection: { businessSlug: selection.businessSlug, planRef: selection.chosenItemId, addonRefs: selection.chosenAddonIds, mode: toModeCode(mode), couponCode: quote.couponCode || undefined },
       email,
       isGift,
       address,

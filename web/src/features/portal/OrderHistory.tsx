@@ -3,7 +3,7 @@ import { graphql, useFragment } from "react-relay";
 import type { OrderHistoryFragment_user$key } from "./__generated__/OrderHistoryFragment_user.graphql.ts";
 import { dateTime } from "../../lib/dates.ts";
 import { formatCents } from "@shared/money.ts";
-import { fromGraphQLMode, MODE_LABELS } from "../../lib/selection.ts";
+import { fromModeCode, MODE_LABELS } from "@shared/fulfillment.ts";
 import { EmptyMessage } from "../../ui/StatusStates.tsx";
 
 const OrderHistoryFragment = graphql`
@@ -51,7 +51,7 @@ export function OrderHistory({ user, highlightOrderId }: { user: OrderHistoryFra
                 {dateTime(o.createdAt)} · {KIND[o.kind] ?? o.kind} for {o.period}
               </Text>
               <Text fontSize="sm">
-                {o.planName ?? "Package"} · {MODE_LABELS[fromGraphQLMode(o.mode)]}
+                {o.planName ?? "Package"} · {MODE_LABELS[fromModeCode(o.mode)]}
                 {o.addons.length > 0 ? ` + ${o.addons.map((a) => a.name).join(", ")}` : ""}
               </Text>
             </Stack>

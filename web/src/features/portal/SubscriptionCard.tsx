@@ -11,7 +11,7 @@ import { CARD_UPDATE_ANCHOR } from "./CardUpdateSection.tsx";
 import { longDate, monthDayOrdinal, monthOnly, monthYear } from "../../lib/dates.ts";
 import { commitAsync } from "../../lib/mutations.ts";
 import { formatCents } from "@shared/money.ts";
-import { fromGraphQLMode, MODE_LABELS } from "../../lib/selection.ts";
+import { fromModeCode, MODE_LABELS } from "@shared/fulfillment.ts";
 
 const SubscriptionCardFragment = graphql`
   fragment SubscriptionCardFragment_membership on Membership {
@@ -229,7 +229,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
             {m.business.name}
           </Heading>
           <Text color="fg.muted">
-            {m.planName} · {MODE_LABELS[fromGraphQLMode(m.mode)]} · {formatCents(m.totalCents)} / month
+            {m.planName} · {MODE_LABELS[fromModeCode(m.mode)]} · {formatCents(m.totalCents)} / month
           </Text>
         </Stack>
         <Badge colorPalette={status.palette} size="lg" rounded="full">
@@ -252,7 +252,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
         )}
         {m.pendingChange && (
           <Text color="blue.700">
-            Scheduled change: {m.pendingChange.plan.name}, {MODE_LABELS[fromGraphQLMode(m.pendingChange.mode)]} from {monthYear(m.pendingChange.effectivePeriod)}
+            Scheduled change: {m.pendingChange.plan.name}, {MODE_LABELS[fromModeCode(m.pendingChange.mode)]} from {monthYear(m.pendingChange.effectivePeriod)}
           </Text>
         )}
       </Stack>

@@ -1,21 +1,20 @@
 import { useState } from "react";
 import { Accordion, Box, Button, Flex, Heading, HStack, Image, Link, SimpleGrid, Stack, Tabs, Text } from "@chakra-ui/react";
+import { MODE_LABELS, MODE_ORDER, type FulfillmentModeName } from "@shared/fulfillment.ts";
 import { formatCents, formatSurcharge } from "@shared/money.ts";
 import { RichHtml } from "../../../ui/RichHtml.tsx";
 import { initialPreviewMode, type ItemDraft, type PageDraft } from "./draft.ts";
 
-type Mode = "pickup" | "shipping" | "delivery";
-const MODE_LABELS: Record<Mode, string> = { pickup: "Pickup", shipping: "Shipping", delivery: "Delivery" };
 const SOCIAL_LABELS = { facebook: "Facebook", instagram: "Instagram", twitter: "Twitter", youtube: "YouTube", tiktok: "TikTok" } as const;
 
-function priceFor(item: ItemDraft, mode: Mode): number | null {
+function priceFor(item: ItemDraft, mode: FulfillmentModeName): number | null {
   return mode === "pickup" ? item.pickupCents : mode === "shipping" ? item.shippingCents : item.deliveryCents;
 }
 
 /** The business page as the draft would render it: gallery, brand row, items, add-ons, fulfillment, FAQs, footer. */
 export function PagePreview({ draft, compact = false }: { draft: PageDraft; compact?: boolean }) {
-  const modes = (["pickup", "shipping", "delivery"] as const).filter((m) => draft.fulfillment[m]);
-  const [mode, setMode] = useState<Mode>(initialPreviewMode(draft.fulfillment));
+  const modes = MODE_ORDER.filter((m) => draft.fulfillment[m]);
+  const [mode, setMode] = useState<FulfillmentModeName>(initialPreviewMode(draft.fulfillment));
   const activeMode = modes.includes(mode) ? mode : (modes[0] ?? "pickup");
   const [imageIndex, setImageIndex] = useState(0);
   const image = draft.gallery.length ? draft.gallery[Math.min(imageIndex, draft.gallery.length - 1)] : null;
@@ -52,7 +51,7 @@ export function PagePreview({ draft, compact = false }: { draft: PageDraft; comp
         {modes.length === 0 ? (
           <Text color="red.600">Select at least one</Text>
         ) : (
-          <Tabs.Root value={activeMode} onValueChange={(e) => setMode(e.value as Mode)} variant="enclosed" size="sm">
+          <Tabs.Root value={activeMode} onValueChange={(e) => setMode(e.value as FulfillmentModeName)} variant="enclosed" size="sm">
             <Tabs.List>
               {modes.map((m) => (
                 <Tabs.Trigger key={m} value={m}>

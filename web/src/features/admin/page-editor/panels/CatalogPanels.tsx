@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Box, Button, Field, HStack, Input, SimpleGrid, Stack, Text, Textarea } from "@chakra-ui/react";
+import { MODE_LABELS, MODE_ORDER, type FulfillmentModeName } from "@shared/fulfillment.ts";
 import { formatCents } from "@shared/money.ts";
 import { EmptyLine, Panel } from "../../../../ui/admin/AdminPage.tsx";
 import { centsToDollars, dollarsToCents, newKey, type AddonDraft, type ItemDraft, type PageDraft } from "../draft.ts";
@@ -120,10 +121,10 @@ function ItemDialog({ item, onSave, onClose }: { item: ItemDraft; onSave: (item:
       setSaving(false);
     }
   };
-  const priceField = (key: keyof typeof prices, label: string) => (
-    <Field.Root>
-      <Field.Label>{label} price (USD)</Field.Label>
-      <Input type="number" min="0" step="0.01" value={prices[key]} onChange={(e) => setPrices((p) => ({ ...p, [key]: e.target.value }))} />
+  const priceField = (mode: FulfillmentModeName) => (
+    <Field.Root key={mode}>
+      <Field.Label>{MODE_LABELS[mode]} price (USD)</Field.Label>
+      <Input type="number" min="0" step="0.01" value={prices[mode]} onChange={(e) => setPrices((p) => ({ ...p, [mode]: e.target.value }))} />
     </Field.Root>
   );
   return (
@@ -134,9 +135,7 @@ function ItemDialog({ item, onSave, onClose }: { item: ItemDraft; onSave: (item:
         <Textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={3} />
       </Field.Root>
       <SimpleGrid columns={{ base: 1, sm: 3 }} gap="3">
-        {priceField("pickup", "Pickup")}
-        {priceField("shipping", "Shipping")}
-        {priceField("delivery", "Delivery")}
+        {MODE_ORDER.map(priceField)}
       </SimpleGrid>
     </CatalogDialog>
   );

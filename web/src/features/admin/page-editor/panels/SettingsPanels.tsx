@@ -1,4 +1,5 @@
 import { Button, HStack, IconButton, Input, SimpleGrid, Stack, Text } from "@chakra-ui/react";
+import { MODE_LABELS } from "@shared/fulfillment.ts";
 import { Panel } from "../../../../ui/admin/AdminPage.tsx";
 import { RichTextEditor } from "../../richtext/RichTextEditor.tsx";
 import { newKey, type PageDraft } from "../draft.ts";
@@ -10,11 +11,11 @@ export function FulfillmentPanel({ draft, update }: { draft: PageDraft; update: 
   return (
     <Panel title="Fulfillment">
       <Stack gap="4">
-        <CheckField label="Pickup" checked={f.pickup} onChange={(pickup) => set({ pickup })} />
+        <CheckField label={MODE_LABELS.pickup} checked={f.pickup} onChange={(pickup) => set({ pickup })} />
         {f.pickup && <TextField label="Pickup address" value={f.pickupAddress} onChange={(pickupAddress) => set({ pickupAddress })} />}
-        <CheckField label="Shipping" checked={f.shipping} onChange={(shipping) => set({ shipping })} />
+        <CheckField label={MODE_LABELS.shipping} checked={f.shipping} onChange={(shipping) => set({ shipping })} />
         {f.shipping && <TextField label="Shipping text" value={f.shippingText} onChange={(shippingText) => set({ shippingText })} placeholder="Nationwide Shipping" />}
-        <CheckField label="Delivery" checked={f.delivery} onChange={(delivery) => set({ delivery })} />
+        <CheckField label={MODE_LABELS.delivery} checked={f.delivery} onChange={(delivery) => set({ delivery })} />
         {f.delivery && <TextField label="Delivery area" value={f.deliveryArea} onChange={(deliveryArea) => set({ deliveryArea })} />}
         {!f.pickup && !f.shipping && !f.delivery && <Text color="red.600">Select at least one</Text>}
       </Stack>
