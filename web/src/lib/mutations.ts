@@ -16,10 +16,3 @@ export function commitAsync<T extends MutationParameters>(environment: Environme
     });
   });
 }
-
-/** The message of a union result's error member ({ __typename: "...Error", message }), or null on success. */
-export function resultError(result: { readonly __typename: string; readonly message?: string | null } | null | undefined): string | null {
-  if (!result) return "No response";
-  if (result.__typename.endsWith("Success")) return null;
-  return result.message || "Request failed";
-}
