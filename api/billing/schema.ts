@@ -7,7 +7,7 @@ import { MembershipNode } from "../subscriptions/schema.ts";
 import { ValidationError } from "../shared/errors.ts";
 import { bpsToPercent } from "../pages/content.ts";
 import type { PaymentIntentInfo } from "./provider.ts";
-import { SandboxCardError } from "./sandbox.ts";
+import { SandboxCardError } from "./sandbox-cards.ts";
 import { completeCheckout, quoteSelection, startCheckout, type Quote } from "./checkout.ts";
 import { defaultCardOf, finishCardUpdate, promotePaymentMethod, SingleUsePaymentMethodError, startCardUpdate } from "./cards.ts";
 import type { SetupIntentInfo } from "./provider.ts";

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import pino from "pino";
-import { IDEMPOTENCY_LEASE_MS, SandboxProvider } from "../../api/billing/sandbox.ts";
+import { SandboxProvider } from "../../api/billing/sandbox.ts";
+import { IDEMPOTENCY_LEASE_MS } from "../../api/billing/sandbox-store.ts";
 import { chargeForPeriod } from "../../api/billing/settlement.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";

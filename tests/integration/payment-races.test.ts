@@ -6,7 +6,7 @@ import { openDatabase, type Database } from "../../api/db.ts";
 import { openSession } from "../../api/auth/sessions.ts";
 import { testConfig } from "../../api/config.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
-import { IDEMPOTENCY_LEASE_MS } from "../../api/billing/sandbox.ts";
+import { IDEMPOTENCY_LEASE_MS } from "../../api/billing/sandbox-store.ts";
 import { expectMoneyBalanced, PAY, seedSavedCard } from "../support/payments.ts";
 import { killProcessGroup, listeningUrl, spawnProcessGroup } from "../support/server-process.ts";
 
