@@ -46,7 +46,7 @@ export function priceSelection(input: PriceInput): PriceBreakdown {
 /**
  * What a scheduled change renews at: the new selection at today's prices, the membership's coupon while it is
  * still active and the business's tax. One rule for the change dialog's quote (subscriptions.quoteChange) and the
- * renewal that applies the change (billing/renewal-batch.ts).
+ * renewal that applies the change (billing/renewal-changes.ts).
  */
 export function priceScheduledChange(input: {
   planAmountCents: number;

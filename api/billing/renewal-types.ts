@@ -1,6 +1,8 @@
 import type { ServiceContext } from "../context.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { subscriptionForBilling } from "./service.ts";
 
-/** The types the billing clock (renewals.ts) and the batch it renews (renewal-batch.ts) share. */
+/** The types the billing clock (renewals.ts) and the batch it renews (renewal-batch.ts and its parts) share. */
 
 export type BillingContext = Pick<ServiceContext, "db" | "clock" | "config" | "log">;
 
@@ -33,4 +35,18 @@ export interface RenewalReport {
   changesApplied: number;
   /** Not renewed because of an error (provider unreachable, database): left as they were, tried again next run. */
   errors: number;
+}
+
+/** A renewing membership as the batch reads it: what billing needs, and its scheduled change. */
+export const renewalInclude = {
+  ...subscriptionForBilling.include,
+  pendingChange: true,
+} satisfies Prisma.SubscriptionInclude;
+
+export type RenewalSubscription = Prisma.SubscriptionGetPayload<{ include: typeof renewalInclude }>;
+
+export interface Renewal {
+  sub: RenewalSubscription;
+  /** 1 for the period's first try, then one more per declined try. */
+  attempt: number;
 }

@@ -1,7 +1,8 @@
 import { Prisma } from "../generated/prisma/client.ts";
 import { isoDate, localDate, yearMonthOf } from "../shared/calendar.ts";
 import { observeBillingRun } from "../observability/billing-events.ts";
-import { emptyReport, MAX_ATTEMPTS, renewClaimed, RETRY_SCHEDULE_DAYS } from "./renewal-batch.ts";
+import { MAX_ATTEMPTS, RETRY_SCHEDULE_DAYS } from "./renewal-attempts.ts";
+import { emptyReport, renewClaimed } from "./renewal-batch.ts";
 import type { BillingContext, DueList, RenewalReport, TaxSettings } from "./renewal-types.ts";
 
 /**

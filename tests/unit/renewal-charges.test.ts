@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { SavedCardCharge } from "../../api/billing/provider.ts";
 import { settleEach } from "../../api/billing/provider.ts";
 import { RENEWAL_CHARGE_CONCURRENCY, StripeProvider } from "../../api/billing/stripe.ts";
-import { nextRetryAt } from "../../api/billing/renewal-batch.ts";
+import { nextRetryAt } from "../../api/billing/renewal-attempts.ts";
 
 const charge = (i: number): SavedCardCharge => ({
   customerId: `cus_${i}`,
