@@ -169,4 +169,9 @@ describe("statements per request do not grow with the page size", () => {
     expect(b.result.adminBusiness.metrics.totals.subscriptionsAll).toBe(50);
     expect(b.statements).toBe(a.statements);
   });
+
+  it("a logged-in request reads its session and user in one statement", async () => {
+    const a = await count(() => t.gqlOk(`{ __typename }`, {}, { token: adminToken }));
+    expect(a.statements).toBe(1);
+  });
 });
