@@ -3,7 +3,6 @@ import { z } from "zod";
 import type { ServiceContext } from "../api/context.ts";
 import * as businesses from "../api/businesses/service.ts";
 import * as metrics from "../api/metrics/service.ts";
-import * as membershipsList from "../api/subscriptions/memberships-list.ts";
 import { businessIdParams, type Router } from "./router.ts";
 import { BusinessRef, statusWord } from "./rows.ts";
 
@@ -26,12 +25,7 @@ async function dashboard(ctx: ServiceContext, scope: metrics.MetricsScope) {
   const [t, a, recent] = await Promise.all([
     metrics.totals(ctx, scope),
     metrics.averages(ctx, scope),
-    ctx.db.subscription.findMany({
-      where: metrics.countedWhere(scope),
-      orderBy: membershipsList.membershipOrder,
-      take: metrics.RECENT_COUNT,
-      select: { status: true, startedAt: true, userId: true, user: { select: { publicId: true } }, business: { select: { slug: true } } },
-    }),
+    metrics.recentSubscriptions(ctx, scope),
   ]);
   return {
     totals: {

@@ -1,6 +1,5 @@
 import { builder } from "../graphql/builder.ts";
 import { MembershipNode } from "../subscriptions/schema.ts";
-import { membershipOrder } from "../subscriptions/memberships-list.ts";
 import * as metrics from "./service.ts";
 
 const Totals = builder.objectRef<metrics.Totals>("MetricsTotals").implement({
@@ -46,7 +45,10 @@ const MonthFigures = builder.objectRef<metrics.MonthFigures>("MonthMetrics").imp
   }),
 });
 
-/** What both dashboards show; each field runs its own aggregate, so a query pays only for what it asks. */
+/**
+ * What both dashboards show. Each field reads only what it needs, so a query pays only for what it asks; fields
+ * whose figures come from the same rows share one statement (api/metrics/service.ts).
+ */
 const DashboardMetrics = builder.interfaceRef<metrics.MetricsScope>("DashboardMetrics").implement({
   fields: (t) => ({
     totals: t.field({ type: Totals, resolve: (scope, _a, ctx) => metrics.totals(ctx, scope) }),
@@ -55,8 +57,7 @@ const DashboardMetrics = builder.interfaceRef<metrics.MetricsScope>("DashboardMe
     recentSubscriptions: t.prismaField({
       type: [MembershipNode],
       description: `The ${metrics.RECENT_COUNT} newest memberships.`,
-      resolve: (query, scope, _a, ctx) =>
-        ctx.db.subscription.findMany({ ...query, where: metrics.countedWhere(scope), orderBy: membershipOrder, take: metrics.RECENT_COUNT }),
+      resolve: (query, scope, _a, ctx) => metrics.recentSubscriptions(ctx, scope, query),
     }),
     monthly: t.field({
       type: [MonthlyPoint],
@@ -99,6 +100,8 @@ builder.prismaObjectFields("Business", (t) => ({
     type: BusinessMetrics,
     description: "Business dashboard (viewDashboard: staff of the business, administrators).",
     authScopes: (b) => ({ business: { id: b.id, permission: "viewDashboard" } }),
-    resolve: (b, _a, ctx) => metrics.businessScope(ctx, b.id),
+    // The scope's time zone from the business row already read, not a second read of it.
+    select: { timeZone: true },
+    resolve: (b, _a, ctx) => metrics.businessScopeOf(ctx, b),
   }),
 }));

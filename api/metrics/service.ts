@@ -6,12 +6,18 @@
  * PAST_DUE (as on business cards and in the memberships filter). Revenue is the sum of orders' totals minus
  * refunds (an order exists only for a paid period). The average price is that of active memberships'
  * monthly totals. A month's active members are the memberships active at some point in that month.
+ *
+ * Statements: a dashboard asks for several figures of one scope, each its own resolver (GraphQL) or call
+ * (REST). Figures that come from the same rows share one statement per scope and request (`shared`): the
+ * memberships per status (counts and summed totals: totals, averages, MRR) and the orders per billing period
+ * (revenue: the total and the monthly series).
  */
 import { Prisma } from "../generated/prisma/client.ts";
 import type { ServiceContext } from "../context.ts";
 import { assertCan, requireAdmin } from "../auth/policy.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
 import { addMonths, localDate, yearMonthOf, type YearMonth } from "../shared/calendar.ts";
+import { membershipOrder } from "../subscriptions/memberships-list.ts";
 
 /** Which memberships a dashboard covers: the whole platform (admin) or one business. */
 export interface MetricsScope {
@@ -34,9 +40,71 @@ export async function businessScope(ctx: ServiceContext, businessId: number): Pr
   return { businessId, timeZone: business.timeZone };
 }
 
+/** businessScope of a business already read (GraphQL `Business.metrics`: its parent row): no statement. */
+export async function businessScopeOf(ctx: ServiceContext, business: { id: number; timeZone: string }): Promise<MetricsScope> {
+  await assertCan(ctx, business.id, "viewDashboard");
+  return { businessId: business.id, timeZone: business.timeZone };
+}
+
+/**
+ * One read per scope object and key: the first caller runs `load`, later callers of the same request (the
+ * scope object is created per request) get the same promise. Keyed weakly, so nothing outlives the request.
+ */
+const sharedReads = new WeakMap<MetricsScope, Map<string, Promise<unknown>>>();
+function shared<T>(scope: MetricsScope, key: string, load: () => Promise<T>): Promise<T> {
+  let reads = sharedReads.get(scope);
+  if (!reads) sharedReads.set(scope, (reads = new Map()));
+  let read = reads.get(key) as Promise<T> | undefined;
+  if (!read) reads.set(key, (read = load()));
+  return read;
+}
+
+/** Counted memberships per status, with their summed monthly totals: one grouped statement. */
+function byStatus(ctx: ServiceContext, scope: MetricsScope) {
+  return shared(scope, "byStatus", async () => {
+    const groups = await ctx.db.subscription.groupBy({ by: ["status"], where: countedWhere(scope), _count: { _all: true }, _sum: { totalCents: true } });
+    const sum = (statuses: readonly string[], of: (g: (typeof groups)[number]) => number) =>
+      groups.filter((g) => statuses.includes(g.status)).reduce((total, g) => total + of(g), 0);
+    return {
+      count: (statuses: readonly string[]) => sum(statuses, (g) => g._count._all),
+      totalCents: (statuses: readonly string[]) => sum(statuses, (g) => g._sum.totalCents ?? 0),
+    };
+  });
+}
+
+/** Revenue (orders' totals minus refunds) per billing period, every period: one grouped statement. */
+function revenueByPeriod(ctx: ServiceContext, scope: MetricsScope): Promise<Map<string, number>> {
+  return shared(scope, "revenueByPeriod", async () => {
+    const groups = await ctx.db.order.groupBy({
+      by: ["period"],
+      where: scope.businessId != null ? { businessId: scope.businessId } : {},
+      _sum: { totalCents: true, refundedCents: true },
+    });
+    return new Map(groups.map((g) => [g.period, (g._sum.totalCents ?? 0) - (g._sum.refundedCents ?? 0)]));
+  });
+}
+
 /** Memberships counted in a scope (never-paid checkouts excluded). */
 export function countedWhere(scope: MetricsScope): Prisma.SubscriptionWhereInput {
   return { status: { not: "INCOMPLETE" }, ...(scope.businessId != null ? { businessId: scope.businessId } : {}) };
+}
+
+/** What a caller reads of each recent membership: its Prisma selection (GraphQL: the Pothos query). */
+type SubscriptionSelection = { select?: Prisma.SubscriptionSelect | null; include?: Prisma.SubscriptionInclude | null };
+
+/** The recent list's columns when the caller names none (REST). */
+export const RECENT_COLUMNS = {
+  select: { status: true, startedAt: true, userId: true, user: { select: { publicId: true } }, business: { select: { slug: true } } },
+} as const satisfies SubscriptionSelection;
+
+/**
+ * The RECENT_COUNT newest counted memberships of the scope (newest first, the admin tables' order), with the
+ * caller's selection: GraphQL passes the Pothos query of the fields asked, REST takes RECENT_COLUMNS.
+ */
+export function recentSubscriptions(ctx: ServiceContext, scope: MetricsScope): Promise<Prisma.SubscriptionGetPayload<typeof RECENT_COLUMNS>[]>;
+export function recentSubscriptions<S extends SubscriptionSelection>(ctx: ServiceContext, scope: MetricsScope, selection: S): Promise<Prisma.SubscriptionGetPayload<S>[]>;
+export function recentSubscriptions(ctx: ServiceContext, scope: MetricsScope, selection: SubscriptionSelection = RECENT_COLUMNS): Promise<unknown[]> {
+  return ctx.db.subscription.findMany({ ...selection, where: countedWhere(scope), orderBy: membershipOrder, take: RECENT_COUNT });
 }
 
 export interface Totals {
@@ -47,29 +115,19 @@ export interface Totals {
 }
 
 export async function totals(ctx: ServiceContext, scope: MetricsScope): Promise<Totals> {
-  const [byStatus, revenue] = await Promise.all([
-    ctx.db.subscription.groupBy({ by: ["status"], where: countedWhere(scope), _count: { _all: true } }),
-    ctx.db.order.aggregate({
-      where: scope.businessId != null ? { businessId: scope.businessId } : {},
-      _sum: { totalCents: true, refundedCents: true },
-    }),
-  ]);
-  const count = (statuses: readonly string[]) =>
-    byStatus.filter((g) => statuses.includes(g.status)).reduce((sum, g) => sum + g._count._all, 0);
+  const [statuses, revenue] = await Promise.all([byStatus(ctx, scope), revenueByPeriod(ctx, scope)]);
   return {
-    subscriptionsAll: count(["ACTIVE", "PAST_DUE", "CANCELED"]),
-    subscriptionsActive: count(MEMBER_STATUSES),
-    subscriptionsCanceled: count(["CANCELED"]),
-    totalRevenueCents: (revenue._sum.totalCents ?? 0) - (revenue._sum.refundedCents ?? 0),
+    subscriptionsAll: statuses.count(["ACTIVE", "PAST_DUE", "CANCELED"]),
+    subscriptionsActive: statuses.count(MEMBER_STATUSES),
+    subscriptionsCanceled: statuses.count(["CANCELED"]),
+    totalRevenueCents: [...revenue.values()].reduce((sum, cents) => sum + cents, 0),
   };
 }
 
 export async function averages(ctx: ServiceContext, scope: MetricsScope): Promise<{ subscriptionPriceCents: number }> {
-  const avg = await ctx.db.subscription.aggregate({
-    where: { ...countedWhere(scope), status: { in: [...MEMBER_STATUSES] } },
-    _avg: { totalCents: true },
-  });
-  return { subscriptionPriceCents: Math.round(avg._avg.totalCents ?? 0) };
+  const statuses = await byStatus(ctx, scope);
+  const active = statuses.count(MEMBER_STATUSES);
+  return { subscriptionPriceCents: active ? Math.round(statuses.totalCents(MEMBER_STATUSES) / active) : 0 };
 }
 
 export interface BusinessCount {
@@ -121,14 +179,8 @@ export async function monthly(ctx: ServiceContext, scope: MetricsScope): Promise
      ${business}
     GROUP BY m.start
     ORDER BY m.start`;
-  const revenueQuery = ctx.db.order.groupBy({
-    by: ["period"],
-    where: { period: { in: months }, ...(scope.businessId != null ? { businessId: scope.businessId } : {}) },
-    _sum: { totalCents: true, refundedCents: true },
-  });
-  const [active, revenue] = await Promise.all([activeQuery, revenueQuery]);
+  const [active, revenueBy] = await Promise.all([activeQuery, revenueByPeriod(ctx, scope)]);
   const activeBy = new Map(active.map((r) => [r.ym, Number(r.n)]));
-  const revenueBy = new Map(revenue.map((r) => [r.period, (r._sum.totalCents ?? 0) - (r._sum.refundedCents ?? 0)]));
   return months.map((yearMonth) => ({ yearMonth, activeMembers: activeBy.get(yearMonth) ?? 0, revenueCents: revenueBy.get(yearMonth) ?? 0 }));
 }
 
@@ -149,19 +201,19 @@ export async function thisMonth(ctx: ServiceContext, scope: MetricsScope): Promi
   const yearMonth = yearMonthOf(localDate(ctx.clock.now(), scope.timeZone));
   const business = scope.businessId != null ? Prisma.sql`AND s.business_id = ${scope.businessId}` : Prisma.empty;
   const local = (column: Prisma.Sql) => Prisma.sql`((${column} AT TIME ZONE 'UTC') AT TIME ZONE ${scope.timeZone})`;
-  const [row] = await ctx.db.$queryRaw<{ at_start: number; canceled: number }[]>`
+  const churnQuery = ctx.db.$queryRaw<{ at_start: number; canceled: number }[]>`
     SELECT
       COUNT(*) FILTER (WHERE ${local(Prisma.sql`s.started_at`)} < ${`${yearMonth}-01`}::timestamp
                          AND (s.canceled_at IS NULL OR ${local(Prisma.sql`s.canceled_at`)} >= ${`${yearMonth}-01`}::timestamp))::int AS at_start,
       COUNT(*) FILTER (WHERE s.canceled_at IS NOT NULL AND ${local(Prisma.sql`s.canceled_at`)} >= ${`${yearMonth}-01`}::timestamp)::int AS canceled
     FROM subscriptions s
     WHERE s.status <> 'INCOMPLETE' ${business}`;
-  const mrr = await ctx.db.subscription.aggregate({ where: { ...countedWhere(scope), status: { in: [...MEMBER_STATUSES] } }, _sum: { totalCents: true } });
+  const [[row], statuses] = await Promise.all([churnQuery, byStatus(ctx, scope)]);
   const activeAtStart = Number(row?.at_start ?? 0);
   const canceledThisMonth = Number(row?.canceled ?? 0);
   return {
     yearMonth,
-    mrrCents: mrr._sum.totalCents ?? 0,
+    mrrCents: statuses.totalCents(MEMBER_STATUSES),
     activeAtStart,
     canceledThisMonth,
     churnRate: activeAtStart ? Math.round((canceledThisMonth / activeAtStart) * 10_000) / 10_000 : 0,

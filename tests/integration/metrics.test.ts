@@ -105,9 +105,44 @@ describe("business metrics", () => {
   it("aggregates without loading rows: a constant number of statements", async () => {
     const before = statements;
     await t.gqlOk(`{ adminMetrics { ${FIELDS} subscriptionsByBusiness { count } } }`, {}, { token: adminToken });
-    // session + 2 totals + average + recent (with nothing nested) + series (raw + groupBy) + breakdown (2)
-    expect(statements - before).toBeGreaterThan(3);
-    expect(statements - before).toBeLessThanOrEqual(10);
+    // session + memberships per status (totals, averages) + orders per period (totals, series) + recent (nothing
+    // nested) + active members per month + breakdown (groupBy, businesses)
+    expect(statements - before).toBe(7);
+  });
+
+  it("reads the figures that come from the same rows once per request: MRR, averages and totals share one statement", async () => {
+    const q = (fields: string) => `{ acme: business(slug: "acme") { id metrics { ${fields} } } }`;
+    const alone = async (fields: string) => {
+      const before = statements;
+      await t.gqlOk(q(fields), {}, { token: viewerToken });
+      return statements - before;
+    };
+    const base = await alone("__typename");
+    // memberships per status + orders per period
+    expect(await alone("totals { subscriptionsAll totalRevenueCents }")).toBe(base + 2);
+    expect(await alone("totals { subscriptionsAll totalRevenueCents } averages { subscriptionPriceCents } monthly { revenueCents }")).toBe(base + 3);
+    // + the churn counts of the month
+    expect(await alone("totals { subscriptionsAll } averages { subscriptionPriceCents } thisMonth { mrrCents }")).toBe(base + 3);
+  });
+
+  it("REST dashboards list the same recent memberships as GraphQL (one read in the metrics service)", async () => {
+    const rest = async (url: string) => {
+      const res = await t.app.inject({ method: "GET", url, headers: { authorization: `Bearer ${adminToken}` } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().recentSubscriptions as { public_id: string; user_id: number; business_slug: string; status: string; started_at: string }[];
+    };
+    const gql = await t.gqlOk(
+      `{ adminMetrics { recentSubscriptions { userPublicId status startedAt business { slug } } }
+         acme: business(slug: "acme") { databaseId metrics { recentSubscriptions { userPublicId status startedAt business { slug } } } } }`,
+      {},
+      { token: adminToken },
+    );
+    const asRest = (rows: { userPublicId: string; status: string; startedAt: string; business: { slug: string } }[]) =>
+      rows.map((r) => ({ public_id: r.userPublicId, business_slug: r.business.slug, status: r.status.toLowerCase(), started_at: r.startedAt }));
+    const strip = (rows: Awaited<ReturnType<typeof rest>>) => rows.map(({ user_id: _, ...r }) => r);
+    expect(strip(await rest("/api/admin/metrics"))).toEqual(asRest(gql.adminMetrics.recentSubscriptions));
+    expect(strip(await rest(`/api/admin/businesses/${gql.acme.databaseId}/metrics`))).toEqual(asRest(gql.acme.metrics.recentSubscriptions));
+    expect((await rest("/api/admin/metrics")).map((r) => r.user_id)).toHaveLength(4);
   });
 });
 
