@@ -12,6 +12,7 @@ import { promotePaymentMethod, SingleUsePaymentMethodError } from "../api/billin
 import { completeCheckout, startCheckout } from "../api/billing/checkout.ts";
 import { ValidationError } from "../api/shared/errors.ts";
 import { dollarsToCents } from "../api/shared/money.ts";
+import { ErrorBody } from "./openapi.ts";
 import { Ok, type Router } from "./router.ts";
 
 const Mode = z.enum(["pickup", "shipping", "delivery"]);
@@ -158,6 +159,12 @@ export function checkoutRoutes(r: Router) {
     body: z.object({ payment_intent_id: z.string({ error: "Missing payment_intent_id" }).min(1, "Missing payment_intent_id").max(200) }),
     response: Ok,
     errors: [409],
+    errorBodies: {
+      409: ErrorBody.extend({
+        message: z.string().optional(),
+        setup_intent_client_secret: z.string().optional().describe("With error single_use_payment_method: collect the card again with this setup intent"),
+      }),
+    },
     handler: async (ctx, { body }, _req, reply) => {
       try {
         await promotePaymentMethod(ctx, { paymentIntentId: body.payment_intent_id });

@@ -15,8 +15,28 @@ import { pageRoutes } from "./pages.ts";
 import { profileRoutes } from "./profile.ts";
 import { userRoutes } from "./users.ts";
 import { openApiDocument } from "./openapi.ts";
-import { createRouter, type AnySpec } from "./router.ts";
+import { createRouter, declaredRoutes, type AnySpec, type Router } from "./router.ts";
 import { UPLOAD_LIMITS, uploadRoutes } from "./uploads.ts";
+
+/** One file per resource; the order is the OpenAPI document's. */
+const ROUTE_FILES: ((r: Router) => void)[] = [
+  pageRoutes,
+  catalogRoutes,
+  businessRoutes,
+  authRoutes,
+  profileRoutes,
+  memberSubscriptionRoutes,
+  memberHistoryRoutes,
+  checkoutRoutes,
+  membershipRoutes,
+  metricsRoutes,
+  userRoutes,
+  couponRoutes,
+  uploadRoutes,
+];
+
+/** Every declared /api route (method, path, schemas), for the contract tests that check answers against them. */
+export const restRouteSpecs = (): AnySpec[] => declaredRoutes(ROUTE_FILES);
 
 export interface RestCompatOptions {
   /** The request's service context (actor, tenant, db, clock), shared with GraphQL. */
@@ -33,24 +53,7 @@ export const restCompat: FastifyPluginAsync<RestCompatOptions> = async (app, opt
 
   const routes: AnySpec[] = [];
   const router = createRouter(app, opts.serviceContext, routes);
-  // One file per resource; the order is the OpenAPI document's.
-  for (const routes of [
-    pageRoutes,
-    catalogRoutes,
-    businessRoutes,
-    authRoutes,
-    profileRoutes,
-    memberSubscriptionRoutes,
-    memberHistoryRoutes,
-    checkoutRoutes,
-    membershipRoutes,
-    metricsRoutes,
-    userRoutes,
-    couponRoutes,
-    uploadRoutes,
-  ]) {
-    routes(router);
-  }
+  for (const file of ROUTE_FILES) file(router);
 
   let document: ReturnType<typeof openApiDocument> | null = null;
   app.get("/openapi.json", async () => (document ??= openApiDocument(routes)));

@@ -5,7 +5,8 @@
 import { z } from "zod";
 import type { AnySpec } from "./router.ts";
 
-const ErrorBody = z.object({
+/** The body of every error answer (errors.ts RestError); a route may declare a larger one for a status (errorBodies). */
+export const ErrorBody = z.object({
   error: z.string(),
   reason: z.string().optional().describe("Machine-readable cause, e.g. past_cutoff, tenant_mismatch"),
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
@@ -56,7 +57,11 @@ export function openApiDocument(routes: AnySpec[]) {
       responses: {
         200: { description: "OK", content: { "application/json": { schema: jsonSchema(spec.response, "input") } } },
         ...Object.fromEntries(
-          [...statuses].sort().map((s) => [s, { description: ERROR_TEXT[s] ?? "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }]),
+          [...statuses].sort().map((s) => {
+            const own = spec.errorBodies?.[s];
+            const schema = own ? jsonSchema(own, "input") : { $ref: "#/components/schemas/Error" };
+            return [s, { description: ERROR_TEXT[s] ?? "Error", content: { "application/json": { schema } } }];
+          }),
         ),
       },
       ...(spec.access === "public" ? {} : { security: [{ bearer: [] }] }),

@@ -37,6 +37,8 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   response: R;
   /** Statuses other than 200 the route documents, besides the common error statuses. */
   errors?: number[];
+  /** An error status whose body carries more than the common error body (openapi.ts ErrorBody). */
+  errorBodies?: Partial<Record<number, z.ZodType>>;
   handler(
     ctx: RequestContext,
     input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>,
@@ -52,6 +54,13 @@ export interface Router {
 }
 
 const EMPTY = z.object({});
+
+/** The routes that route files declare, without mounting them: the OpenAPI document's and the contract tests' list. */
+export function declaredRoutes(files: ((r: Router) => void)[]): AnySpec[] {
+  const specs: AnySpec[] = [];
+  for (const file of files) file({ add: (spec) => void specs.push(spec as unknown as AnySpec) });
+  return specs;
+}
 
 /** Registers spec routes on a Fastify scope and keeps their declarations for the OpenAPI document. */
 export function createRouter(
