@@ -8,6 +8,7 @@ export default defineConfig({
     include: ["tests/**/*.test.ts", "api/**/*.test.ts", "rest-compat/**/*.test.ts"],
     exclude: ["tests/e2e/**", "node_modules/**"],
     environment: "node",
+    globalSetup: ["tests/contract/ledger.setup.ts"],
     pool: "forks",
     maxWorkers: 2,
     // Generous: CI machines are shared, and a loaded one must not fail a correct test.

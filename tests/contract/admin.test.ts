@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
-import { keys, restClient, seedFarm, type Farm } from "./helpers.ts";
-
-const ROW_KEYS = ["business_name", "business_slug", "canceled_at", "provider_subscription_id", "public_id", "started_at", "status", "subscription_id", "user_id", "username"];
+import { restClient, seedFarm, type Farm } from "./helpers.ts";
 
 let t: TestApp;
 let s: Farm;
@@ -94,7 +92,7 @@ describe("pages", () => {
 describe("businesses and their users", () => {
   it("GET/POST/DELETE /api/admin/businesses", async () => {
     const list = await call("GET", "/api/admin/businesses", { token: s.adminToken });
-    expect(keys(list.body[0])).toEqual(["id", "name", "slug", "user_count"]);
+    expect(list.body).toContainEqual({ id: s.farm.id, name: "Farm", slug: "farm", user_count: 1 });
     expect((await call("GET", "/api/admin/businesses", { token: s.ownerToken })).status).toBe(403);
 
     const created = await call("POST", "/api/admin/businesses", { token: s.adminToken, payload: { name: "Coffee Co", attachments: [{ user_id: s.owner.id, role: "owner" }] } });
@@ -139,24 +137,22 @@ describe("businesses and their users", () => {
 describe("metrics and memberships", () => {
   it("GET /api/admin/metrics: §3 metrics", async () => {
     const res = await call("GET", "/api/admin/metrics", { token: s.adminToken });
-    expect(keys(res.body)).toEqual(["averages", "breakdowns", "recentSubscriptions", "totals"]);
     expect(res.body.totals).toEqual({ subscriptionsAll: 1, subscriptionsActive: 1, subscriptionsCanceled: 0, totalRevenue: 2900 });
     expect(res.body.averages).toEqual({ subscriptionPrice: 2900 });
     expect(res.body.breakdowns.subscriptionsByBusiness).toContainEqual({ business_slug: "farm", count: 1 });
-    expect(keys(res.body.recentSubscriptions[0])).toEqual(["business_slug", "public_id", "started_at", "status", "user_id"]);
+    expect(res.body.recentSubscriptions[0]).toMatchObject({ business_slug: "farm", public_id: s.member.publicId, status: "active", user_id: s.member.id });
   });
 
   it("GET /api/admin/businesses/{id}/metrics: business dashboard; 403 outside it", async () => {
     const res = await call("GET", `/api/admin/businesses/${s.farm.id}/metrics`, { token: s.ownerToken });
-    expect(keys(res.body)).toEqual(["averages", "business", "recentSubscriptions", "totals"]);
     expect(res.body.business).toEqual({ id: s.farm.id, name: "Farm", slug: "farm" });
     expect((await call("GET", `/api/admin/businesses/${s.bakery.id}/metrics`, { token: s.ownerToken })).status).toBe(403);
   });
 
   it("GET /api/admin/businesses/{id}/memberships and /api/admin/memberships", async () => {
     const res = await call("GET", `/api/admin/businesses/${s.farm.id}/memberships?status=active`, { token: s.ownerToken });
-    expect(keys(res.body)).toEqual(["business", "items"]);
-    expect(keys(res.body.items[0])).toEqual(ROW_KEYS);
+    expect(res.body.business).toEqual({ id: s.farm.id, name: "Farm", slug: "farm" });
+    expect(res.body.items).toMatchObject([{ subscription_id: s.sub.id, username: "mara", business_slug: "farm", status: "active", canceled_at: null }]);
     const all = await call("GET", "/api/admin/memberships?business=farm&q=mara&status=any", { token: s.adminToken });
     expect(all.body.items.map((i: { subscription_id: number }) => i.subscription_id)).toEqual([s.sub.id]);
     expect((await call("GET", `/api/admin/memberships?business=${s.bakery.id}`, { token: s.adminToken })).body).toEqual({ items: [] });
@@ -180,7 +176,6 @@ describe("users and coupons", () => {
   it("GET/POST /api/admin/users", async () => {
     const created = await call("POST", "/api/admin/users", { token: s.adminToken, payload: { username: "Staff1", password: "staff-password", is_admin: true } });
     expect(created.status).toBe(200);
-    expect(keys(created.body)).toEqual(["created_at", "id", "is_admin", "public_id", "username"]);
     expect(created.body).toMatchObject({ username: "staff1", is_admin: true });
     const missing = await call("POST", "/api/admin/users", { token: s.adminToken, payload: { username: "", password: "" } });
     expect(missing.status).toBe(400);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../api/auth/passwords.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
-import { keys, restClient } from "./helpers.ts";
+import { restClient } from "./helpers.ts";
 
 let t: TestApp;
 let call: ReturnType<typeof restClient>;
@@ -17,9 +17,8 @@ describe("auth", () => {
   it("POST /api/auth/login: token, user and the tenant the session is bound to", async () => {
     const res = await call("POST", "/api/auth/login", { tenant: "farm", payload: { username: "pat", password: "pat-password" } });
     expect(res.status).toBe(200);
-    expect(keys(res.body)).toEqual(["tenant", "token", "user"]);
-    expect(keys(res.body.user)).toEqual(["email", "id", "is_admin", "name", "public_id", "username"]);
-    expect(res.body).toMatchObject({ tenant: "farm", user: { username: "pat", is_admin: false } });
+    expect(res.body).toMatchObject({ tenant: "farm", user: { username: "pat", is_admin: false, email: "pat@example.com", name: null } });
+    expect(res.body.token).toBeTypeOf("string");
     const session = await t.db.prisma.session.findFirstOrThrow({ where: { user: { username: "pat" } }, orderBy: { id: "desc" } });
     expect(session.tenantSlug).toBe("farm");
   });
@@ -44,8 +43,7 @@ describe("auth", () => {
   it("POST /api/auth/register: a member bound to the X-Tenant business", async () => {
     const res = await call("POST", "/api/auth/register", { tenant: "farm", headers: { "x-forwarded-for": "10.0.0.9" }, payload: { username: "newbie", password: "newbie-password" } });
     expect(res.status).toBe(200);
-    expect(keys(res.body)).toEqual(["tenant", "token", "user"]);
-    expect(res.body.tenant).toBe("farm");
+    expect(res.body).toMatchObject({ tenant: "farm", user: { username: "newbie", is_admin: false } });
     const taken = await call("POST", "/api/auth/register", { tenant: "farm", payload: { username: "newbie", password: "another-password" } });
     expect(taken.status).toBe(409);
     expect(taken.body).toEqual({ error: "Username is already taken. Please choose a different one.", reason: "username_taken" });

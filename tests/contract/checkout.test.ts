@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
-import { card, keys, restClient, sandbox, seedFarm, type Farm } from "./helpers.ts";
+import { card, restClient, sandbox, seedFarm, type Farm } from "./helpers.ts";
 
 let t: TestApp;
 let s: Farm;
@@ -31,7 +31,6 @@ describe("checkout", () => {
     const { token } = await buyer();
     const pi = await call("POST", "/api/create-payment-intent", { token, tenant: "farm", payload: body() });
     expect(pi.status).toBe(200);
-    expect(keys(pi.body)).toEqual(["amount", "client_secret", "payment_intent_id", "subscription_id"]);
     expect(pi.body.amount).toBe(29);
 
     // An identical double submit (no Idempotency-Key) reuses the same payment.
@@ -48,8 +47,6 @@ describe("checkout", () => {
       payload: { selection: body().selection, address: { street: "1 Road" }, payment_meta: { payment_intent_id: pi.body.payment_intent_id, payment_status: "succeeded" } },
     });
     expect(done.status).toBe(200);
-    expect(keys(done.body)).toEqual(["order"]);
-    expect(keys(done.body.order)).toEqual(["charged_amount", "created_at", "id", "message", "next_billing_date"]);
     expect(done.body.order.charged_amount).toBe(29);
     expect((await t.db.prisma.subscription.findUniqueOrThrow({ where: { id: pi.body.subscription_id } })).status).toBe("ACTIVE");
 

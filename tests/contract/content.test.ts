@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
-import { keys, restClient, seedFarm, type Farm } from "./helpers.ts";
-
-const CONTENT_KEYS = [
-  "addonIds", "addonLimit", "addonSectionTitle", "addonsSnapshot", "billingDay", "boxReadyDay", "brand", "changeWindow", "description",
-  "faqs", "fulfillment", "gallery", "itemIds", "itemsSnapshot", "planIds", "skipWindow", "social", "subscriptionCutoffDay", "tax", "theme",
-];
+import { restClient, seedFarm, type Farm } from "./helpers.ts";
 
 let t: TestApp;
 let s: Farm;
@@ -22,8 +17,6 @@ describe("public content", () => {
   it("GET /api/page: home page content with §3 defaults", async () => {
     const res = await call("GET", "/api/page");
     expect(res.status).toBe(200);
-    expect(keys(res.body)).toEqual(["content"]);
-    expect(keys(res.body.content)).toEqual(CONTENT_KEYS);
     expect(res.body.content).toMatchObject({
       tax: { enabled: false, rate: 5.75 },
       billingDay: 1,
@@ -38,19 +31,18 @@ describe("public content", () => {
     expect((await call("GET", "/api/admin/page")).status).toBe(401);
     const res = await call("GET", "/api/admin/page", { token: s.memberToken });
     expect(res.status).toBe(200);
-    expect(keys(res.body.content)).toEqual(CONTENT_KEYS);
+    expect(res.body).toEqual((await call("GET", "/api/page")).body);
   });
 
   it("GET /api/businesses/{slug}/page: page with listed items in the §3 item shape", async () => {
     const res = await call("GET", "/api/businesses/farm/page");
     expect(res.status).toBe(200);
     const c = res.body.content;
-    expect(keys(c)).toEqual(CONTENT_KEYS);
     expect(c.description).toBe("<p>Fresh <b>veg</b></p>");
     expect(c.itemIds).toEqual(["item_veg"]);
     expect(c.itemsSnapshot).toHaveLength(1);
     const item = c.itemsSnapshot[0];
-    expect(keys(item)).toEqual(["currency", "description", "descriptionHtml", "id", "name", "priceFormatted", "variations"]);
+    expect(item).toMatchObject({ id: "item_veg", name: "Veg Box", currency: "USD", priceFormatted: "$24.00" });
     expect(item.variations[1]).toEqual({
       id: "item_veg_shipping", name: "Shipping", ordinal: 1, amount: 2900, currency: "USD", priceFormatted: "$29.00", priceMoney: { amount: 2900 },
     });
@@ -76,19 +68,15 @@ describe("public content", () => {
 
   it("GET /api/businesses: cards with member count", async () => {
     const res = await call("GET", "/api/businesses");
-    expect(keys(res.body)).toEqual(["businesses"]);
     const farm = res.body.businesses.find((b: { slug: string }) => b.slug === "farm");
-    expect(keys(farm)).toEqual(["description", "id", "logoUrl", "memberCount", "name", "slug"]);
     expect(farm).toMatchObject({ name: "Farm", memberCount: 1, description: "Fresh veg" });
   });
 
   it("GET /api/square/plans and /api/square/items: the X-Tenant business's items", async () => {
     const plans = await call("GET", "/api/square/plans", { tenant: "farm" });
-    expect(keys(plans.body)).toEqual(["itemsByPlanId", "plans"]);
     expect(plans.body.plans.map((p: { id: string }) => p.id)).toEqual(["item_veg"]);
     expect(plans.body.itemsByPlanId.item_veg[0].name).toBe("Veg Box");
     const items = await call("GET", "/api/square/items", { tenant: "farm" });
-    expect(keys(items.body)).toEqual(["items"]);
     expect(items.body.items[0].variations.map((v: { id: string }) => v.id)).toEqual(["item_veg_pickup", "item_veg_shipping"]);
     expect((await call("GET", "/api/square/items")).status).toBe(400);
     expect((await call("GET", "/api/square/plans", { tenant: "nowhere" })).status).toBe(404);

@@ -1,6 +1,7 @@
 import { sandboxFor } from "../../api/billing/service.ts";
 import type { TestApp } from "../support/app.ts";
 import { factories } from "../support/factories.ts";
+import { checkAnswer } from "./declared.ts";
 
 export interface CallOptions {
   token?: string | null;
@@ -9,19 +10,23 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** One REST call through Fastify inject; JSON body parsed. */
+/**
+ * One REST call through Fastify inject; JSON body parsed. Every answer is checked against its route's
+ * declaration (./declared.ts): a body that does not match fails the test, and 2xx answers count towards the
+ * coverage check of the contract tests.
+ */
 export function restClient(t: TestApp) {
   return async (method: "GET" | "POST" | "DELETE", url: string, o: CallOptions = {}) => {
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
     if (o.tenant) headers["x-tenant"] = o.tenant;
     const res = await t.app.inject({ method, url, headers, payload: o.payload as object | undefined });
-    const body = res.headers["content-type"]?.includes("json") ? res.json() : res.body;
+    const contentType = res.headers["content-type"];
+    const body = contentType?.includes("json") ? res.json() : res.body;
+    checkAnswer(method, url, { status: res.statusCode, contentType, body });
     return { status: res.statusCode, body, headers: res.headers };
   };
 }
-
-export const keys = (o: object) => Object.keys(o).sort();
 
 export const card = (number = "4242424242424242") => ({ number, expMonth: 12, expYear: 2031, cvc: "123" });
 

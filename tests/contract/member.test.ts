@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
-import { card, keys, restClient, sandbox, seedFarm, type Farm } from "./helpers.ts";
-
-const ROW_KEYS = ["business_name", "business_slug", "canceled_at", "provider_subscription_id", "public_id", "started_at", "status", "subscription_id", "user_id", "username"];
+import { card, restClient, sandbox, seedFarm, type Farm } from "./helpers.ts";
 
 let t: TestApp;
 let s: Farm;
@@ -39,28 +37,19 @@ describe("portal lists", () => {
 
   it("GET /api/my/orders: §3 order shape", async () => {
     const res = await call("GET", "/api/my/orders", { token: s.memberToken, tenant: "farm" });
-    expect(keys(res.body)).toEqual(["orders"]);
     const o = res.body.orders[0];
-    expect(keys(o)).toEqual(["account", "address", "business_slug", "created_at", "email", "id", "isGift", "refund_meta", "selection"]);
-    expect(keys(o.selection)).toEqual([
-      "addons", "chosenAddonIds", "chosenAddons", "chosenItemId", "chosenItemName", "chosenItemPrice", "chosenUpgradeIds", "chosenUpgrades", "chosenVariationName", "mode", "pickupAddress", "upgrades",
-    ]);
     expect(o).toMatchObject({ business_slug: "farm", refund_meta: [{ amount: 100 }], account: { username: "mara" }, selection: { mode: "pickup", chosenItemName: "Plan" } });
   });
 
   it("GET /api/my/subscriptions: membership rows with next box, windows and selection", async () => {
     const res = await call("GET", "/api/my/subscriptions", { token: s.memberToken, tenant: "farm" });
-    expect(keys(res.body)).toEqual(["subscriptions"]);
     const sub = res.body.subscriptions[0];
-    for (const k of ROW_KEYS) expect(sub).toHaveProperty(k);
     expect(sub).toMatchObject({ subscription_id: s.sub.id, status: "active", item_id: "item_veg", mode: "pickup", addons: [{ id: "addon_eggs", amount: 500 }], skip_window: { open: true } });
     expect(sub.next_box_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
   it("GET /api/my/memberships: {items} of the owner's businesses; a member sees none", async () => {
     const res = await call("GET", "/api/my/memberships?status=active&q=mara", { token: s.ownerToken });
-    expect(keys(res.body)).toEqual(["items"]);
-    expect(keys(res.body.items[0])).toEqual(ROW_KEYS);
     expect(res.body.items[0]).toMatchObject({ username: "mara", business_slug: "farm", status: "active" });
     expect((await call("GET", "/api/my/memberships", { token: s.memberToken })).body).toEqual({ items: [] });
     expect((await call("GET", "/api/my/memberships?status=paused", { token: s.ownerToken })).status).toBe(400);
@@ -75,11 +64,10 @@ describe("profile and password", () => {
       payload: { profile: { email: "Mara@Example.com", name: "Mara", phone: "555", address: { fullName: "Mara M", street: "2 Lane", city: "Town" } } },
     });
     expect(res.status).toBe(200);
-    expect(keys(res.body)).toEqual(["address_json", "email", "name", "phone"]);
+    expect(res.body).toMatchObject({ email: "mara@example.com", name: "Mara", phone: "555" });
     expect(res.body.address_json).toMatchObject({ fullName: "Mara M", street: "2 Lane", apt: "" });
     const basic = await call("GET", "/api/my/profile/basic", { token: s.memberToken, tenant: "farm" });
-    expect(keys(basic.body)).toEqual(["address_json", "email", "name", "phone", "username"]);
-    expect(basic.body).toMatchObject({ email: "mara@example.com", name: "Mara" });
+    expect(basic.body).toEqual({ ...res.body, username: "mara" });
   });
 
   it("POST /api/my/profile: invalid email 400, nothing changed", async () => {
@@ -107,7 +95,6 @@ describe("card update", () => {
   it("start then finalize saves the card", async () => {
     const start = await call("POST", "/api/my/payments/update-card/start", { token: s.memberToken, tenant: "farm" });
     expect(start.status).toBe(200);
-    expect(keys(start.body)).toEqual(["client_secret", "setup_intent_id"]);
     await sandbox(t).confirmSetupIntent(start.body.client_secret, card());
     const fin = await call("POST", "/api/my/payments/update-card/finalize", { token: s.memberToken, tenant: "farm", payload: { setup_intent_id: start.body.setup_intent_id } });
     expect(fin.status).toBe(200);
@@ -121,7 +108,7 @@ describe("skip, config, change, restart", () => {
   it("POST /api/my/subscriptions/{id}/skip: resumeDate; again 409; bad id 400; another member's 403", async () => {
     const res = await call("POST", `/api/my/subscriptions/${s.sub.id}/skip`, { token: s.memberToken, tenant: "farm" });
     expect(res.status).toBe(200);
-    expect(keys(res.body)).toEqual(["ok", "resumeDate", "skippedMonth"]);
+    expect(res.body).toMatchObject({ ok: true, skippedMonth: "2026-04" });
     expect((await call("POST", `/api/my/subscriptions/${s.sub.id}/skip`, { token: s.memberToken, tenant: "farm" })).status).toBe(409);
     expect((await call("POST", "/api/my/subscriptions/abc/skip", { token: s.memberToken })).status).toBe(400);
     expect((await call("POST", `/api/my/subscriptions/${s.sub.id}/skip`, { token: s.ownerToken })).status).toBe(403);
@@ -142,7 +129,6 @@ describe("skip, config, change, restart", () => {
 
   it("GET /api/my/subscriptions/{id}/config: normalized and selection", async () => {
     const res = await call("GET", `/api/my/subscriptions/${s.sub.id}/config`, { token: s.memberToken, tenant: "farm" });
-    expect(keys(res.body)).toEqual(["normalized", "ok", "selection"]);
     expect(res.body.normalized).toEqual({
       baseId: "item_veg", basePrice: 2400, addons: [{ id: "addon_eggs", name: "Eggs", price: "$5.00", amount: 500, amountCents: 500 }], upgrades: [],
     });
@@ -170,7 +156,6 @@ describe("skip, config, change, restart", () => {
       payload: { new_selection: { chosenItemId: "item_veg", chosenAddonIds: ["addon_eggs"], mode: "shipping" }, amount: "34.00" },
     });
     expect(res.status).toBe(200);
-    expect(keys(res.body)).toEqual(["charged_amount", "message"]);
     expect(res.body.charged_amount).toBe(0);
     expect((await call("POST", "/api/my/subscriptions/bakery/change", { token: s.memberToken, payload: { new_selection: { chosenItemId: "x", mode: "pickup" } } })).status).toBe(403);
   });

@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { checkAnswer, declaredRouteKeys } from "./declared.ts";
 import { restClient } from "./helpers.ts";
 
 /** Every call of spec §7, as the spec writes it. */
@@ -80,6 +82,28 @@ describe("route table", () => {
     // Mounted routes answer with their own status (401, 400, 404 for an unknown id…), never the catch-all.
     if (res.status === 404) expect(res.body.error).not.toBe("Not found");
     expect(res.headers["content-type"]).toContain("application/json");
+  });
+
+  it("rest-compat declares exactly the spec's routes", () => {
+    expect(declaredRouteKeys().sort()).toEqual(SPEC_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it("every contract test file calls through the checked client (its answers checked, its calls counted)", () => {
+    const files = fs.readdirSync(import.meta.dirname).filter((f) => f.endsWith(".test.ts"));
+    const unchecked = files.filter((f) => !/from "\.\/helpers\.ts"/.test(fs.readFileSync(`${import.meta.dirname}/${f}`, "utf8")));
+    expect(unchecked).toEqual([]);
+  });
+
+  it("answers are checked against their route's declaration, objects closed", () => {
+    const json = "application/json; charset=utf-8";
+    const ok = { status: 200, contentType: json };
+    expect(() => checkAnswer("GET", "/api/businesses/farm/next-box", { ...ok, body: { content: "", extra: 1 } })).toThrow(/GET \/api\/businesses\/\{slug\}\/next-box[\s\S]*extra/);
+    expect(() => checkAnswer("GET", "/api/businesses/farm/next-box", { ...ok, body: {} })).toThrow(/content/);
+    expect(() => checkAnswer("GET", "/api/admin/businesses/1/page", { ...ok, body: { content: { brand: { name: "x" } } } })).toThrow(/declared GET \/api\/admin\/businesses\/\{id\}\/page/);
+    expect(() => checkAnswer("GET", "/api/businesses/farm/next-box", { ...ok, contentType: "text/html", body: "<p>" })).toThrow(/not JSON/);
+    expect(() => checkAnswer("GET", "/api/nowhere", { ...ok, body: {} })).toThrow(/no route in rest-compat declares it/);
+    expect(() => checkAnswer("GET", "/api/page", { status: 404, contentType: json, body: { error: "x", detail: "y" } })).toThrow(/detail/);
+    expect(() => checkAnswer("GET", "/api/page", { status: 404, contentType: json, body: { error: "x", reason: "not_found" } })).not.toThrow();
   });
 
   it("unknown /api paths answer JSON 404", async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sniffImage } from "../../api/uploads/service.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories } from "../support/factories.ts";
+import { restClient } from "./helpers.ts";
 
 const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4e80000000049454e44ae426082", "hex");
 
@@ -35,15 +36,14 @@ afterAll(async () => {
 
 const upload = (token: string | null, file: Parameters<typeof multipart>[0], field?: string) => {
   const m = multipart(file, field);
-  return t.app.inject({ method: "POST", url: "/api/admin/upload", headers: { ...m.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) }, payload: m.payload });
+  return restClient(t)("POST", "/api/admin/upload", { token, headers: m.headers, payload: m.payload });
 };
 
 describe("POST /api/admin/upload", () => {
   it("stores an image under a random name and answers a relative url served at /uploads", async () => {
     const res = await upload(adminToken, { name: "logo.png", type: "image/png", bytes: PNG });
-    expect(res.statusCode).toBe(200);
-    const body = res.json();
-    expect(Object.keys(body)).toEqual(["file"]);
+    expect(res.status).toBe(200);
+    const body = res.body;
     expect(body.file.url).toMatch(/^\/uploads\/[0-9a-f]{32}\.png$/);
     const row = await t.db.prisma.upload.findFirstOrThrow();
     expect(row).toMatchObject({ originalName: "logo.png", contentType: "image/png", sizeBytes: PNG.length });
@@ -55,24 +55,23 @@ describe("POST /api/admin/upload", () => {
   it("refuses what is not an image by its bytes (an SVG named .png), with nothing stored", async () => {
     const before = fs.readdirSync(dir).length;
     const res = await upload(adminToken, { name: "evil.png", type: "image/png", bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error).toMatch(/Only images/);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/Only images/);
     expect(fs.readdirSync(dir).length).toBe(before);
   });
 
   it("refuses files over 5 MB with 413", async () => {
     const big = Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024 + 10)]);
     const res = await upload(adminToken, { name: "big.png", type: "image/png", bytes: big });
-    expect(res.statusCode).toBe(413);
-    expect(res.json().error).toBeTypeOf("string");
+    expect(res.status).toBe(413);
+    expect(res.body.error).toBeTypeOf("string");
   });
 
   it("401 without a session, 403 for a member who edits no business, 400 without the file field", async () => {
-    expect((await upload(null, { name: "a.png", type: "image/png", bytes: PNG })).statusCode).toBe(401);
-    expect((await upload(memberToken, { name: "a.png", type: "image/png", bytes: PNG })).statusCode).toBe(403);
-    expect((await upload(adminToken, { name: "a.png", type: "image/png", bytes: PNG }, "other")).statusCode).toBe(400);
-    const json = await t.app.inject({ method: "POST", url: "/api/admin/upload", headers: { authorization: `Bearer ${adminToken}` }, payload: {} });
-    expect(json.statusCode).toBe(400);
+    expect((await upload(null, { name: "a.png", type: "image/png", bytes: PNG })).status).toBe(401);
+    expect((await upload(memberToken, { name: "a.png", type: "image/png", bytes: PNG })).status).toBe(403);
+    expect((await upload(adminToken, { name: "a.png", type: "image/png", bytes: PNG }, "other")).status).toBe(400);
+    expect((await restClient(t)("POST", "/api/admin/upload", { token: adminToken, payload: {} })).status).toBe(400);
   });
 });
 
