@@ -4,12 +4,12 @@
  */
 import { z } from "zod";
 import type { ServiceContext } from "../api/context.ts";
-import { requireMember } from "../api/auth/policy.ts";
+import type { Prisma } from "../api/generated/prisma/client.ts";
 import { MODE_NAMES, variationId } from "../api/catalog/service.ts";
 import * as subscriptions from "../api/subscriptions/service.ts";
 import * as timing from "../api/subscriptions/timing.ts";
-import * as portal from "../api/subscriptions/portal.ts";
-import { NotFoundError, ValidationError } from "../api/shared/errors.ts";
+import * as reads from "../api/subscriptions/member-reads.ts";
+import { ValidationError } from "../api/shared/errors.ts";
 import { dollarsToCents, formatCents } from "../api/shared/money.ts";
 import { idParam, Ok, type Router } from "./router.ts";
 import { MembershipRow, membershipRow, membershipRowSelect } from "./rows.ts";
@@ -53,18 +53,13 @@ const subscriptionSelect = {
   addons: { select: { amountCents: true, addon: { select: { ref: true, name: true } } } },
   skips: { select: { yearMonth: true }, orderBy: { yearMonth: "asc" } },
   pendingChange: { select: { planId: true, mode: true, addonIds: true, effectivePeriod: true } },
-} as const;
+} as const satisfies Prisma.SubscriptionSelect;
 
-/** The member's membership at a business as the portal shows it (spec §4: one per business). */
-async function portalSubscriptionAt(ctx: ServiceContext, slug: string) {
-  const actor = requireMember(ctx, slug.toLowerCase());
-  const rows = await ctx.db.subscription.findMany({
-    where: portal.portalMembershipsWhere(actor.user.id, slug),
-    select: { id: true, businessId: true, providerSubscriptionId: true, status: true, startedAt: true },
-  });
-  const sub = portal.portalOrder(rows, true)[0];
-  if (!sub) throw new NotFoundError("Subscription");
-  return sub;
+/** A pending change's plan and add-on refs, as loaded with its membership. */
+function changeRefs(change: object, addonIds: number[]) {
+  const loaded = reads.preloadedChange(change);
+  const addonRef = new Map(loaded?.addons.map((a) => [a.id, a.ref]));
+  return { planRef: loaded?.plan?.ref ?? "", addonRefs: addonIds.flatMap((id) => addonRef.get(id) ?? []) };
 }
 
 const NewSelection = z.object({
@@ -80,24 +75,12 @@ const NewSelection = z.object({
   ts: z.number().optional(),
 }).loose();
 
-/** Schedules a change from a §3 selection: refs become the catalogue's ids, then subscriptions.changeSubscription. */
-async function applySelection(ctx: ServiceContext, slug: string, selection: z.output<typeof NewSelection>) {
-  const sub = await portalSubscriptionAt(ctx, slug);
+/** Schedules a change from a §3 selection: the services map its refs to the catalogue's ids. */
+function applySelection(ctx: ServiceContext, slug: string, selection: z.output<typeof NewSelection>) {
   const mode = selection.mode ?? selection.fulfillmentMode;
   if (!mode) throw new ValidationError("Please choose a fulfillment mode", [{ path: "selection.mode", message: "Required" }]);
   const addonRefs = selection.chosenAddonIds ?? selection.chosenAddons.map((a) => a.id);
-  const [plan, addons] = await Promise.all([
-    ctx.db.plan.findUnique({ where: { businessId_ref: { businessId: sub.businessId, ref: selection.chosenItemId } }, select: { id: true } }),
-    ctx.db.addon.findMany({ where: { businessId: sub.businessId, ref: { in: addonRefs } }, select: { id: true } }),
-  ]);
-  if (!plan) throw new ValidationError("This package is not available", [{ path: "selection.chosenItemId", message: "This package is not available" }]);
-  if (addons.length !== new Set(addonRefs).size) throw new ValidationError("An add-on is not available", [{ path: "selection.chosenAddons", message: "An add-on is not available" }]);
-  return subscriptions.changeSubscription(ctx, {
-    subscriptionId: sub.id,
-    planId: plan.id,
-    mode: mode.toUpperCase() as "PICKUP" | "SHIPPING" | "DELIVERY",
-    addonIds: addons.map((a) => a.id),
-  });
+  return reads.changeByRefs(ctx, slug, { planRef: selection.chosenItemId, mode: mode.toUpperCase() as "PICKUP" | "SHIPPING" | "DELIVERY", addonRefs });
 }
 
 const ChosenAddon = z.object({ id: z.string(), name: z.string(), price: z.string(), amount: z.number().int(), amountCents: z.number().int() });
@@ -113,20 +96,9 @@ export function memberSubscriptionRoutes(r: Router) {
     access: "member",
     response: z.object({ subscriptions: z.array(SubscriptionShape) }),
     handler: async (ctx) => {
-      const actor = requireMember(ctx);
-      const rows = await ctx.db.subscription.findMany({
-        where: portal.portalMembershipsWhere(actor.user.id, ctx.tenant),
-        select: subscriptionSelect,
-      });
-      const changes = rows.flatMap((s) => (s.pendingChange ? [s.pendingChange] : []));
-      const [plans, addons] = await Promise.all([
-        ctx.db.plan.findMany({ where: { id: { in: changes.map((c) => c.planId) } }, select: { id: true, ref: true } }),
-        ctx.db.addon.findMany({ where: { id: { in: changes.flatMap((c) => c.addonIds) } }, select: { id: true, ref: true } }),
-      ]);
-      const planRef = new Map(plans.map((p) => [p.id, p.ref]));
-      const addonRef = new Map(addons.map((a) => [a.id, a.ref]));
+      const rows = await reads.memberships<Prisma.SubscriptionGetPayload<{ select: typeof subscriptionSelect }>>(ctx, {}, { select: subscriptionSelect });
       return {
-        subscriptions: portal.portalOrder(rows, false).map((s) => {
+        subscriptions: rows.map((s) => {
           const mode = s.mode.toLowerCase() as z.infer<typeof Mode>;
           return {
             ...membershipRow(s),
@@ -149,9 +121,9 @@ export function memberSubscriptionRoutes(r: Router) {
             skips: s.skips.map((k) => k.yearMonth),
             pending_change: s.pendingChange
               ? {
-                  item_id: planRef.get(s.pendingChange.planId) ?? "",
+                  item_id: changeRefs(s.pendingChange, s.pendingChange.addonIds).planRef,
                   mode: s.pendingChange.mode.toLowerCase() as z.infer<typeof Mode>,
-                  addon_ids: s.pendingChange.addonIds.flatMap((id) => addonRef.get(id) ?? []),
+                  addon_ids: changeRefs(s.pendingChange, s.pendingChange.addonIds).addonRefs,
                   effective_period: s.pendingChange.effectivePeriod,
                 }
               : null,
@@ -233,17 +205,7 @@ export function memberSubscriptionRoutes(r: Router) {
       }),
     }),
     handler: async (ctx, { params }) => {
-      const own = await subscriptions.ownSubscription(ctx, params.id);
-      const sub = await ctx.db.subscription.findUniqueOrThrow({
-        where: { id: own.id },
-        select: {
-          mode: true,
-          planAmountCents: true,
-          business: { select: { slug: true } },
-          plan: { select: { ref: true, name: true } },
-          addons: { select: { amountCents: true, addon: { select: { ref: true, name: true } } } },
-        },
-      });
+      const sub = await reads.selectionOf(ctx, params.id);
       const mode = sub.mode.toLowerCase() as z.infer<typeof Mode>;
       const addons = sub.addons.map((a) => ({ id: a.addon.ref, name: a.addon.name, price: formatCents(a.amountCents), amount: a.amountCents, amountCents: a.amountCents }));
       return {

@@ -1,7 +1,7 @@
-/** The signed-in member's own memberships, orders and skips (spec §4 portal), as fields of User. */
+/** The signed-in member's own memberships, orders and skips (spec §4 portal), as fields of User: ./member-reads.ts. */
 import { builder } from "../graphql/builder.ts";
-import * as portal from "./portal.ts";
-import { MembershipNode, SkipObject } from "./schema.ts";
+import * as reads from "./member-reads.ts";
+import { MembershipNode, OrderNode, SkipObject } from "./schema.ts";
 
 builder.prismaObjectFields("User", (t) => ({
   subscriptions: t.prismaField({
@@ -12,25 +12,20 @@ builder.prismaObjectFields("User", (t) => ({
       businessSlug: t.arg.string({ description: "Only memberships of this business." }),
       onePerBusiness: t.arg.boolean({ defaultValue: false, description: "Keep only the first membership of each business." }),
     },
-    resolve: async (query, user, args, ctx) => {
-      const rows = await ctx.db.subscription.findMany({
-        ...query,
-        where: portal.portalMembershipsWhere(user.id, args.businessSlug),
-      });
-      return portal.portalOrder(rows, args.onePerBusiness ?? false);
-    },
+    resolve: (query, user, args, ctx) =>
+      reads.memberships(ctx, { userId: user.id, businessSlug: args.businessSlug, onePerBusiness: args.onePerBusiness ?? false }, query),
   }),
-  orders: t.relatedConnection("orders", {
+  orders: t.prismaConnection({
+    type: OrderNode,
     cursor: "id",
     defaultSize: 20,
     maxSize: 100,
     description: "Order history, newest first.",
-    query: () => ({ orderBy: [{ createdAt: "desc" }, { id: "desc" }] }),
+    resolve: (query, user, _a, ctx) => reads.orders(ctx, { userId: user.id }, query),
   }),
   skips: t.prismaField({
     type: [SkipObject],
     description: "Months the user skipped, across their memberships.",
-    resolve: (query, user, _a, ctx) =>
-      ctx.db.skip.findMany({ ...query, where: { subscription: { userId: user.id } }, orderBy: [{ yearMonth: "asc" }, { id: "asc" }] }),
+    resolve: (query, user, _a, ctx) => reads.skips(ctx, { userId: user.id }, query),
   }),
 }));

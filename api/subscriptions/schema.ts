@@ -11,6 +11,8 @@ import { canReadMembership, canReadOrder } from "../auth/read-rules.ts";
 import * as subscriptions from "./service.ts";
 import * as timing from "./timing.ts";
 import { orderSelectionView } from "./orders.ts";
+import { preloadedChange } from "./member-reads.ts";
+import { covers } from "./json-rows.ts";
 
 // ---------------------------------------------------------------------------------------------------------
 // Enums
@@ -35,6 +37,8 @@ export const MembershipStatusFilterEnum = builder.enumType("MembershipStatusFilt
 // Membership (the Subscription model; "Subscription" is GraphQL's reserved root type name)
 
 const businessTiming = { business: { select: { timeZone: true, page: { select: timing.timingSelect } } } } as const;
+/** The months skipped, in the order of the skips field, so the two selections merge into one load. */
+const skippedMonths = { skips: { select: { yearMonth: true }, orderBy: { yearMonth: "asc" } } } as const;
 
 const WindowStateRef = builder.objectRef<timing.WindowView>("MembershipWindow").implement({
   description: "A monthly skip or change window as of today in the business's time zone (spec §4).",
@@ -83,13 +87,19 @@ export const PendingChange = builder.prismaObject("SubscriptionChange", {
   fields: (t) => ({
     plan: t.prismaField({
       type: "Plan",
-      resolve: (query, c, _a, ctx) => ctx.db.plan.findUniqueOrThrow({ ...query, where: { id: c.planId } }),
+      // Loaded with the membership by the portal's reads (member-reads.ts) when only the plan's own fields are asked.
+      resolve: (query, c, _a, ctx) => {
+        const loaded = preloadedChange(c)?.plan;
+        return loaded && covers("Plan", query, {}) ? loaded : ctx.db.plan.findUniqueOrThrow({ ...query, where: { id: c.planId } });
+      },
     }),
     mode: t.expose("mode", { type: FulfillmentModeEnum }),
     addons: t.prismaField({
       type: ["Addon"],
       // findUnique per id, not findMany: Prisma batches the findUniques of sibling changes into one statement (no N+1).
       resolve: async (query, c, _a, ctx) => {
+        const loaded = preloadedChange(c)?.addons;
+        if (loaded && covers("Addon", query, {})) return loaded.filter((a) => c.addonIds.includes(a.id));
         const rows = await Promise.all(c.addonIds.map((id) => ctx.db.addon.findUnique({ ...query, where: { id } })));
         return rows.filter((a) => a !== null).sort((a, b) => a.position - b.position || a.id - b.id);
       },
@@ -126,17 +136,17 @@ export const MembershipNode = builder.prismaNode("Subscription", {
     userPublicId: t.string({ select: { user: { select: { publicId: true } } }, resolve: (s) => s.user.publicId }),
     memberName: t.string({ nullable: true, select: { user: { select: { name: true } } }, resolve: (s) => s.user.name }),
     email: t.string({ nullable: true, select: { user: { select: { email: true } } }, resolve: (s) => s.email ?? s.user.email }),
-    skips: t.relation("skips", { query: { orderBy: { yearMonth: "asc" } } }),
+    skips: t.relation("skips", { query: { orderBy: skippedMonths.skips.orderBy } }),
     pendingChange: t.relation("pendingChange", { nullable: true }),
     nextBoxDate: t.string({
       description: "ISO date of the next box (spec §4), in the business's time zone.",
-      select: { ...businessTiming, skips: { select: { yearMonth: true } } },
+      select: { ...businessTiming, ...skippedMonths },
       resolve: (s, _a, ctx) => timing.nextBoxDateOf(ctx, s),
     }),
     skipTarget: t.field({
       type: SkipTargetRef,
       description: "The month 'Skip a month' pauses today, with the resume date, and whether it is skipped or may be.",
-      select: { ...businessTiming, paidThroughPeriod: true, skips: { select: { yearMonth: true } } },
+      select: { ...businessTiming, paidThroughPeriod: true, ...skippedMonths },
       resolve: (s, _a, ctx) => subscriptions.skipTargetOf(ctx, s),
     }),
     skipWindow: t.field({
