@@ -1,6 +1,5 @@
 /** Spec §7 coupon routes (administrators). */
 import { z } from "zod";
-import { requireAdmin } from "../api/auth/policy.ts";
 import * as coupons from "../api/coupons/service.ts";
 import { idParam, Ok, type Router } from "./router.ts";
 
@@ -29,10 +28,7 @@ export function couponRoutes(r: Router) {
     summary: "Every coupon, newest first (administrators)",
     access: "admin",
     response: z.array(Coupon),
-    handler: async (ctx) => {
-      requireAdmin(ctx);
-      return (await ctx.db.coupon.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }] })).map(couponJson);
-    },
+    handler: async (ctx) => (await coupons.list(ctx)).map(couponJson),
   });
 
   r.add({

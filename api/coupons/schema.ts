@@ -32,7 +32,7 @@ builder.queryFields((t) => ({
     maxSize: 500,
     authScopes: { admin: true },
     description: "Every coupon, newest first (admins).",
-    resolve: (query, _p, _a, ctx) => ctx.db.coupon.findMany({ ...query, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }),
+    resolve: (query, _p, _a, ctx) => coupons.list(ctx, query),
   }),
 }));
 

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
-import type { Coupon, CouponType } from "../generated/prisma/client.ts";
+import type { Coupon, CouponType, Prisma } from "../generated/prisma/client.ts";
 import { requireAdmin } from "../auth/policy.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../shared/errors.ts";
 import { parseInput, singleLine } from "../shared/validation.ts";
@@ -49,6 +49,18 @@ export async function createCoupon(ctx: ServiceContext, input: CreateCouponInput
     if ((e as { code?: string }).code === "P2002") throw new ConflictError(MESSAGES.codeTaken, "coupon_code_taken");
     throw e;
   }
+}
+
+/** The caller's selection and paging (GraphQL passes its connection's `query` through; REST none). */
+export type CouponPage = Pick<Prisma.CouponFindManyArgs, "select" | "include" | "take" | "skip" | "cursor">;
+
+/**
+ * Every coupon, newest first (administrators): the one read rule of the GraphQL `coupons` connection and
+ * REST GET /admin/coupons.
+ */
+export async function list(ctx: ServiceContext, page: CouponPage = {}): Promise<Coupon[]> {
+  requireAdmin(ctx);
+  return ctx.db.coupon.findMany({ ...page, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }) as Promise<Coupon[]>;
 }
 
 /** Activate / deactivate (spec §4: toggle switches active and inactive). */
