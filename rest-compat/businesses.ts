@@ -3,10 +3,7 @@
  * attached to a business, and the businesses a signed-in user may open.
  */
 import { z } from "zod";
-import { assertCan, businessesWhere, requireAdmin, requireUser } from "../api/auth/policy.ts";
 import * as businesses from "../api/businesses/service.ts";
-import { MEMBER_STATUSES, publicBusinessesWhere } from "../api/businesses/service.ts";
-import { richTextToPlain } from "../api/pages/richtext.ts";
 import * as users from "../api/users/service.ts";
 import { businessIdParams, idParam, Ok, type Router } from "./router.ts";
 import { BusinessRef, businessRefSelect } from "./rows.ts";
@@ -32,29 +29,7 @@ export function businessRoutes(r: Router) {
     summary: "Every partner business (business cards)",
     access: "public",
     response: z.object({ businesses: z.array(BusinessCard) }),
-    handler: async (ctx) => {
-      const rows = await ctx.db.business.findMany({
-        where: publicBusinessesWhere(),
-        orderBy: { name: "asc" },
-        select: {
-          id: true,
-          slug: true,
-          name: true,
-          page: { select: { logoUrl: true, descriptionHtml: true } },
-          _count: { select: { subscriptions: { where: { status: { in: [...MEMBER_STATUSES] } } } } },
-        },
-      });
-      return {
-        businesses: rows.map((b) => ({
-          id: b.id,
-          slug: b.slug,
-          name: b.name,
-          logoUrl: b.page?.logoUrl || null,
-          description: richTextToPlain(b.page?.descriptionHtml) || null,
-          memberCount: b._count.subscriptions,
-        })),
-      };
-    },
+    handler: async (ctx) => ({ businesses: await businesses.cards(ctx) }),
   });
 
   r.add({
@@ -64,10 +39,7 @@ export function businessRoutes(r: Router) {
     summary: "Businesses the user is attached to (administrators: all)",
     access: "member",
     response: z.array(BusinessRef),
-    handler: async (ctx) => {
-      requireUser(ctx);
-      return ctx.db.business.findMany({ where: businessesWhere(ctx, "viewDashboard"), select: businessRefSelect, orderBy: [{ name: "asc" }, { id: "asc" }] });
-    },
+    handler: async (ctx) => (await businesses.openable(ctx, { select: businessRefSelect })).map((b) => ({ id: b.id, name: b.name, slug: b.slug })),
   });
 
   r.add({
@@ -77,14 +49,7 @@ export function businessRoutes(r: Router) {
     summary: "Businesses the user may open (administrators: all)",
     access: "admin",
     response: z.array(BusinessRef.extend({ user_count: z.number().int() })),
-    handler: async (ctx) => {
-      requireAdmin(ctx);
-      const rows = await ctx.db.business.findMany({
-        select: { ...businessRefSelect, _count: { select: { users: true } } },
-        orderBy: [{ name: "asc" }, { id: "asc" }],
-      });
-      return rows.map((b) => ({ id: b.id, name: b.name, slug: b.slug, user_count: b._count.users }));
-    },
+    handler: async (ctx) => (await businesses.adminList(ctx)).map((b) => ({ id: b.id, name: b.name, slug: b.slug, user_count: b.userCount })),
   });
 
   r.add({
@@ -134,13 +99,7 @@ export function businessRoutes(r: Router) {
     params: businessIdParams,
     response: z.array(BusinessUser),
     handler: async (ctx, { params }) => {
-      await businesses.businessById(ctx, params.id);
-      await assertCan(ctx, params.id, "manageUsers");
-      const links = await ctx.db.businessUser.findMany({
-        where: { businessId: params.id },
-        select: { role: true, user: { select: { id: true, username: true } } },
-        orderBy: { id: "asc" },
-      });
+      const links = await businesses.users(ctx, params.id);
       return links.map((l) => ({ id: l.user.id, username: l.user.username, role: roleWord(l.role) }));
     },
   });

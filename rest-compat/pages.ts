@@ -4,42 +4,18 @@
  */
 import { z } from "zod";
 import type { ServiceContext } from "../api/context.ts";
-import { assertCan } from "../api/auth/policy.ts";
 import * as businesses from "../api/businesses/service.ts";
-import { publicCatalogWhere } from "../api/catalog/service.ts";
 import * as pages from "../api/pages/service.ts";
 import { cachedPublicPage } from "../api/pages/public-cache.ts";
 import { ContentResponse, pageContentJson, SaveContentBody, serviceCatalogue, serviceContent, type PageContentJson } from "./page-format.ts";
 import { businessIdParams, type Router } from "./router.ts";
 
-const catalogueOrder = [{ position: "asc" as const }, { id: "asc" as const }];
+const homePageJson = async (ctx: ServiceContext): Promise<PageContentJson> => pageContentJson(await pages.homePage(ctx));
 
-/** A business's catalogue: listed rows for the public, every non-archived row for editors. */
-export async function catalogueOf(ctx: Pick<ServiceContext, "db">, businessId: number, includeUnlisted: boolean) {
-  const where = { businessId, ...publicCatalogWhere(includeUnlisted) };
-  const [plans, addons] = await Promise.all([
-    ctx.db.plan.findMany({ where, include: { variations: true }, orderBy: catalogueOrder }),
-    ctx.db.addon.findMany({ where, orderBy: catalogueOrder }),
-  ]);
-  return { plans, addons };
-}
-
-export async function homePageJson(ctx: Pick<ServiceContext, "db">): Promise<PageContentJson> {
-  const { id } = await pages.ensureHomePage(ctx);
-  return pageContentJson(await ctx.db.page.findUniqueOrThrow({ where: { id } }));
-}
-
-/** A business page; a business without a page of its own shows the home page content (spec §7 fallback). */
-export async function businessPageJson(ctx: Pick<ServiceContext, "db">, businessId: number, includeUnlisted: boolean) {
-  const page = await ctx.db.page.findUnique({ where: { businessId } });
-  if (!page) return homePageJson(ctx);
-  return pageContentJson(page, await catalogueOf(ctx, businessId, includeUnlisted));
-}
-
-/** The page editor's view of a business: every non-archived catalogue row, listed or not. */
-async function editorPageJson(ctx: ServiceContext, businessId: number) {
-  const page = await ctx.db.page.findUnique({ where: { businessId } });
-  return pageContentJson(page, await catalogueOf(ctx, businessId, true));
+/** A business page in the §3 shape: the public one, or with includeUnlisted the page editor's. */
+async function businessPageJson(ctx: ServiceContext, businessId: number, includeUnlisted: boolean): Promise<PageContentJson> {
+  const { page, ...catalogue } = await pages.businessPage(ctx, businessId, { includeUnlisted });
+  return pageContentJson(page, catalogue);
 }
 
 const slugParams = z.object({ slug: z.string().min(1).max(100) });
@@ -119,9 +95,7 @@ export function pageRoutes(r: Router) {
     params: businessIdParams,
     response: ContentResponse,
     handler: async (ctx, { params }) => {
-      await businesses.businessById(ctx, params.id);
-      await assertCan(ctx, params.id, "editContent");
-      return { content: await editorPageJson(ctx, params.id) };
+      return { content: await businessPageJson(ctx, params.id, true) };
     },
   });
 
@@ -136,7 +110,7 @@ export function pageRoutes(r: Router) {
     response: ContentResponse,
     handler: async (ctx, { params, body }) => {
       await pages.saveBusinessPage(ctx, { businessId: params.id, content: serviceContent(body.content), ...serviceCatalogue(body.content) });
-      return { content: await editorPageJson(ctx, params.id) };
+      return { content: await businessPageJson(ctx, params.id, true) };
     },
   });
 
@@ -149,8 +123,7 @@ export function pageRoutes(r: Router) {
     params: slugParams,
     response: z.object({ content: z.string().describe("Sanitised HTML") }),
     handler: async (ctx, { params }) => {
-      const business = await businesses.businessBySlug(ctx, params.slug);
-      const box = await ctx.db.nextBox.findUnique({ where: { businessId: business.id }, select: { contentHtml: true } });
+      const box = await pages.nextBox(ctx, { slug: params.slug });
       return { content: box?.contentHtml ?? "" };
     },
   });
@@ -164,9 +137,7 @@ export function pageRoutes(r: Router) {
     params: businessIdParams,
     response: z.object({ content: z.string().describe("Sanitised HTML") }),
     handler: async (ctx, { params }) => {
-      await businesses.businessById(ctx, params.id);
-      await assertCan(ctx, params.id, "viewDashboard");
-      const box = await ctx.db.nextBox.findUnique({ where: { businessId: params.id }, select: { contentHtml: true } });
+      const box = await pages.nextBox(ctx, { id: params.id });
       return { content: box?.contentHtml ?? "" };
     },
   });

@@ -1,6 +1,5 @@
 /** Spec §7 member account routes: profile, password, and the card renewals charge. */
 import { z } from "zod";
-import { requireUser } from "../api/auth/policy.ts";
 import { finishCardUpdate, startCardUpdate } from "../api/billing/cards.ts";
 import * as users from "../api/users/service.ts";
 import { Ok, type Router } from "./router.ts";
@@ -28,7 +27,7 @@ export function profileRoutes(r: Router) {
     access: "member",
     response: Profile.extend({ username: z.string() }),
     handler: async (ctx) => {
-      const user = await users.userById(ctx, requireUser(ctx).user.id);
+      const user = await users.me(ctx);
       return { username: user.username, ...profileJson(user) };
     },
   });

@@ -2,10 +2,9 @@ import { builder } from "../graphql/builder.ts";
 import { payloadQuery } from "../graphql/payload-query.ts";
 import { COMMON_ERRORS, RULE_ERRORS } from "../graphql/errors.ts";
 import { BusinessRole } from "../generated/prisma/enums.ts";
-import { businessesWhere, can } from "../auth/policy.ts";
+import { can } from "../auth/policy.ts";
 import { canReadApiToken, canReadBusiness, canReadBusinessUser } from "../auth/read-rules.ts";
-import { publicCatalogWhere } from "../catalog/service.ts";
-import { richTextToPlain } from "../pages/richtext.ts";
+import { catalogueQuery } from "../catalog/service.ts";
 import { localDate } from "../shared/calendar.ts";
 import { cutoffMessage, isPastCutoff } from "../subscriptions/rules.ts";
 import { UserSummary } from "../users/schema.ts";
@@ -46,13 +45,13 @@ export const BusinessNode = builder.prismaNode("Business", {
     logoUrl: t.string({
       nullable: true,
       select: { page: { select: { logoUrl: true } } },
-      resolve: (b) => b.page?.logoUrl || null,
+      resolve: (b) => businesses.cardLogoUrl(b.page),
     }),
     description: t.string({
       nullable: true,
       description: "Plain-text description from the business page (cards); the page has the HTML.",
       select: { page: { select: { descriptionHtml: true } } },
-      resolve: (b) => richTextToPlain(b.page?.descriptionHtml) || null,
+      resolve: (b) => businesses.cardDescription(b.page),
     }),
     checkoutClosedMessage: t.string({
       nullable: true,
@@ -71,14 +70,14 @@ export const BusinessNode = builder.prismaNode("Business", {
       description: "Plans on the business page in editor order. includeUnlisted (editors) adds the unlisted ones.",
       args: { includeUnlisted: t.arg.boolean({ defaultValue: false }) },
       authScopes: (b, args) => (args.includeUnlisted ? { business: { id: b.id, permission: "editContent" } } : true),
-      query: (args) => ({ where: publicCatalogWhere(args.includeUnlisted ?? false), orderBy: [{ position: "asc" }, { id: "asc" }] }),
+      query: (args) => catalogueQuery(args.includeUnlisted ?? false),
     }),
     addons: t.relatedConnection("addons", {
       cursor: "id",
       description: "Add-ons on the business page in editor order. includeUnlisted (editors) adds the unlisted ones.",
       args: { includeUnlisted: t.arg.boolean({ defaultValue: false }) },
       authScopes: (b, args) => (args.includeUnlisted ? { business: { id: b.id, permission: "editContent" } } : true),
-      query: (args) => ({ where: publicCatalogWhere(args.includeUnlisted ?? false), orderBy: [{ position: "asc" }, { id: "asc" }] }),
+      query: (args) => catalogueQuery(args.includeUnlisted ?? false),
     }),
     userCount: t.int({
       nullable: true,
@@ -93,7 +92,7 @@ export const BusinessNode = builder.prismaNode("Business", {
       nullable: true,
       description: "Attached users (owners and admins).",
       authScopes: (b) => ({ business: { id: b.id, permission: "manageUsers" } }),
-      query: { orderBy: { id: "asc" } },
+      query: { orderBy: businesses.BUSINESS_USERS_ORDER },
     }),
     apiTokens: t.relatedConnection("apiTokens", {
       cursor: "id",
@@ -164,8 +163,7 @@ builder.queryFields((t) => ({
     defaultSize: 24,
     maxSize: 100,
     description: "Every partner business, for the public businesses grid.",
-    resolve: (query, _parent, _args, ctx) =>
-      businesses.withViewerRoles(ctx, ctx.db.business.findMany({ ...query, where: businesses.publicBusinessesWhere(), orderBy: { name: "asc" } })),
+    resolve: (query, _parent, _args, ctx) => businesses.withViewerRoles(ctx, businesses.list(ctx, query)),
   }),
   business: t.prismaField({
     type: "Business",
@@ -180,8 +178,7 @@ builder.queryFields((t) => ({
     maxSize: 100,
     authScopes: { loggedIn: true },
     description: "Businesses the viewer is attached to with any role (administrators: all), by name.",
-    resolve: (query, _p, _a, ctx) =>
-      businesses.withViewerRoles(ctx, ctx.db.business.findMany({ ...query, where: businessesWhere(ctx, "viewDashboard"), orderBy: [{ name: "asc" }, { id: "asc" }] })),
+    resolve: (query, _p, _a, ctx) => businesses.withViewerRoles(ctx, businesses.openable(ctx, query)),
   }),
   adminBusiness: t.prismaField({
     type: "Business",

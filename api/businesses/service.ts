@@ -1,12 +1,13 @@
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import type { BusinessRole, Prisma } from "../generated/prisma/client.ts";
-import { assertCan, isAdmin, requireAdmin, requireUser } from "../auth/policy.ts";
+import { assertCan, businessesWhere, isAdmin, requireAdmin, requireUser } from "../auth/policy.ts";
 import { hashToken, newToken, PARTNER_TOKEN_PREFIX } from "../auth/tokens.ts";
 import { normalizeSlug, isValidSlug } from "../tenancy.ts";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../shared/errors.ts";
 import { parseInput, singleLine } from "../shared/validation.ts";
 import { publicPageChanged } from "../pages/public-cache.ts";
+import { richTextToPlain } from "../pages/richtext.ts";
 
 /** Public business list: every business is listed (spec §2 /businesses). */
 export function publicBusinessesWhere(): Prisma.BusinessWhereInput {
@@ -27,6 +28,76 @@ export async function businessBySlug(ctx: ServiceContext, slug: string) {
   const business = await ctx.db.business.findUnique({ where: { slug: slug.toLowerCase() } });
   if (!business) throw new NotFoundError("Business");
   return business;
+}
+
+/** The business the request's tenant names (X-Tenant header or subdomain); refused when there is none. */
+export async function tenantBusiness(ctx: ServiceContext) {
+  if (!ctx.tenant) throw new ValidationError("Name the business with the X-Tenant header", [{ path: "X-Tenant", message: "Required" }]);
+  return businessBySlug(ctx, ctx.tenant);
+}
+
+// ── Reads: each list's who, which and order, for GraphQL and REST alike ───────────────────────────────
+
+/** The caller's selection and paging (GraphQL passes its connection's `query` through; REST its own select). */
+export type BusinessPage = Pick<Prisma.BusinessFindManyArgs, "select" | "include" | "take" | "skip" | "cursor">;
+type Business = Prisma.BusinessGetPayload<object>;
+
+/** The public business list (spec §2 /businesses): every business, by name. GraphQL `businesses`, REST GET /businesses. */
+export function list(ctx: Pick<ServiceContext, "db">, page: BusinessPage = {}): Promise<Business[]> {
+  return ctx.db.business.findMany({ ...page, where: publicBusinessesWhere(), orderBy: { name: "asc" } }) as Promise<Business[]>;
+}
+
+/** A card's logo: the page's, when it has one. */
+export const cardLogoUrl = (page: { logoUrl: string | null } | null) => page?.logoUrl || null;
+/** A card's description: the page's rich text as plain text, when there is any. */
+export const cardDescription = (page: { descriptionHtml: string } | null) => richTextToPlain(page?.descriptionHtml) || null;
+
+const cardSelect = { id: true, slug: true, name: true, page: { select: { logoUrl: true, descriptionHtml: true } } } as const;
+
+/** The business cards of the public list: logo, plain-text description and member count (one grouped count). */
+export async function cards(ctx: Pick<ServiceContext, "db">) {
+  const rows = (await list(ctx, { select: cardSelect })) as unknown as Prisma.BusinessGetPayload<{ select: typeof cardSelect }>[];
+  return Promise.all(
+    rows.map(async (b) => ({
+      id: b.id,
+      slug: b.slug,
+      name: b.name,
+      logoUrl: cardLogoUrl(b.page),
+      description: cardDescription(b.page),
+      memberCount: await memberCount(ctx, b.id),
+    })),
+  );
+}
+
+/**
+ * Businesses the viewer may open (attached with any role; administrators: all), by name. GraphQL
+ * `myBusinesses`, REST GET /my/businesses.
+ */
+export async function openable(ctx: ServiceContext, page: BusinessPage = {}): Promise<Business[]> {
+  requireUser(ctx);
+  return ctx.db.business.findMany({ ...page, where: businessesWhere(ctx, "viewDashboard"), orderBy: [{ name: "asc" }, { id: "asc" }] }) as Promise<Business[]>;
+}
+
+/** The admin business list (REST GET /admin/businesses): administrators only; every business, by name, with its user count. */
+export async function adminList(ctx: ServiceContext) {
+  requireAdmin(ctx);
+  const select = { id: true, name: true, slug: true, _count: { select: { users: true } } } as const;
+  const rows = (await openable(ctx, { select })) as unknown as Prisma.BusinessGetPayload<{ select: typeof select }>[];
+  return rows.map((b) => ({ id: b.id, name: b.name, slug: b.slug, userCount: b._count.users }));
+}
+
+/** Attached users in attachment order (the GraphQL connection Business.users orders by this too). */
+export const BUSINESS_USERS_ORDER = { id: "asc" } as const;
+
+/** The users attached to a business with their roles (owners and administrators; NotFound when no such business). */
+export async function users(ctx: ServiceContext, businessId: number) {
+  await businessById(ctx, businessId);
+  await assertCan(ctx, businessId, "manageUsers");
+  return ctx.db.businessUser.findMany({
+    where: { businessId },
+    select: { role: true, user: { select: { id: true, username: true } } },
+    orderBy: BUSINESS_USERS_ORDER,
+  });
 }
 
 /**

@@ -5,7 +5,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import type { ServiceContext } from "../context.ts";
 import type { Prisma, PlanVariation } from "../generated/prisma/client.ts";
+import { assertCan } from "../auth/policy.ts";
 import { FulfillmentMode } from "../generated/prisma/enums.ts";
 import { sanitizeRichText } from "../pages/richtext.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
@@ -99,9 +101,12 @@ export const AddonInputSchema = z.object({
 /** What callers may send: a missing price is reported by validation, not by the type. */
 export type AddonInput = Omit<z.input<typeof AddonInputSchema>, "amountCents"> & { amountCents?: number | null };
 
+/** One save's list lengths: at most 200 plans and 200 add-ons. */
+export const CATALOG_LIST_MAX = { plans: [200, "At most 200 packages"], addons: [200, "At most 200 add-ons"] } as const;
+
 const catalogLists = {
-  plans: z.array(PlanInputSchema).max(200, "At most 200 packages").nullish(),
-  addons: z.array(AddonInputSchema).max(200, "At most 200 add-ons").nullish(),
+  plans: z.array(PlanInputSchema).max(...CATALOG_LIST_MAX.plans).nullish(),
+  addons: z.array(AddonInputSchema).max(...CATALOG_LIST_MAX.addons).nullish(),
 };
 
 /** Refs identify rows across saves, so one save may name each at most once. */
@@ -195,8 +200,30 @@ async function saveAddons(tx: Prisma.TransactionClient, businessId: number, addo
   await tx.addon.updateMany({ where: { businessId, archivedAt: null, id: { notIn: [...kept] } }, data: { archivedAt: now } });
 }
 
-/** Catalogue rows shown on the business page: listed, not archived, in editor order. */
+/** Catalogue rows shown on the business page: listed, not archived; with includeUnlisted, every non-archived one. */
 export function publicCatalogWhere(includeUnlisted = false) {
   return { archivedAt: null, ...(includeUnlisted ? {} : { listed: true }) };
+}
+
+/**
+ * Which catalogue rows a list shows and in what order (editor order): the one rule of catalogue() and of the
+ * GraphQL Business.plans / Business.addons connections.
+ */
+export function catalogueQuery(includeUnlisted = false) {
+  return { where: publicCatalogWhere(includeUnlisted), orderBy: [{ position: "asc" as const }, { id: "asc" as const }] };
+}
+
+/**
+ * A business's catalogue: its listed plans (with their prices) and add-ons for anyone; with includeUnlisted,
+ * every non-archived row, for those who may edit the business's content.
+ */
+export async function catalogue(ctx: ServiceContext, businessId: number, { includeUnlisted = false } = {}) {
+  if (includeUnlisted) await assertCan(ctx, businessId, "editContent");
+  const { where, orderBy } = catalogueQuery(includeUnlisted);
+  const [plans, addons] = await Promise.all([
+    ctx.db.plan.findMany({ where: { businessId, ...where }, include: { variations: true }, orderBy }),
+    ctx.db.addon.findMany({ where: { businessId, ...where }, orderBy }),
+  ]);
+  return { plans, addons };
 }
 

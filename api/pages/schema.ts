@@ -210,10 +210,7 @@ builder.queryFields((t) => ({
   homePage: t.prismaField({
     type: "Page",
     description: "Content of the main home page.",
-    resolve: async (query, _p, _a, ctx) => {
-      const { id } = await pages.ensureHomePage(ctx);
-      return ctx.db.page.findUniqueOrThrow({ ...payloadQuery(query), where: { id } });
-    },
+    resolve: (query, _p, _a, ctx) => pages.homePage(ctx, payloadQuery(query)),
   }),
 }));
 

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
-import { Prisma } from "../generated/prisma/client.ts";
+import { Prisma, type Page } from "../generated/prisma/client.ts";
 import { assertCan, requireAdmin } from "../auth/policy.ts";
-import { saveCatalog, withCatalog } from "../catalog/service.ts";
+import { businessById, businessBySlug } from "../businesses/service.ts";
+import { catalogue, saveCatalog, withCatalog } from "../catalog/service.ts";
 import { NotFoundError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";
 import { PageContentSchema, pageData, type PageContentInput } from "./content.ts";
@@ -36,6 +37,49 @@ export async function ensureHomePage(ctx: Pick<ServiceContext, "db">): Promise<{
     throw e;
   }
 }
+
+// ── Reads ────────────────────────────────────────────────────────────────────────────────────────────
+
+/** The caller's selection (GraphQL passes its field's `query` through). */
+export type PageSelection = Pick<Prisma.PageFindUniqueArgs, "select" | "include">;
+
+/** The home page content, for anyone (GraphQL homePage, REST GET /page and /admin/page). */
+export async function homePage(ctx: Pick<ServiceContext, "db">, selection: PageSelection = {}): Promise<Page> {
+  const { id } = await ensureHomePage(ctx);
+  return ctx.db.page.findUniqueOrThrow({ ...selection, where: { id } }) as Promise<Page>;
+}
+
+/**
+ * A business page with its catalogue. For visitors: its listed plans and add-ons, and a business without a
+ * page of its own shows the home page content with no catalogue (spec §7). With includeUnlisted, the page
+ * editor's load (editors, owners, administrators): its page (null while never saved) and every non-archived
+ * catalogue row, listed or not.
+ */
+export async function businessPage(ctx: ServiceContext, businessId: number, { includeUnlisted = false } = {}) {
+  if (includeUnlisted) {
+    await businessById(ctx, businessId);
+    await assertCan(ctx, businessId, "editContent");
+  }
+  const page = await ctx.db.page.findUnique({ where: { businessId } });
+  if (!page && !includeUnlisted) return { page: await homePage(ctx), plans: [], addons: [] };
+  return { page, ...(await catalogue(ctx, businessId, { includeUnlisted })) };
+}
+
+/**
+ * The Next Box note of a business: by slug as the public reads it; by id, the editor's load (anyone who may
+ * open the business's dashboard). Null when the business has none.
+ */
+export async function nextBox(ctx: ServiceContext, business: { slug: string } | { id: number }): Promise<{ contentHtml: string } | null> {
+  let businessId: number;
+  if ("slug" in business) businessId = (await businessBySlug(ctx, business.slug)).id;
+  else {
+    businessId = (await businessById(ctx, business.id)).id;
+    await assertCan(ctx, businessId, "viewDashboard");
+  }
+  return ctx.db.nextBox.findUnique({ where: { businessId }, select: { contentHtml: true } });
+}
+
+// ── Saves ────────────────────────────────────────────────────────────────────────────────────────────
 
 /** Admin: saves the main home page content (no catalogue). */
 export async function saveHomePage(ctx: ServiceContext, input: { content: PageContentInput }) {

@@ -217,3 +217,8 @@ export async function userById(ctx: ServiceContext, id: number) {
   if (!user) throw new NotFoundError("User");
   return user;
 }
+
+/** The signed-in user's own account (the profile screens); refused without a session. */
+export async function me(ctx: ServiceContext) {
+  return userById(ctx, requireUser(ctx).user.id);
+}
