@@ -5,8 +5,8 @@
  */
 import { z } from "zod";
 import type { Addon, Page, Plan, PlanVariation } from "../api/generated/prisma/client.ts";
-import { planVariations, type AddonInput, type PlanInput } from "../api/catalog/service.ts";
-import { bpsToPercent, faqsOf, galleryOf, pageData, socialOf, themeOf, PageContentSchema, type PageContentInput } from "../api/pages/content.ts";
+import { AddonInputSchema, CATALOG_LIST_MAX, PlanInputSchema, planVariations, type AddonInput, type PlanInput } from "../api/catalog/service.ts";
+import { bpsToPercent, FAQS_MAX, faqSchema, faqsOf, galleryOf, pageData, socialOf, taxPercentSchema, themeOf, PageContentSchema, type PageContentInput } from "../api/pages/content.ts";
 import { formatCents } from "../api/shared/money.ts";
 
 // ── Shapes ───────────────────────────────────────────────────────────────────────────────────────────
@@ -163,73 +163,86 @@ export function pageContentJson(
 }
 
 // ── Page saves: the §3 content as the editor sends it → the page service's input ─────────────────────
+// Each field is checked by the schema the page and catalogue services validate with (api/pages/content.ts,
+// api/catalog/service.ts), under its §3 name: REST refuses what GraphQL refuses, with the same message.
 
-/** An optional day: the editor sends "" or 0 for "not set" (0 is the page service's rule, spec §5). */
-const optionalDay = z.union([z.number(), z.literal(""), z.null()]).optional().transform((d) => (d === "" ? null : d));
+const S = PageContentSchema.shape;
+const P = PlanInputSchema.shape;
+const A = AddonInputSchema.shape;
+
+/** An optional day: the editor sends "" for "not set"; 0 and null are the page service's "not set" (spec §5). */
+const optionalDay = (day: typeof S.boxReadyDay) =>
+  z
+    .literal("")
+    .transform(() => null)
+    .or(day.unwrap())
+    .optional();
+
+/** A row's id: left out or "" for a new row; else the catalogue's id rule. */
+const rowId = (ref: typeof P.ref) => z.literal("").or(ref.unwrap().unwrap()).optional();
 
 const VariationIn = z
   .object({
     id: z.string().optional(),
     name: z.string().optional(),
     ordinal: z.number().int().optional(),
-    amount: z.number().nullish().describe("cents"),
-    priceMoney: z.object({ amount: z.number().nullish() }).loose().nullish(),
+    amount: P.pickupCents.describe("cents"),
+    priceMoney: z.object({ amount: P.pickupCents }).loose().nullish(),
   })
   .loose();
 
 const ItemIn = z
   .object({
-    id: z.string().optional().describe("item_…; leave out for a new item"),
-    name: z.string(),
-    description: z.string().nullish(),
-    descriptionHtml: z.string().nullish(),
+    id: rowId(P.ref).describe("item_…; leave out for a new item"),
+    name: P.name,
+    description: P.description,
+    descriptionHtml: P.descriptionHtml,
     variations: z.array(VariationIn).max(3).default([]),
   })
   .loose();
 
 const AddonIn = z
   .object({
-    id: z.string().optional().describe("addon_…; leave out for a new add-on"),
-    name: z.string(),
-    description: z.string().nullish(),
-    amount: z.number().nullish().describe("cents"),
+    id: rowId(A.ref).describe("addon_…; leave out for a new add-on"),
+    name: A.name,
+    description: A.description,
+    amount: A.amountCents.describe("cents"),
   })
   .loose();
 
+const listedIds = z.array(z.string().trim()).nullish();
+
+/** In the order of PageContentSchema, so a refusal names the same first field as through GraphQL. */
 const PageContentIn = z
   .object({
-    brand: z.object({ name: z.string().nullish(), logoUrl: z.string().nullish() }).nullish(),
-    description: z.string().nullish().describe("HTML; sanitised on save"),
-    gallery: z.array(z.object({ url: z.string() }).loose()).nullish(),
-    itemIds: z.array(z.string()).nullish(),
-    itemsSnapshot: z.array(ItemIn).max(200).nullish(),
-    addonIds: z.array(z.string()).nullish(),
-    addonsSnapshot: z.array(AddonIn).max(200).nullish(),
-    addonLimit: z.number().nullish(),
-    addonSectionTitle: z.string().nullish(),
-    faqs: z.array(z.object({ q: z.string().default(""), a: z.string().default("") }).loose()).nullish(),
-    fulfillment: z
-      .object({
-        pickup: z.boolean().nullish(),
-        shipping: z.boolean().nullish(),
-        delivery: z.boolean().nullish(),
-        pickupAddress: z.string().nullish(),
-        shippingText: z.string().nullish(),
-        deliveryArea: z.string().nullish(),
-      })
+    brand: S.brand,
+    description: S.descriptionHtml.describe("HTML; sanitised on save"),
+    gallery: S.gallery,
+    theme: S.theme,
+    social: S.social,
+    faqs: z.array(faqSchema.omit({ answerDoc: true })).max(FAQS_MAX).nullish(),
+    fulfillment: S.fulfillment,
+    tax: z.object({ enabled: z.boolean().nullish(), rate: taxPercentSchema.nullish().describe("percent") }).nullish(),
+    billingDay: S.billingDay,
+    subscriptionCutoffDay: optionalDay(S.subscriptionCutoffDay),
+    boxReadyDay: optionalDay(S.boxReadyDay),
+    skipWindow: S.skipWindow,
+    changeWindow: S.changeWindow,
+    addonLimit: S.addonLimit,
+    addonSectionTitle: S.addonSectionTitle,
+    supportPhone: S.supportPhone.describe(
+      "Not in the §3 shape (GET does not return it): the support phone of the portal note and footer; left out, the stored one is kept; empty clears it",
+    ),
+    itemIds: listedIds.describe("Items shown on the page"),
+    itemsSnapshot: z
+      .array(ItemIn)
+      .max(...CATALOG_LIST_MAX.plans)
       .nullish(),
-    tax: z.object({ enabled: z.boolean().nullish(), rate: z.number().nullish().describe("percent") }).nullish(),
-    billingDay: z.number().nullish(),
-    subscriptionCutoffDay: optionalDay,
-    boxReadyDay: optionalDay,
-    skipWindow: z.object({ startDay: z.number(), endDay: z.number() }).nullish(),
-    changeWindow: z.object({ startDay: z.number(), endDay: z.number() }).nullish(),
-    social: z.record(z.string(), z.string().nullish()).nullish(),
-    theme: z.record(z.string(), z.string().nullish()).nullish(),
-    supportPhone: z
-      .string()
-      .nullish()
-      .describe("Not in the §3 shape (GET does not return it): the support phone of the portal note and footer; left out, the stored one is kept; empty clears it"),
+    addonIds: listedIds.describe("Add-ons shown on the page"),
+    addonsSnapshot: z
+      .array(AddonIn)
+      .max(...CATALOG_LIST_MAX.addons)
+      .nullish(),
   })
   .loose();
 type PageContentBody = z.output<typeof PageContentIn>;
@@ -240,10 +253,10 @@ export function serviceContent(c: PageContentBody): PageContentInput {
   return {
     brand: c.brand,
     descriptionHtml: c.description,
-    gallery: c.gallery?.map((g) => ({ url: g.url })),
+    gallery: c.gallery,
     theme: c.theme,
     social: c.social,
-    faqs: c.faqs?.map((f) => ({ q: f.q, a: f.a })),
+    faqs: c.faqs,
     fulfillment: c.fulfillment,
     tax: c.tax ? { enabled: c.tax.enabled, ratePercent: c.tax.rate } : c.tax,
     billingDay: c.billingDay,

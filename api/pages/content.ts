@@ -136,7 +136,7 @@ const windowSchema = (label: string) =>
     .object({ startDay: daySchema(`${label} start day`, WINDOW_DAY_MAX), endDay: daySchema(`${label} end day`, WINDOW_DAY_MAX) })
     .refine((w) => w.startDay <= w.endDay, { message: `${label} start day must not be after its end day`, path: ["endDay"] });
 
-const taxPercentSchema = z
+export const taxPercentSchema = z
   .number({ error: "Tax rate must be a number" })
   .min(0, "Tax rate must be between 0 and 100")
   .max(TAX_PERCENT_MAX, "Tax rate must be between 0 and 100")
@@ -159,6 +159,18 @@ export const supportPhoneSchema = line("Support phone", 40).refine((s) => {
   return PHONE.test(s) && digits >= 7 && digits <= 15;
 }, SUPPORT_PHONE_MESSAGE);
 
+export const FAQS_MAX = 100;
+/** A question with its answer: HTML, or the editor's document the HTML is rendered from. */
+export const faqSchema = z.object({
+  q: line("An FAQ question", 1000).default(""),
+  a: z
+    .string()
+    .max(HTML_MAX)
+    .nullish()
+    .transform((a) => a ?? ""),
+  answerDoc: richTextDocSchema("FAQ answer").nullish(),
+});
+
 /**
  * A full page save: the editor sends the whole content, and fields it leaves out take their §3 defaults.
  * Optional days (cutoff, box ready) are cleared by leaving them out or sending 0. The support phone (not in §3) is the one
@@ -172,10 +184,7 @@ export const PageContentSchema = z.object({
   gallery: z.array(z.object({ url: imageUrlSchema })).max(50).nullish(),
   theme: z.object(Object.fromEntries(THEME_KEYS.map((k) => [k, colourSchema.nullish()])) as Record<ThemeKey, z.ZodOptional<z.ZodNullable<typeof colourSchema>>>).nullish(),
   social: z.object(Object.fromEntries(SOCIAL_KEYS.map((k) => [k, socialLinkSchema.nullish()])) as Record<keyof Social, z.ZodOptional<z.ZodNullable<typeof socialLinkSchema>>>).nullish(),
-  faqs: z
-    .array(z.object({ q: line("An FAQ question", 1000).default(""), a: z.string().max(HTML_MAX).nullish().transform((a) => a ?? ""), answerDoc: richTextDocSchema("FAQ answer").nullish() }))
-    .max(100)
-    .nullish(),
+  faqs: z.array(faqSchema).max(FAQS_MAX).nullish(),
   fulfillment: z
     .object({
       pickup: z.boolean().nullish(),
