@@ -1,22 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSession } from "../../api/auth/sessions.ts";
 import type { Actor, ServiceContext } from "../../api/context.ts";
+import type { Prisma } from "../../api/generated/prisma/client.ts";
+import { businessesWhere } from "../../api/auth/policy.ts";
+import { searchTerm } from "../../api/shared/validation.ts";
 import {
-  membershipListRows,
+  byId,
+  list,
+  listForUser,
+  listOfBusiness,
   membershipOrder,
-  membershipPageIds,
-  membershipsWhere,
+  statusWhere,
   type MembershipFilter,
   type StatusFilter,
 } from "../../api/subscriptions/memberships-list.ts";
+import { columnName } from "../../api/subscriptions/memberships-select.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories } from "../support/factories.ts";
 
 /**
- * Issue 7: the memberships list runs as one keyset statement (membershipPageIds) instead of Prisma's relation
- * filters and cursor. It must return exactly the rows, in exactly the order, that the Prisma filter
- * (membershipsWhere + membershipOrder + cursor) returns, for every filter, page and reader; and the GraphQL
- * connection keeps its Relay semantics (first/after forward, last/before backward, page info).
+ * Issues 7 and 15: the memberships list (memberships-list.ts `list`) runs as one keyset statement instead of
+ * Prisma's relation filters and cursor. It must return exactly the rows, in exactly the order and with exactly
+ * the fields, that the Prisma filter below (the rule written as Prisma would: membershipsWhere + membershipOrder +
+ * cursor) returns, for every filter, page, selection and reader; and the GraphQL connections keep their Relay
+ * semantics (first/after forward, last/before backward, page info).
  */
 
 let t: TestApp;
@@ -26,6 +33,28 @@ let partner: Actor;
 let member: Actor;
 let acmeId = 0;
 const all: number[] = [];
+
+/** The list's rule in Prisma's words: the reference the keyset statement is compared with. */
+function membershipsWhere(ctx: ServiceContext, filter: MembershipFilter): Prisma.SubscriptionWhereInput {
+  const term = searchTerm(filter.search);
+  const contains = { contains: term ?? "", mode: "insensitive" as const };
+  return {
+    AND: [
+      { business: businessesWhere(ctx, "readMemberships") },
+      filter.businessId != null ? { businessId: filter.businessId } : {},
+      statusWhere(filter.status),
+      term
+        ? { OR: [{ user: { username: contains } }, { user: { name: contains } }, { user: { email: contains } }, { email: contains }, { business: { name: contains } }, { business: { slug: contains } }] }
+        : {},
+    ],
+  };
+}
+
+/** The ids of a page of the list. */
+async function membershipPageIds(ctx: ServiceContext, filter: MembershipFilter, page: { take: number; skip?: number; cursorId?: number }) {
+  const rows = await list(ctx, filter, { take: page.take, skip: page.skip, cursor: page.cursorId != null ? { id: page.cursorId } : undefined, select: { id: true } });
+  return rows.map((r) => r.id);
+}
 
 const ctxOf = (actor: Actor): ServiceContext =>
   ({ db: t.db.prisma, clock: t.clock, config: t.config, log: console, actor, tenant: null, ip: "127.0.0.1", roleCache: new Map() }) as ServiceContext;
@@ -85,7 +114,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-describe("membershipPageIds", () => {
+describe("memberships list", () => {
   const filters: MembershipFilter[] = [];
   for (const status of ["ACTIVE", "PAST_DUE", "CANCELED", null] as (StatusFilter | null)[]) {
     for (const search of [null, "  ADA ", "adam1", "orchard", "adamail", "a_a", "3.carl"]) filters.push({ status, search });
@@ -116,7 +145,7 @@ describe("membershipPageIds", () => {
     expect(compared).toBeGreaterThan(150);
   });
 
-  it("membershipListRows: the table's columns as Prisma loads them, in one statement", async () => {
+  it("the table's columns as Prisma loads them", async () => {
     const select = {
       id: true,
       providerSubscriptionId: true,
@@ -131,7 +160,7 @@ describe("membershipPageIds", () => {
     for (const filter of [{}, { status: "ACTIVE" as const, search: "ada" }, { search: "orchard" }, { status: "CANCELED" as const }]) {
       for (const actor of [admin, owner]) {
         const expected = await t.db.prisma.subscription.findMany({ where: membershipsWhere(ctxOf(actor), filter), orderBy: membershipOrder, take: 7, select });
-        expect(await membershipListRows(ctxOf(actor), filter, { take: 7 })).toEqual(expected);
+        expect(await list(ctxOf(actor), filter, { take: 7, select })).toEqual(expected);
       }
     }
   });
@@ -151,10 +180,45 @@ describe("membershipPageIds", () => {
     expect(new Set(rest.json().items.map((r: any) => r.status))).toEqual(new Set(["past_due"]));
   });
 
-  it("readers see only what the policy lets them read", async () => {
+  it("readers see only what the policy lets them read; one business's list and anonymous readers are refused", async () => {
     expect(await membershipPageIds(ctxOf(member), {}, { take: 100 })).toEqual([]);
-    expect(await membershipPageIds(ctxOf({ kind: "anonymous" }), {}, { take: 100 })).toEqual([]);
+    await expect(membershipPageIds(ctxOf({ kind: "anonymous" }), {}, { take: 100 })).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
     expect((await membershipPageIds(ctxOf(owner), {}, { take: 100 })).length).toBe(24);
+    // A business filter the reader may not read lists none; that business's own list refuses.
+    const other = (await t.db.prisma.business.findUniqueOrThrow({ where: { slug: "ada-farm" } })).id;
+    expect(await membershipPageIds(ctxOf(owner), { businessId: other }, { take: 100 })).toEqual([]);
+    await expect(listOfBusiness(ctxOf(owner), other, {}, { select: { id: true } })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(listOfBusiness(ctxOf(member), acmeId, {}, { select: { id: true } })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect((await listOfBusiness(ctxOf(owner), acmeId, {}, { select: { id: true } })).length).toBe(24);
+    // /my/memberships: logged-in users only, not partner tokens.
+    await expect(listForUser(ctxOf(partner), {}, { select: { id: true } })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect((await listForUser(ctxOf(owner), {}, { select: { id: true } })).length).toBe(24);
+  });
+
+  it("byId: one membership the reader may read, whatever its status", async () => {
+    const incomplete = (await t.db.prisma.subscription.findFirstOrThrow({ where: { status: "INCOMPLETE", businessId: acmeId } })).id;
+    expect(await byId(ctxOf(owner), incomplete, { id: true, status: true, user: { select: { username: true } } })).toMatchObject({ id: incomplete, status: "INCOMPLETE" });
+    await expect(byId(ctxOf(partner), incomplete, { id: true })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("rows have the shape Prisma gives them for any selection (joined columns, and what is left to Prisma)", async () => {
+    const selections: Prisma.SubscriptionFindManyArgs[] = [
+      { include: { user: { select: { publicId: true, username: true, email: true } }, plan: { select: { name: true } }, business: true } },
+      { include: { user: true, plan: { include: { variations: true } }, business: { include: { page: true } }, skips: true, addons: { include: { addon: true } }, pendingChange: true } },
+      { select: { id: true, address: true, email: true, status: true, mode: true, user: { select: { address: true, isAdmin: true } }, _count: { select: { orders: true } } } },
+      {},
+    ];
+    for (const s of selections) {
+      const expected = await t.db.prisma.subscription.findMany({ ...s, where: membershipsWhere(ctxOf(admin), { search: "a" }), orderBy: membershipOrder, take: 9 });
+      expect(await list(ctxOf(admin), { search: "a" }, { ...s, take: 9 } as never)).toEqual(expected);
+    }
+  });
+
+  it("column names are the fields' names in snake case (what the keyset statement assumes)", () => {
+    const models = (t.db.prisma as any)._runtimeDataModel.models;
+    for (const model of ["Subscription", "User", "Business", "Plan"]) {
+      for (const f of models[model].fields.filter((f: any) => f.kind !== "object")) expect(columnName(f.name)).toBe(f.dbName ?? f.name);
+    }
   });
 });
 
