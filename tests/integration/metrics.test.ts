@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
+import * as metrics from "../../api/metrics/service.ts";
+import { membershipOrder } from "../../api/subscriptions/memberships-list.ts";
+import type { ServiceContext } from "../../api/context.ts";
 
 let t: TestApp;
 let f: Factories;
@@ -105,12 +108,12 @@ describe("business metrics", () => {
   it("aggregates without loading rows: a constant number of statements", async () => {
     const before = statements;
     await t.gqlOk(`{ adminMetrics { ${FIELDS} subscriptionsByBusiness { count } } }`, {}, { token: adminToken });
-    // session + memberships per status (totals, averages) + orders per period (totals, series) + recent (nothing
-    // nested) + active members per month + breakdown (groupBy, businesses)
-    expect(statements - before).toBe(7);
+    // session + the aggregates (memberships per status, orders per period, active members per month) in one
+    // statement + recent (nothing nested) + breakdown (groupBy, businesses)
+    expect(statements - before).toBe(5);
   });
 
-  it("reads the figures that come from the same rows once per request: MRR, averages and totals share one statement", async () => {
+  it("reads the aggregates a query asks for in one statement, each once: totals, averages, series and MRR", async () => {
     const q = (fields: string) => `{ acme: business(slug: "acme") { id metrics { ${fields} } } }`;
     const alone = async (fields: string) => {
       const before = statements;
@@ -118,11 +121,15 @@ describe("business metrics", () => {
       return statements - before;
     };
     const base = await alone("__typename");
-    // memberships per status + orders per period
-    expect(await alone("totals { subscriptionsAll totalRevenueCents }")).toBe(base + 2);
-    expect(await alone("totals { subscriptionsAll totalRevenueCents } averages { subscriptionPriceCents } monthly { revenueCents }")).toBe(base + 3);
-    // + the churn counts of the month
-    expect(await alone("totals { subscriptionsAll } averages { subscriptionPriceCents } thisMonth { mrrCents }")).toBe(base + 3);
+    expect(await alone("totals { subscriptionsAll totalRevenueCents }")).toBe(base + 1);
+    expect(await alone("totals { subscriptionsAll totalRevenueCents } averages { subscriptionPriceCents } monthly { revenueCents }")).toBe(base + 1);
+    expect(await alone("totals { subscriptionsAll } averages { subscriptionPriceCents } thisMonth { mrrCents } monthly { activeMembers }")).toBe(base + 1);
+    // What each field reads: the same figures whether asked alone or together.
+    const together = await t.gqlOk(q("totals { subscriptionsAll totalRevenueCents } averages { subscriptionPriceCents } thisMonth { mrrCents activeAtStart } monthly { activeMembers revenueCents }"), {}, { token: viewerToken });
+    for (const field of ["totals { subscriptionsAll totalRevenueCents }", "averages { subscriptionPriceCents }", "thisMonth { mrrCents activeAtStart }", "monthly { activeMembers revenueCents }"]) {
+      const name = field.split(" ")[0];
+      expect((await t.gqlOk(q(field), {}, { token: viewerToken })).acme.metrics[name]).toEqual(together.acme.metrics[name]);
+    }
   });
 
   it("REST dashboards list the same recent memberships as GraphQL (one read in the metrics service)", async () => {
@@ -143,6 +150,40 @@ describe("business metrics", () => {
     expect(strip(await rest("/api/admin/metrics"))).toEqual(asRest(gql.adminMetrics.recentSubscriptions));
     expect(strip(await rest(`/api/admin/businesses/${gql.acme.databaseId}/metrics`))).toEqual(asRest(gql.acme.metrics.recentSubscriptions));
     expect((await rest("/api/admin/metrics")).map((r) => r.user_id)).toHaveLength(4);
+  });
+});
+
+describe("recent memberships (metrics.recentSubscriptions)", () => {
+  const ctx = () => ({ db: t.db.prisma }) as unknown as ServiceContext;
+  const prisma = (scope: metrics.MetricsScope, selection: object) =>
+    t.db.prisma.subscription.findMany({ ...selection, where: metrics.countedWhere(scope), orderBy: membershipOrder, take: metrics.RECENT_COUNT });
+
+  it("returns the rows Prisma returns for the same selection, in one statement when it asks for columns of the membership, member and business", async () => {
+    // Every column of each (dates, enums, JSON, nulls), as GraphQL's default selection asks.
+    await t.db.prisma.subscription.update({ where: { id: subs.s1 }, data: { address: { city: "Springfield" }, email: "m1@example.com" } });
+    const scopes = [{ businessId: null, timeZone: "UTC" }, { businessId: (await t.db.prisma.business.findUniqueOrThrow({ where: { slug: "acme" } })).id, timeZone: "UTC" }];
+    const selections = [
+      { include: { user: true, business: true } },
+      { include: { user: { select: { publicId: true, username: true } }, business: true } },
+      { select: { id: true, status: true, startedAt: true, user: { select: { publicId: true } } } },
+      metrics.RECENT_COLUMNS,
+    ];
+    for (const scope of scopes) {
+      for (const selection of selections) {
+        const before = statements;
+        const rows = await metrics.recentSubscriptions(ctx(), scope, selection);
+        expect(statements - before, JSON.stringify(selection)).toBe(1);
+        expect(rows).toEqual(await prisma(scope, selection));
+      }
+    }
+  });
+
+  it("reads anything else through Prisma with the same selection", async () => {
+    const scope = { businessId: null, timeZone: "UTC" };
+    const selection = { include: { user: true, skips: true, plan: { select: { name: true } } } };
+    const rows = await metrics.recentSubscriptions(ctx(), scope, selection);
+    expect(rows).toEqual(await prisma(scope, selection));
+    expect(rows[0].plan.name).toBeTruthy();
   });
 });
 
