@@ -15,6 +15,7 @@ import {
   type StatusFilter,
 } from "../../api/subscriptions/memberships-list.ts";
 import { columnName } from "../../api/subscriptions/memberships-select.ts";
+import { membershipRowSelect } from "../../rest-compat/rows.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories } from "../support/factories.ts";
 
@@ -145,17 +146,8 @@ describe("memberships list", () => {
     expect(compared).toBeGreaterThan(150);
   });
 
-  it("the table's columns as Prisma loads them", async () => {
-    const select = {
-      id: true,
-      providerSubscriptionId: true,
-      status: true,
-      startedAt: true,
-      canceledAt: true,
-      userId: true,
-      user: { select: { publicId: true, username: true } },
-      business: { select: { slug: true, name: true } },
-    } as const;
+  it("the REST table's columns as Prisma loads them", async () => {
+    const select = membershipRowSelect;
     await t.db.prisma.subscription.updateMany({ where: { id: all[0] }, data: { providerSubscriptionId: "sub_1", canceledAt: new Date("2026-02-01T00:00:00Z") } });
     for (const filter of [{}, { status: "ACTIVE" as const, search: "ada" }, { search: "orchard" }, { status: "CANCELED" as const }]) {
       for (const actor of [admin, owner]) {
