@@ -4,9 +4,6 @@
  */
 import { isValidSlug } from "./shared/slug.ts";
 
-// The slug rules are shared with the web app; re-exported for the modules that read them from here.
-export { isValidSlug, normalizeSlug } from "./shared/slug.ts";
-
 const stripPort = (host: string) => host.replace(/:\d+$/, "");
 
 /** The tenant slug when `host` is a tenant subdomain of `publicHost` ("acme.example.com" → "acme"), else null. */

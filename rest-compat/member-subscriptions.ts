@@ -5,7 +5,8 @@
 import { z } from "zod";
 import type { ServiceContext } from "../api/context.ts";
 import type { Prisma } from "../api/generated/prisma/client.ts";
-import { MODE_NAMES, variationId } from "../api/catalog/service.ts";
+import { variationId } from "../api/catalog/service.ts";
+import { MODE_NAMES } from "../api/shared/fulfillment.ts";
 import * as subscriptions from "../api/subscriptions/service.ts";
 import * as timing from "../api/subscriptions/timing.ts";
 import * as reads from "../api/subscriptions/member-reads.ts";

@@ -1,6 +1,7 @@
 import type { ServiceContext } from "../context.ts";
 import type { PrismaClient } from "../db.ts";
 import type { OrderKind, PaymentStatus, Prisma } from "../generated/prisma/client.ts";
+import { MODE_NAMES } from "../shared/fulfillment.ts";
 import { formatCents } from "../shared/money.ts";
 import type { IntentStatus, PaymentIntentInfo, PaymentProvider } from "./provider.ts";
 import type { Purchase } from "./purchase.ts";
@@ -91,8 +92,6 @@ export async function recordPayment(
   }
 }
 
-const MODE_NAME = { PICKUP: "Pickup", SHIPPING: "Shipping", DELIVERY: "Delivery" } as const;
-
 /** What charging and settling a period reads of a subscription (the order snapshot, the customer). */
 export const subscriptionForBilling = {
   include: {
@@ -116,7 +115,7 @@ export function selectionSnapshot(sub: BillableSubscription) {
     mode: sub.mode.toLowerCase(),
     chosenItemId: sub.plan.ref,
     chosenItemName: sub.plan.name,
-    chosenVariationName: MODE_NAME[sub.mode],
+    chosenVariationName: MODE_NAMES[sub.mode],
     chosenItemPrice: formatCents(sub.planAmountCents),
     chosenItemAmountCents: sub.planAmountCents,
     chosenAddons,

@@ -3,7 +3,7 @@ import type { ServiceContext } from "../context.ts";
 import type { BusinessRole, Prisma } from "../generated/prisma/client.ts";
 import { assertCan, businessesWhere, isAdmin, requireAdmin, requireUser } from "../auth/policy.ts";
 import { hashToken, newToken, PARTNER_TOKEN_PREFIX } from "../auth/tokens.ts";
-import { normalizeSlug, isValidSlug } from "../tenancy.ts";
+import { isValidSlug, normalizeSlug } from "../shared/slug.ts";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../shared/errors.ts";
 import { parseInput, singleLine } from "../shared/validation.ts";
 import { publicPageChanged } from "../pages/public-cache.ts";

@@ -19,7 +19,6 @@ export const CURRENCY = "USD";
 export const FULFILLMENT_MODES = [FulfillmentMode.PICKUP, FulfillmentMode.SHIPPING, FulfillmentMode.DELIVERY] as const;
 
 // The modes' names are shared with the web app (api/shared/fulfillment.ts); re-exported for REST's rows.
-export { MODE_NAMES } from "../shared/fulfillment.ts";
 
 /** Spec §3: variation ids are {itemId}_pickup, {itemId}_shipping, {itemId}_delivery. */
 export function variationId(ref: string, mode: FulfillmentMode): string {

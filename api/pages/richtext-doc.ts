@@ -13,9 +13,9 @@ import {
   type RichTextBlock,
   type RichTextDoc,
   type RichTextListItem,
-} from "./richtext-blocks.ts";
+} from "../shared/richtext-blocks.ts";
 
-export type { RichTextDoc } from "./richtext-blocks.ts";
+export type { RichTextDoc } from "../shared/richtext-blocks.ts";
 
 /** One rich-text field's document, embedded images included (the HTML of a field has the same cap). */
 export const RICH_TEXT_DOC_MAX_CHARS = 1_000_000;

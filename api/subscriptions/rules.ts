@@ -13,7 +13,6 @@ export const DEFAULT_BILLING_DAY = 1;
 // Window defaults are page settings (spec §3/§9): one definition, in the page content module.
 export { DEFAULT_WINDOW } from "../pages/content.ts";
 // Ordinals are calendar wording shared with the web app; re-exported for the services that read them from here.
-export { ordinal } from "../shared/calendar.ts";
 
 /** A cutoff day only counts when it is a positive number (spec §5: "when it is a non-zero number"). */
 function effectiveCutoff(cutoffDay: number | null | undefined): number | null {

@@ -13,7 +13,8 @@ import { MEMBER_STATUSES } from "../businesses/service.ts";
 import { isoDate } from "../shared/calendar.ts";
 import { ConflictError, ForbiddenError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";
-import { currentPeriod, nextBillingPeriod, ordinal, resumeDate, skipTargetMonth, windowState, type DayWindow, type WindowState } from "./rules.ts";
+import { ordinal } from "../shared/calendar.ts";
+import { currentPeriod, nextBillingPeriod, resumeDate, skipTargetMonth, windowState, type DayWindow, type WindowState } from "./rules.ts";
 import { timingOf, timingSelect, todayIn, type PageTiming } from "./timing.ts";
 
 function outsideWindowMessage(action: string, window: DayWindow, state: WindowState): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PageContentSchema, pageData } from "../../api/pages/content.ts";
-import { blocksToHtml, type RichTextBlock } from "../../api/pages/richtext-blocks.ts";
+import { blocksToHtml, type RichTextBlock } from "../../api/shared/richtext-blocks.ts";
 import { renderRichTextDoc, richTextDocSchema, richTextOf, type RichTextDoc } from "../../api/pages/richtext-doc.ts";
 
 const PNG = "data:image/png;base64,iVBORw0KGgo=";

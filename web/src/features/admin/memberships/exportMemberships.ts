@@ -1,6 +1,6 @@
 import { getRequest, type Environment, type GraphQLResponse, type GraphQLTaggedNode } from "relay-runtime";
 import { graphql } from "react-relay";
-import { toCsv } from "./csv.ts";
+import { toCsv } from "@shared/csv.ts";
 import type { exportMembershipsQuery, exportMembershipsQuery$data, MembershipStatusFilter } from "./__generated__/exportMembershipsQuery.graphql.ts";
 
 /** The largest page the memberships connection serves (its maxSize). */

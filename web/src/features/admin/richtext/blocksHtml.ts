@@ -4,10 +4,10 @@
  * (shared, for the live previews) and the import of HTML into blocks, for content saved as HTML only (older
  * content, REST writes). Inline markup inside a block (bold, italic, links) is Editor.js's own HTML.
  */
-import type { RichTextBlock, RichTextCounterType, RichTextDoc, RichTextListItem } from "../../../../../api/pages/richtext-blocks.ts";
+import type { RichTextBlock, RichTextCounterType, RichTextDoc, RichTextListItem } from "@shared/richtext-blocks.ts";
 
-export { blocksToHtml, INLINE_IMAGE_MAX_BYTES, INLINE_IMAGE_TYPES, LIST_MAX_DEPTH } from "../../../../../api/pages/richtext-blocks.ts";
-export type { RichTextDoc } from "../../../../../api/pages/richtext-blocks.ts";
+export { blocksToHtml, INLINE_IMAGE_MAX_BYTES, INLINE_IMAGE_TYPES, LIST_MAX_DEPTH } from "@shared/richtext-blocks.ts";
+export type { RichTextDoc } from "@shared/richtext-blocks.ts";
 export type Block = RichTextBlock;
 export type ListItem = RichTextListItem;
 

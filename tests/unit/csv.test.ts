@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toCsv } from "./csv.ts";
+import { toCsv } from "../../api/shared/csv.ts";
 
 describe("toCsv", () => {
   it("quotes what needs quoting and neutralises formulas", () => {
