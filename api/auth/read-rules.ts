@@ -17,8 +17,9 @@
  * | ApiToken     | manageApiTokens of its business (owner, administrators)                                       |
  * | Coupon       | administrators                                                                                |
  *
- * The lists that return these types filter with narrower rules of their own (public catalogue, permission
- * scopes, `membershipsWhere`); the predicates here bound whatever any of them returns.
+ * The lists that return these types are the domain services' reads, with narrower rules of their own (the
+ * public catalogue, the memberships list's readable businesses, a member's own memberships); the predicates
+ * here bound whatever any of them returns.
  */
 import type { ServiceContext } from "../context.ts";
 import { can, isAdmin } from "./policy.ts";
