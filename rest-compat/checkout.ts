@@ -3,13 +3,11 @@
  * startCheckout), checkout completes it once paid (completeCheckout), promote keeps the card for renewals.
  * Amounts arrive in dollars; the server prices the selection itself and only compares.
  */
-import { createHash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { ServiceContext } from "../api/context.ts";
-import { requireUser } from "../api/auth/policy.ts";
 import { promotePaymentMethod, SingleUsePaymentMethodError } from "../api/billing/cards.ts";
-import { completeCheckout, startCheckout } from "../api/billing/checkout.ts";
+import { checkoutAttemptKey, completeCheckout, startCheckout } from "../api/billing/checkout.ts";
 import { ValidationError } from "../api/shared/errors.ts";
 import { dollarsToCents } from "../api/shared/money.ts";
 import { ErrorBody } from "./openapi.ts";
@@ -39,18 +37,10 @@ const Amount = z.union([z.number(), z.string()]).describe("dollars, as shown to 
 
 const CheckoutStart = z.object({ amount: Amount.optional(), selection: Selection, customer_info: CustomerInfo.optional() });
 
-/**
- * One checkout attempt: the client's Idempotency-Key, or else a key derived from the member and the request
- * body, so an identical double submit (or create-subscription after create-payment-intent) reuses the same
- * payment instead of opening a second one.
- */
-export function checkoutKey(ctx: ServiceContext, req: FastifyRequest, body: unknown): string {
+/** The client's Idempotency-Key header, if any (the checkout service decides what makes a key). */
+function clientKey(req: FastifyRequest): string | undefined {
   const header = req.headers["idempotency-key"];
-  const given = (Array.isArray(header) ? header[0] : header)?.trim();
-  if (given && given.length >= 8 && given.length <= 100) return `key:${given}`;
-  const userId = requireUser(ctx).user.id;
-  const canonical = JSON.stringify(body, (_k, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
-  return `body:${createHash("sha256").update(`${userId}\n${canonical}`).digest("hex").slice(0, 40)}`;
+  return Array.isArray(header) ? header[0] : header;
 }
 
 async function start(ctx: ServiceContext, req: FastifyRequest, body: z.output<typeof CheckoutStart>) {
@@ -65,7 +55,7 @@ async function start(ctx: ServiceContext, req: FastifyRequest, body: z.output<ty
   }
   const address = sel.address ? Object.fromEntries(Object.entries(sel.address).filter(([, v]) => typeof v === "string")) : undefined;
   // The key covers what decides the charge, so create-payment-intent and create-subscription of one checkout share it.
-  const key = checkoutKey(ctx, req, { amount: body.amount ?? null, selection: body.selection, customer_info: body.customer_info ?? null });
+  const key = checkoutAttemptKey(ctx, clientKey(req), { amount: body.amount ?? null, selection: body.selection, customer_info: body.customer_info ?? null });
   return startCheckout(ctx, {
     selection: {
       businessSlug: sel.businessSlug,

@@ -1,7 +1,8 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import type { FulfillmentMode } from "../generated/prisma/client.ts";
-import { requireMember } from "../auth/policy.ts";
+import { requireMember, requireUser } from "../auth/policy.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
 import { variationFor } from "../catalog/service.ts";
 import { discountCents, findActiveCoupon } from "../coupons/service.ts";
@@ -136,6 +137,19 @@ export interface StartedCheckout {
   paymentIntentId: string;
   clientSecret: string;
   quote: Quote;
+}
+
+/**
+ * One checkout attempt's idempotency key: the client's own (8 to 100 characters), or else one derived from the
+ * member and what they asked for (keys sorted), so an identical double submit, or a second call of the same
+ * checkout, reuses the same payment instead of opening another.
+ */
+export function checkoutAttemptKey(ctx: ServiceContext, clientKey: string | undefined, request: unknown): string {
+  const given = clientKey?.trim();
+  if (given && given.length >= 8 && given.length <= 100) return `key:${given}`;
+  const userId = requireUser(ctx).user.id;
+  const canonical = JSON.stringify(request, (_k, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
+  return `body:${createHash("sha256").update(`${userId}\n${canonical}`).digest("hex").slice(0, 40)}`;
 }
 
 /**
