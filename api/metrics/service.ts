@@ -20,7 +20,7 @@ import { assertCan, requireAdmin } from "../auth/policy.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
 import { addMonths, localDate, yearMonthOf, type YearMonth } from "../shared/calendar.ts";
 import { membershipOrder } from "../subscriptions/memberships-list.ts";
-import { getDatamodel } from "../generated/pothos-types.ts";
+import { compileJoined, covers, type Joinable, joinSql, type Shape } from "../selection-sql/index.ts";
 
 /** Which memberships a dashboard covers: the whole platform (admin) or one business. */
 export interface MetricsScope {
@@ -165,60 +165,22 @@ export const RECENT_COLUMNS = {
 export function recentSubscriptions(ctx: ServiceContext, scope: MetricsScope): Promise<Prisma.SubscriptionGetPayload<typeof RECENT_COLUMNS>[]>;
 export function recentSubscriptions<S extends SubscriptionSelection>(ctx: ServiceContext, scope: MetricsScope, selection: S): Promise<Prisma.SubscriptionGetPayload<S>[]>;
 export async function recentSubscriptions(ctx: ServiceContext, scope: MetricsScope, selection: SubscriptionSelection = RECENT_COLUMNS): Promise<unknown[]> {
-  const joined = joinedColumns(selection);
-  if (!joined?.length) return ctx.db.subscription.findMany({ ...selection, where: countedWhere(scope), orderBy: membershipOrder, take: RECENT_COUNT });
+  const joined = compileJoined("Subscription", "s", selection, RECENT_JOINABLE);
+  if (joined.rest || !joined.fields || !covers("Subscription", selection, RECENT_SHAPE)) {
+    return ctx.db.subscription.findMany({ ...selection, where: countedWhere(scope), orderBy: membershipOrder, take: RECENT_COUNT });
+  }
   const rows = await ctx.db.$queryRaw<Record<string, unknown>[]>`
-    SELECT ${Prisma.raw(joined.join(", "))}
-      FROM subscriptions s JOIN users u ON u.id = s.user_id JOIN businesses b ON b.id = s.business_id
+    SELECT ${Prisma.raw(joined.columns.join(", "))}
+      FROM subscriptions s ${Prisma.raw(joinSql("Subscription", "s", RECENT_JOINABLE, joined.joins))}
      WHERE s.status <> 'INCOMPLETE' ${businessSql(scope)}
      ORDER BY s.started_at DESC, s.id DESC
      LIMIT ${RECENT_COUNT}`;
-  return rows.map(nestRow);
+  return joined.read(rows);
 }
 
-const MODELS = getDatamodel().datamodel.models;
-/** The relations the joined statement reads, with their table alias. */
-const JOINED = { user: { model: "User", alias: "u" }, business: { model: "Business", alias: "b" } } as const;
-const scalarFields = (model: keyof typeof MODELS) => MODELS[model].fields.filter((f) => f.kind === "scalar" || f.kind === "enum").map((f) => f.name);
-/** Columns are the fields' names in snake case (prisma/schema.prisma maps every one that way; the tests compare with Prisma's rows). */
-const column = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/**
- * The joined statement's columns for a selection of the membership's scalars and of its member's and
- * business's scalars (`"user.publicId"`-style aliases, nested by nestRow), or null when it asks for more.
- */
-function joinedColumns(selection: SubscriptionSelection): string[] | null {
-  const pick = (model: keyof typeof MODELS, alias: string, prefix: string, arg: unknown, relations: Record<string, { model: keyof typeof MODELS; alias: string }>): string[] | null => {
-    if (arg === true || arg == null) arg = {};
-    if (typeof arg !== "object") return null;
-    const { select, include, ...rest } = arg as { select?: Record<string, unknown> | null; include?: Record<string, unknown> | null };
-    if (Object.keys(rest).length > 0 || (select && include)) return null;
-    const scalars = scalarFields(model);
-    const asked = select ?? include ?? {};
-    const columns = (select ? scalars.filter((f) => asked[f] === true) : scalars).map((f) => `${alias}.${column(f)} AS "${prefix}${f}"`);
-    for (const [key, value] of Object.entries(asked)) {
-      if (value === false || value == null || (select && scalars.includes(key) && value === true)) continue;
-      const relation = relations[key];
-      if (!relation) return null;
-      const nested = pick(relation.model, relation.alias, `${prefix}${key}.`, value, {});
-      if (!nested) return null;
-      columns.push(...nested);
-    }
-    return columns;
-  };
-  return pick("Subscription", "s", "", selection, JOINED);
-}
-
-/** `{ "user.publicId": x }` → `{ user: { publicId: x } }`. */
-function nestRow(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    const dot = key.indexOf(".");
-    if (dot < 0) out[key] = value;
-    else ((out[key.slice(0, dot)] ??= {}) as Record<string, unknown>)[key.slice(dot + 1)] = value;
-  }
-  return out;
-}
+/** The relations the joined statement reads (the member and the business), with their table aliases. */
+const RECENT_JOINABLE: Joinable = { user: "u", business: "b" };
+const RECENT_SHAPE: Shape = { relations: { user: {}, business: {} } };
 
 export interface Totals {
   subscriptionsAll: number;

@@ -2,7 +2,7 @@
  * The member portal's reads (spec §4, REST §7): a member's own memberships in the portal's order, the one shown
  * per business, order history, skipped months, a membership's current selection, and the change flow from
  * §3 refs. Each owns its authorization, filter, order and limit; GraphQL passes its Pothos `query` through,
- * REST shapes the answer. The portal screen loads in one statement per list (./json-rows.ts) whenever the
+ * REST shapes the answer. The portal screen loads in one statement per list (api/selection-sql, JSON rows) whenever the
  * query asks for what that statement returns, through Prisma with the same query otherwise.
  *
  * Whose rows: the signed-in member's (requireMember), or, given `userId` (GraphQL User fields), that user's
@@ -16,7 +16,7 @@ import { SubscriptionStatus } from "../generated/prisma/enums.ts";
 import { requireMember } from "../auth/policy.ts";
 import { canReadUser } from "../auth/read-rules.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
-import { asksRelations, covers, loadRows, type Shape } from "./json-rows.ts";
+import { asksRelations, covers, loadRows, type Shape } from "../selection-sql/index.ts";
 import { portalMembershipsWhere, portalOrder } from "./portal.ts";
 import * as subscriptions from "./service.ts";
 

@@ -2,7 +2,8 @@
  * The memberships list of the admin area and partners (spec §2 memberships table), for GraphQL (Query.memberships,
  * Business.memberships) and REST (/admin/memberships, /admin/businesses/{id}/memberships, /my/memberships): who
  * may read which rows, the status and search filters, newest first, the page, in one keyset statement that
- * returns the page's rows with the columns the caller selects (./memberships-select.ts).
+ * returns the page's rows with the columns the caller selects (api/selection-sql: membership columns and the
+ * joined member, business and plan; the rest in one Prisma read by id).
  */
 import type { ServiceContext } from "../context.ts";
 import { Prisma } from "../generated/prisma/client.ts";
@@ -10,7 +11,9 @@ import { assertCan, businessesWhere, can, requireUser } from "../auth/policy.ts"
 import { MEMBER_STATUSES } from "../businesses/service.ts";
 import { NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
 import { searchTerm } from "../shared/validation.ts";
-import { columnName, compileSelection, joinSql, type MembershipSelection, readRows } from "./memberships-select.ts";
+import { column, compileJoined, type Joinable, joinSql, readJoined } from "../selection-sql/index.ts";
+
+export type MembershipSelection = { select?: Prisma.SubscriptionSelect | null; include?: Prisma.SubscriptionInclude | null };
 
 export type StatusFilter = "ANY" | "ACTIVE" | "PAST_DUE" | "CANCELED";
 
@@ -53,7 +56,7 @@ export interface MembershipFilter {
 /** Newest first in admin tables (also the metrics' recent memberships). The keyset statement orders by the same columns. */
 export const membershipOrder = [{ startedAt: "desc" }, { id: "desc" }] as const satisfies Prisma.SubscriptionOrderByWithRelationInput[];
 /** Its columns, for the keyset statement (one direction for all, so the cursor is one row comparison). */
-const orderColumns = membershipOrder.map((o) => columnName(Object.keys(o)[0]));
+const orderColumns = membershipOrder.map((o) => column(Object.keys(o)[0]));
 
 /** The GraphQL connections' page size (Relay `first`/`last`). */
 export const PAGE_SIZE = { default: 50, max: 200 } as const;
@@ -127,10 +130,13 @@ async function readableSql(ctx: ServiceContext): Promise<Prisma.Sql | null> {
  * stops after the page. Relations the statement does not carry (lists, deeper levels) load in one more Prisma
  * read by id.
  */
+/** The to-one relations the keyset statement joins (on `subscriptions s`), with their aliases: the search's own, u and b, and pl. */
+const JOINABLE: Joinable = { user: "u", business: "b", plan: "pl" };
+
 async function membershipPage(ctx: ServiceContext, filter: MembershipFilter, conditions: Prisma.Sql[], page: MembershipPage): Promise<unknown[]> {
   const take = page.take ?? LIST_LIMIT;
   if (take === 0) return [];
-  const selection = compileSelection(page);
+  const selection = compileJoined("Subscription", "s", page as MembershipSelection, JOINABLE);
   const term = searchTerm(filter.search);
   const joins = new Set(selection.joins);
   if (term) {
@@ -149,9 +155,9 @@ async function membershipPage(ctx: ServiceContext, filter: MembershipFilter, con
   }
   const direction = backward ? "ASC" : "DESC";
   const raw = await ctx.db.$queryRaw<Record<string, unknown>[]>`
-    SELECT ${Prisma.join(selection.columns)} FROM subscriptions s ${joinSql(joins)}
+    SELECT ${Prisma.raw(selection.columns.join(", "))} FROM subscriptions s ${Prisma.raw(joinSql("Subscription", "s", JOINABLE, joins))}
      WHERE ${Prisma.join(conditions, " AND ")}
      ORDER BY ${Prisma.raw(orderColumns.map((c) => `s.${c} ${direction}`).join(", "))}
      LIMIT ${Math.abs(take)}`;
-  return readRows(ctx, selection, backward ? raw.reverse() : raw);
+  return readJoined(ctx, "Subscription", selection, backward ? raw.reverse() : raw);
 }

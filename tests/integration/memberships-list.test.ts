@@ -14,7 +14,7 @@ import {
   type MembershipFilter,
   type StatusFilter,
 } from "../../api/subscriptions/memberships-list.ts";
-import { columnName } from "../../api/subscriptions/memberships-select.ts";
+import { column as columnName } from "../../api/selection-sql/index.ts";
 import { membershipRowSelect } from "../../rest-compat/rows.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories } from "../support/factories.ts";

@@ -1,0 +1,140 @@
+/**
+ * What the SQL loaders of ./index.ts know of the Prisma datamodel (getDatamodel, the one reading of it): each
+ * model's table and fields, a field's column (snake case), how a column's value becomes the value Prisma
+ * returns (the one decoding of enums, Json and DateTime), and the rule deciding whether a Prisma selection
+ * (a Pothos `query`, `select` or `include`) asks for no more than a statement carries (`covers`), so that the
+ * caller otherwise loads through Prisma with the same selection.
+ */
+import { getDatamodel } from "../generated/pothos-types.ts";
+
+export const MODELS = getDatamodel().datamodel.models;
+export type Model = keyof typeof MODELS & string;
+export type Field = (typeof MODELS)[Model]["fields"][number];
+
+/** A Prisma query as the loaders receive it: a selection, perhaps with other arguments. */
+export type Query = { select?: Record<string, unknown> | null; include?: Record<string, unknown> | null; [arg: string]: unknown };
+
+const TABLES: Partial<Record<Model, string>> = {
+  User: "users",
+  Business: "businesses",
+  Page: "pages",
+  NextBox: "next_boxes",
+  Plan: "plans",
+  Addon: "addons",
+  Subscription: "subscriptions",
+  SubscriptionAddon: "subscription_addons",
+  SubscriptionChange: "subscription_changes",
+  Skip: "skips",
+  Order: "orders",
+};
+
+export function table(model: Model): string {
+  const t = TABLES[model];
+  if (!t) throw new Error(`selection-sql: no table for ${model}`);
+  return t;
+}
+
+/** Columns are the fields' names in snake case (prisma/schema.prisma maps every one that way; tests/integration/memberships-list.test.ts checks it). */
+export const column = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+export function field(model: Model, name: string): Field | undefined {
+  return MODELS[model].fields.find((f) => f.name === name);
+}
+
+export const scalarsOf = (model: Model): Field[] => MODELS[model].fields.filter((f) => f.kind === "scalar" || f.kind === "enum");
+
+/** A timestamp as Prisma returns it: a Date (JSON gives `2026-01-02T03:04:05.678` for a timestamp without zone: UTC). */
+export function toDate(v: unknown): unknown {
+  if (typeof v !== "string") return v ?? null;
+  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v}Z`);
+}
+
+/** A field's value in a row PostgreSQL built as JSON (to_jsonb): Json is already its value, enums their name. */
+export function fromJson(f: Field, v: unknown): unknown {
+  return f.type === "DateTime" ? toDate(v) : (v ?? null);
+}
+
+/** How a statement's column reads a field as Prisma returns it; null when it cannot (lists, Decimal, Bytes…). */
+export function columnReader(alias: string, f: Field): { sql: string; decode: (v: unknown) => unknown } | null {
+  if (f.isList) return null;
+  const col = `${alias}.${column(f.name)}`;
+  if (f.kind === "enum") return { sql: `${col}::text`, decode: (v) => v ?? null };
+  if (f.type === "DateTime") return { sql: col, decode: toDate };
+  if (["Int", "String", "Boolean"].includes(f.type)) return { sql: col, decode: (v) => v ?? null };
+  // JSON as text, parsed here: the same value on every driver adapter.
+  if (f.type === "Json") return { sql: `${col}::text`, decode: (v) => (v == null ? null : JSON.parse(v as string)) };
+  return null;
+}
+
+/** The condition joining a relation's row (alias `child`) to its parent row (alias `parent`), on the foreign key. */
+export function joinCondition(model: Model, name: string, parent: string, child: string): string {
+  const f = field(model, name)!;
+  if (f.relationFromFields?.length) return `${child}.id = ${parent}.${column(f.relationFromFields[0])}`;
+  const back = MODELS[f.type as Model].fields.find((g) => g.relationName === f.relationName && g.relationFromFields?.length);
+  if (!back) throw new Error(`selection-sql: no foreign key for ${model}.${name}`);
+  return `${child}.${column(back.relationFromFields![0])} = ${parent}.id`;
+}
+
+/** Rows of another model attached under a key of their own (not a Prisma relation), e.g. a change's plan. */
+export interface Extra {
+  model: Model;
+  list: boolean;
+  /** SQL condition tying the extra rows (alias `child`) to the row (alias `parent`). */
+  where: (parent: string, child: string) => string;
+  orderBy?: (child: string) => string;
+}
+
+/** The relations one statement may load with a model's rows (nested), and rows attached under keys of their own. */
+export interface Shape {
+  relations?: Record<string, Shape>;
+  extras?: Record<string, Extra>;
+  /** SQL order of a list relation (default: id). */
+  orderBy?: (alias: string) => string;
+  /** A Prisma `orderBy` a query may give this relation: the one `orderBy` produces. */
+  accepts?: unknown;
+}
+
+/**
+ * True when `query` asks this model for scalars and for relations of `shape` only (no filters, pages, counts):
+ * the statement answers it. False: load through Prisma with the same query.
+ */
+export function covers(model: Model, query: unknown, shape: Shape, allowed: string[] = ["select", "include"]): boolean {
+  if (query === true || query == null) return true;
+  if (typeof query !== "object") return false;
+  for (const [arg, value] of Object.entries(query as Query)) {
+    if (value == null) continue;
+    if (arg === "orderBy" && shape.accepts !== undefined && JSON.stringify(value) === JSON.stringify(shape.accepts)) continue;
+    if (!allowed.includes(arg)) return false;
+    if (arg !== "select" && arg !== "include") continue;
+    for (const [name, sub] of Object.entries(value as Record<string, unknown>)) {
+      if (sub === false || sub == null) continue;
+      const f = field(model, name);
+      if (!f) return false; // _count and the like
+      if (f.kind !== "object") continue;
+      const nested = shape.relations?.[name];
+      if (!nested || !covers(f.type as Model, sub, nested)) return false;
+    }
+  }
+  return true;
+}
+
+/** `shape` cut down to the relations `query` asks for (call after `covers`). */
+export function pruned(model: Model, query: unknown, shape: Shape): Shape {
+  if (!query || typeof query !== "object") return { ...shape, relations: {} };
+  const { select, include } = query as Query;
+  const relations: Record<string, Shape> = {};
+  for (const m of [select, include]) {
+    for (const [name, sub] of Object.entries(m ?? {})) {
+      const f = field(model, name);
+      if (sub && f?.kind === "object" && shape.relations?.[name]) relations[name] = pruned(f.type as Model, sub, shape.relations[name]);
+    }
+  }
+  return { ...shape, relations };
+}
+
+/** True when `query` asks for a relation (a scalars-only query is one plain Prisma statement anyway). */
+export function asksRelations(model: Model, query: unknown): boolean {
+  if (!query || typeof query !== "object") return false;
+  const { select, include } = query as Query;
+  return [select, include].some((m) => m && Object.entries(m).some(([name, v]) => v && field(model, name)?.kind === "object"));
+}
