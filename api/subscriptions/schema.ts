@@ -111,6 +111,9 @@ export const PendingChange = builder.prismaObject("SubscriptionChange", {
 export const MembershipNode = builder.prismaNode("Subscription", {
   variant: "Membership",
   id: { field: "id" },
+  // Select mode: each field names the columns it reads, so a list's statement reads only what the query asks.
+  // Always: the read rule's userId and businessId, and the portal's order (member-reads.ts PortalRow).
+  select: { id: true, userId: true, businessId: true, status: true, startedAt: true, providerSubscriptionId: true },
   // The member, or readMemberships in its business (staff, administrators, its partner tokens).
   authScopes: (sub, ctx) => canReadMembership(ctx, sub),
   fields: (t) => ({
@@ -135,18 +138,18 @@ export const MembershipNode = builder.prismaNode("Subscription", {
     username: t.string({ select: { user: { select: { username: true } } }, resolve: (s) => s.user.username }),
     userPublicId: t.string({ select: { user: { select: { publicId: true } } }, resolve: (s) => s.user.publicId }),
     memberName: t.string({ nullable: true, select: { user: { select: { name: true } } }, resolve: (s) => s.user.name }),
-    email: t.string({ nullable: true, select: { user: { select: { email: true } } }, resolve: (s) => s.email ?? s.user.email }),
+    email: t.string({ nullable: true, select: { email: true, user: { select: { email: true } } }, resolve: (s) => s.email ?? s.user.email }),
     skips: t.relation("skips", { query: { orderBy: skippedMonths.skips.orderBy } }),
     pendingChange: t.relation("pendingChange", { nullable: true }),
     nextBoxDate: t.string({
       description: "ISO date of the next box (spec §4), in the business's time zone.",
-      select: { ...businessTiming, ...skippedMonths },
+      select: { status: true, startedAt: true, ...businessTiming, ...skippedMonths },
       resolve: (s, _a, ctx) => timing.nextBoxDateOf(ctx, s),
     }),
     skipTarget: t.field({
       type: SkipTargetRef,
       description: "The month 'Skip a month' pauses today, with the resume date, and whether it is skipped or may be.",
-      select: { ...businessTiming, paidThroughPeriod: true, ...skippedMonths },
+      select: { ...businessTiming, status: true, paidThroughPeriod: true, ...skippedMonths },
       resolve: (s, _a, ctx) => subscriptions.skipTargetOf(ctx, s),
     }),
     skipWindow: t.field({
