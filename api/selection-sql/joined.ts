@@ -45,8 +45,7 @@ export function compileJoined(model: Model, alias: string, selection: Query, joi
   const joins: string[] = [];
   const readers: Reader[] = [];
   const rest: Record<string, unknown> = {};
-  const add = (f: ReturnType<typeof scalarsOf>[number], at: string, path: Reader["path"]) => {
-    const reader = columnReader(at, f);
+  const add = (reader: ReturnType<typeof columnReader>, path: Reader["path"]) => {
     if (!reader) return false;
     const key = `c${readers.length}`;
     columns.push(`${reader.sql} AS "${key}"`);
@@ -56,18 +55,19 @@ export function compileJoined(model: Model, alias: string, selection: Query, joi
   const scalars = scalarsOf(model);
   const select = selection.select;
   for (const f of select ? scalars.filter((f) => select[f.name]) : scalars) {
-    if (!add(f, alias, [f.name])) rest[f.name] = true;
+    if (!add(columnReader(alias, f), [f.name])) rest[f.name] = true;
   }
   for (const [name, value] of Object.entries(select ?? selection.include ?? {})) {
     if (!value || scalars.some((f) => f.name === name)) continue;
     const f = field(model, name);
     const asked = f && joinable[name] && !f.isList ? scalarsAsked(f.type as Model, value) : null;
-    if (!asked || !asked.every((g) => columnReader(joinable[name], g))) {
+    const cols = asked?.map((g) => columnReader(joinable[name], g));
+    if (!asked || !cols!.every(Boolean)) {
       rest[name] = value;
       continue;
     }
     joins.push(name);
-    for (const g of asked) add(g, joinable[name], [name, g.name]);
+    asked.forEach((g, i) => add(cols![i], [name, g.name]));
   }
   const read = (raw: Record<string, unknown>[]) =>
     raw.map((r) => {

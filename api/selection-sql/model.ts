@@ -41,7 +41,13 @@ export function field(model: Model, name: string): Field | undefined {
   return MODELS[model].fields.find((f) => f.name === name);
 }
 
-export const scalarsOf = (model: Model): Field[] => MODELS[model].fields.filter((f) => f.kind === "scalar" || f.kind === "enum");
+const SCALARS = new Map<Model, Field[]>();
+/** A model's scalar and enum fields, in the datamodel's order. */
+export function scalarsOf(model: Model): Field[] {
+  let scalars = SCALARS.get(model);
+  if (!scalars) SCALARS.set(model, (scalars = MODELS[model].fields.filter((f) => f.kind === "scalar" || f.kind === "enum")));
+  return scalars;
+}
 
 /** A timestamp as Prisma returns it: a Date (JSON gives `2026-01-02T03:04:05.678` for a timestamp without zone: UTC). */
 export function toDate(v: unknown): unknown {
@@ -58,13 +64,15 @@ export function fromJson(f: Field, v: unknown): unknown {
 export function columnReader(alias: string, f: Field): { sql: string; decode: (v: unknown) => unknown } | null {
   if (f.isList) return null;
   const col = `${alias}.${column(f.name)}`;
-  if (f.kind === "enum") return { sql: `${col}::text`, decode: (v) => v ?? null };
+  if (f.kind === "enum") return { sql: `${col}::text`, decode: asIs };
   if (f.type === "DateTime") return { sql: col, decode: toDate };
-  if (["Int", "String", "Boolean"].includes(f.type)) return { sql: col, decode: (v) => v ?? null };
+  if (f.type === "Int" || f.type === "String" || f.type === "Boolean") return { sql: col, decode: asIs };
   // JSON as text, parsed here: the same value on every driver adapter.
-  if (f.type === "Json") return { sql: `${col}::text`, decode: (v) => (v == null ? null : JSON.parse(v as string)) };
+  if (f.type === "Json") return { sql: `${col}::text`, decode: parseJson };
   return null;
 }
+const asIs = (v: unknown) => v ?? null;
+const parseJson = (v: unknown) => (v == null ? null : JSON.parse(v as string));
 
 /** The condition joining a relation's row (alias `child`) to its parent row (alias `parent`), on the foreign key. */
 export function joinCondition(model: Model, name: string, parent: string, child: string): string {
