@@ -32,12 +32,17 @@ function primeRole(ctx: ServiceContext, b: { id: number; users: { role: Business
 
 export const BusinessNode = builder.prismaNode("Business", {
   id: { field: "id" },
-  // Public; the staff-only fields below carry their own permission scopes.
+  // Select mode: each field names the columns it reads (a membership row joins only the business columns
+  // asked). Always read: id, slug and name, which every screen shows; their fields read the row as it is
+  // (not expose: in select mode every expose is checked against Pothos's loader for each row).
+  select: { id: true, slug: true, name: true },
+  // Public (the staff-only fields below carry their own permission scopes); run once per row, not per field.
   authScopes: (b, ctx) => canReadBusiness(ctx, b),
+  runScopesOnType: true,
   fields: (t) => ({
-    databaseId: t.exposeInt("id", { description: "Numeric id used by /api routes and admin URLs." }),
-    slug: t.exposeString("slug"),
-    name: t.exposeString("name"),
+    databaseId: t.int({ description: "Numeric id used by /api routes and admin URLs.", resolve: (b) => b.id }),
+    slug: t.string({ resolve: (b) => b.slug }),
+    name: t.string({ resolve: (b) => b.name }),
     timeZone: t.exposeString("timeZone"),
     // Not t.relationCount: its LEFT JOIN aggregates every membership of the platform on each request.
     memberCount: t.int({ resolve: (b, _a, ctx) => businesses.memberCount(ctx, b.id) }),

@@ -112,13 +112,17 @@ export const MembershipNode = builder.prismaNode("Subscription", {
   variant: "Membership",
   id: { field: "id" },
   // Select mode: each field names the columns it reads, so a list's statement reads only what the query asks.
-  // Always: the read rule's userId and businessId, and the portal's order (member-reads.ts PortalRow).
-  select: { id: true, userId: true, businessId: true, status: true, startedAt: true, providerSubscriptionId: true },
-  // The member, or readMemberships in its business (staff, administrators, its partner tokens).
+  // Always read: the read rule's userId and businessId, the portal's order (member-reads.ts PortalRow), and the
+  // admin table's own columns. Fields of these columns read the row as it is (t.int/t.field, not expose: in
+  // select mode every expose is a field with a selection, which Pothos checks against its loader for each row).
+  select: { id: true, userId: true, businessId: true, status: true, startedAt: true, canceledAt: true, providerSubscriptionId: true },
+  // The member, or readMemberships in its business (staff, administrators, its partner tokens). Run once per
+  // row (as its isTypeOf), not once per field of every row.
   authScopes: (sub, ctx) => canReadMembership(ctx, sub),
+  runScopesOnType: true,
   fields: (t) => ({
-    databaseId: t.exposeInt("id"),
-    status: t.expose("status", { type: MembershipStatusEnum }),
+    databaseId: t.int({ resolve: (s) => s.id }),
+    status: t.field({ type: MembershipStatusEnum, resolve: (s) => s.status }),
     business: t.relation("business"),
     plan: t.relation("plan"),
     planName: t.string({ select: { plan: { select: { name: true } } }, resolve: (s) => s.plan.name }),
@@ -131,10 +135,10 @@ export const MembershipNode = builder.prismaNode("Subscription", {
     totalCents: t.exposeInt("totalCents", { description: "Charged each period: plan + add-ons − discount + tax." }),
     billingDay: t.exposeInt("billingDay"),
     isGift: t.exposeBoolean("isGift"),
-    providerSubscriptionId: t.exposeString("providerSubscriptionId", { nullable: true }),
+    providerSubscriptionId: t.string({ nullable: true, resolve: (s) => s.providerSubscriptionId }),
     paidThroughPeriod: t.exposeString("paidThroughPeriod", { nullable: true, description: "Last period (YYYY-MM) paid for." }),
-    startedAt: t.expose("startedAt", { type: "DateTime" }),
-    canceledAt: t.expose("canceledAt", { type: "DateTime", nullable: true }),
+    startedAt: t.field({ type: "DateTime", resolve: (s) => s.startedAt }),
+    canceledAt: t.field({ type: "DateTime", nullable: true, resolve: (s) => s.canceledAt }),
     username: t.string({ select: { user: { select: { username: true } } }, resolve: (s) => s.user.username }),
     userPublicId: t.string({ select: { user: { select: { publicId: true } } }, resolve: (s) => s.user.publicId }),
     memberName: t.string({ nullable: true, select: { user: { select: { name: true } } }, resolve: (s) => s.user.name }),
@@ -143,13 +147,13 @@ export const MembershipNode = builder.prismaNode("Subscription", {
     pendingChange: t.relation("pendingChange", { nullable: true }),
     nextBoxDate: t.string({
       description: "ISO date of the next box (spec §4), in the business's time zone.",
-      select: { status: true, startedAt: true, ...businessTiming, ...skippedMonths },
+      select: { ...businessTiming, ...skippedMonths },
       resolve: (s, _a, ctx) => timing.nextBoxDateOf(ctx, s),
     }),
     skipTarget: t.field({
       type: SkipTargetRef,
       description: "The month 'Skip a month' pauses today, with the resume date, and whether it is skipped or may be.",
-      select: { ...businessTiming, status: true, paidThroughPeriod: true, ...skippedMonths },
+      select: { ...businessTiming, paidThroughPeriod: true, ...skippedMonths },
       resolve: (s, _a, ctx) => subscriptions.skipTargetOf(ctx, s),
     }),
     skipWindow: t.field({
@@ -185,6 +189,7 @@ const OrderAddonRef = builder.objectRef<{ id: string | null; name: string; amoun
 export const OrderNode = builder.prismaNode("Order", {
   id: { field: "id" },
   authScopes: (order, ctx) => canReadOrder(ctx, order),
+  runScopesOnType: true,
   fields: (t) => ({
     databaseId: t.exposeInt("id"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
