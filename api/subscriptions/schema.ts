@@ -12,7 +12,7 @@ import * as subscriptions from "./service.ts";
 import * as timing from "./timing.ts";
 import { orderSelectionView } from "./orders.ts";
 import { preloadedChange } from "./member-reads.ts";
-import { covers } from "./json-rows.ts";
+import { covers } from "../selection-sql/index.ts";
 
 // ---------------------------------------------------------------------------------------------------------
 // Enums
