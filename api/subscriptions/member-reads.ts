@@ -12,11 +12,11 @@
  */
 import type { ServiceContext } from "../context.ts";
 import type { Order, Prisma, Skip, Subscription } from "../generated/prisma/client.ts";
-import { SubscriptionStatus } from "../generated/prisma/enums.ts";
 import { requireMember } from "../auth/policy.ts";
 import { canReadUser } from "../auth/read-rules.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
 import { asksRelations, covers, loadRows, type Shape } from "../selection-sql/index.ts";
+import { statusesOf } from "./memberships-list.ts";
 import { portalMembershipsWhere, portalOrder } from "./portal.ts";
 import * as subscriptions from "./service.ts";
 
@@ -30,8 +30,8 @@ export const MY_ORDERS_LIMIT = 200;
 /** Skipped months: oldest first. */
 const SKIPS_ORDER = [{ yearMonth: "asc" }, { id: "asc" }] satisfies Prisma.SkipOrderByWithRelationInput[];
 
-/** The portal lists every membership but INCOMPLETE (never paid), as portal.ts portalMembershipsWhere. */
-const LISTED_STATUSES = Object.values(SubscriptionStatus).filter((s) => s !== "INCOMPLETE");
+/** The statuses the portal lists: the memberships list's "any" (every membership but a checkout never paid), as portalMembershipsWhere. */
+const LISTED_STATUSES = statusesOf("ANY");
 
 /** What one portal statement loads with a membership (the screen's MembershipRoute query asks for no more). */
 export const MEMBERSHIP_SHAPE: Shape = {

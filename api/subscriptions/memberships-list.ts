@@ -7,6 +7,7 @@
  */
 import type { ServiceContext } from "../context.ts";
 import { Prisma } from "../generated/prisma/client.ts";
+import { SubscriptionStatus } from "../generated/prisma/enums.ts";
 import { assertCan, businessesWhere, can, requireUser } from "../auth/policy.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
 import { NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
@@ -34,6 +35,12 @@ export function statusWhere(status: StatusFilter | null | undefined): Prisma.Sub
     default:
       return { status: { not: "INCOMPLETE" } };
   }
+}
+
+/** The statuses a filter admits, from statusWhere: for statements that name them as a list. */
+export function statusesOf(status: StatusFilter | null | undefined): SubscriptionStatus[] {
+  const where = statusWhere(status).status as { in?: readonly string[]; not?: string } | string;
+  return Object.values(SubscriptionStatus).filter((s) => (typeof where === "string" ? s === where : where.in ? where.in.includes(s) : s !== where.not));
 }
 
 /** The same filter in SQL, on `subscriptions s`, from statusWhere. Enum literals, not text parameters: with
