@@ -1,17 +1,21 @@
 /**
- * Rows with their relations in one statement, as JSON built by PostgreSQL (to_jsonb, jsonb_agg for lists):
+ * Rows with their relations in one statement, as JSON built by PostgreSQL (jsonb_build_object, jsonb_agg for lists):
  * for reads whose screen would otherwise cost one Prisma statement per relation level (Prisma's relation joins
- * are not enabled; see tests/bench/README.md). Each row comes back as Prisma returns it: every scalar of its
- * model (camelCase, DateTime as Date), and the relations and extras of the shape, cut to what the query asks.
+ * are not enabled; see tests/bench/README.md). Each row comes back as Prisma returns it: the scalars the query
+ * selects (every scalar without a `select`; DateTime as Date), and the relations and extras of the shape, cut to
+ * what the query asks.
  * Call only when `covers(model, query, shape)`; otherwise load through Prisma with the same query.
  */
 import type { ServiceContext } from "../context.ts";
-import { column, field, fromJson, joinCondition, MODELS, type Model, pruned, type Shape, table } from "./model.ts";
+import { column, type Field, field, joinCondition, type Model, pruned, type PrunedShape, type Shape, table, toDate } from "./model.ts";
 
-/** The jsonb of one row (alias) with its shape's relations and extras. */
-function objectSql(model: Model, alias: string, shape: Shape, next: () => string): string {
-  const parts: string[] = [];
-  const sub = (childModel: Model, list: boolean, where: (c: string) => string, order: ((c: string) => string) | undefined, childShape: Shape) => {
+/** PostgreSQL functions take at most 100 arguments: jsonb_build_object at most 50 pairs. */
+const PAIRS_PER_CALL = 50;
+
+/** The jsonb of one row (alias): the scalars asked for under their field names, then its shape's relations and extras. */
+function objectSql(model: Model, alias: string, shape: PrunedShape, next: () => string): string {
+  const pairs = shape.scalars.map((f) => `'${f.name}', ${alias}.${column(f.name)}`);
+  const sub = (childModel: Model, list: boolean, where: (c: string) => string, order: ((c: string) => string) | undefined, childShape: PrunedShape) => {
     const c = next();
     const obj = objectSql(childModel, c, childShape, next);
     const from = `FROM ${table(childModel)} ${c} WHERE ${where(c)}`;
@@ -19,27 +23,37 @@ function objectSql(model: Model, alias: string, shape: Shape, next: () => string
     const by = order?.(c) ?? (field(childModel, "id") ? `${c}.id` : "1");
     return `(SELECT coalesce(jsonb_agg(${obj} ORDER BY ${by}), '[]'::jsonb) ${from})`;
   };
-  for (const [name, childShape] of Object.entries(shape.relations ?? {})) {
+  for (const [name, childShape] of Object.entries(shape.relations)) {
     const f = field(model, name)!;
-    parts.push(`'${name}', ${sub(f.type as Model, f.isList, (c) => joinCondition(model, name, alias, c), childShape.orderBy, childShape)}`);
+    pairs.push(`'${name}', ${sub(f.type as Model, f.isList, (c) => joinCondition(model, name, alias, c), childShape.orderBy, childShape)}`);
   }
   for (const [key, extra] of Object.entries(shape.extras ?? {})) {
-    parts.push(`'${key}', ${sub(extra.model, extra.list, (c) => extra.where(alias, c), extra.orderBy, {})}`);
+    pairs.push(`'${key}', ${sub(extra.model, extra.list, (c) => extra.where(alias, c), extra.orderBy, pruned(extra.model, null, {}))}`);
   }
-  return parts.length ? `(to_jsonb(${alias}) || jsonb_build_object(${parts.join(", ")}))` : `to_jsonb(${alias})`;
+  const calls: string[] = [];
+  for (let i = 0; i < pairs.length; i += PAIRS_PER_CALL) calls.push(`jsonb_build_object(${pairs.slice(i, i + PAIRS_PER_CALL).join(", ")})`);
+  return calls.length ? calls.join(" || ") : "'{}'::jsonb";
 }
 
-/** A row as Prisma gives it: every scalar under its field name, decoded; relations and extras likewise. */
-export function decodeJsonRow(model: Model, json: Record<string, unknown>, shape: Shape): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
-  for (const f of MODELS[model].fields) {
-    if (f.kind !== "object") row[f.name] = fromJson(f, json[column(f.name)]);
-  }
-  const nested = (m: Model, v: unknown, s: Shape) =>
-    Array.isArray(v) ? v.map((x) => decodeJsonRow(m, x as Record<string, unknown>, s)) : v ? decodeJsonRow(m, v as Record<string, unknown>, s) : null;
-  for (const [name, s] of Object.entries(shape.relations ?? {})) row[name] = nested(field(model, name)!.type as Model, json[name], s);
-  for (const [key, extra] of Object.entries(shape.extras ?? {})) row[key] = nested(extra.model, json[key], {});
-  return row;
+/**
+ * How the rows of a shape are read back: each scalar as Prisma returns it (JSON has a timestamp as text, an
+ * enum as its name, Json as its value), relations and extras likewise. Built once per statement.
+ */
+function decoder(model: Model, shape: PrunedShape): (json: Record<string, unknown>) => Record<string, unknown> {
+  const dates = shape.scalars.filter((f: Field) => f.type === "DateTime").map((f) => f.name);
+  const plain = shape.scalars.filter((f: Field) => f.type !== "DateTime").map((f) => f.name);
+  const nested: [string, (v: unknown) => unknown][] = [];
+  const many = (decode: (json: Record<string, unknown>) => Record<string, unknown>) => (v: unknown) =>
+    Array.isArray(v) ? v.map((x) => decode(x)) : v ? decode(v as Record<string, unknown>) : null;
+  for (const [name, s] of Object.entries(shape.relations)) nested.push([name, many(decoder(field(model, name)!.type as Model, s))]);
+  for (const [key, extra] of Object.entries(shape.extras ?? {})) nested.push([key, many(decoder(extra.model, pruned(extra.model, null, {})))]);
+  return (json) => {
+    const row: Record<string, unknown> = {};
+    for (const name of plain) row[name] = json[name] ?? null;
+    for (const name of dates) row[name] = toDate(json[name]);
+    for (const [name, decode] of nested) row[name] = decode(json[name]);
+    return row;
+  };
 }
 
 export interface RowsQuery {
@@ -65,5 +79,6 @@ export async function loadRows<T>(ctx: Pick<ServiceContext, "db">, model: Model,
   ].join(" ");
   const sql = `SELECT ${objectSql(model, "t0", shape, next)} AS row FROM ${table(model)} t0 WHERE ${q.where} ${page}`;
   const rows = await ctx.db.$queryRawUnsafe<{ row: unknown }[]>(sql, ...params);
-  return rows.map((r) => decodeJsonRow(model, (typeof r.row === "string" ? JSON.parse(r.row) : r.row) as Record<string, unknown>, shape) as T);
+  const decode = decoder(model, shape);
+  return rows.map((r) => decode((typeof r.row === "string" ? JSON.parse(r.row) : r.row) as Record<string, unknown>) as T);
 }

@@ -52,13 +52,9 @@ export function scalarsOf(model: Model): Field[] {
 /** A timestamp as Prisma returns it: a Date (JSON gives `2026-01-02T03:04:05.678` for a timestamp without zone: UTC). */
 export function toDate(v: unknown): unknown {
   if (typeof v !== "string") return v ?? null;
-  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v}Z`);
+  return new Date(ZONED.test(v) ? v : `${v}Z`);
 }
-
-/** A field's value in a row PostgreSQL built as JSON (to_jsonb): Json is already its value, enums their name. */
-export function fromJson(f: Field, v: unknown): unknown {
-  return f.type === "DateTime" ? toDate(v) : (v ?? null);
-}
+const ZONED = /(?:[zZ]|[+-]\d\d:?\d\d)$/;
 
 /** How a statement's column reads a field as Prisma returns it; null when it cannot (lists, Decimal, Bytes…). */
 export function columnReader(alias: string, f: Field): { sql: string; decode: (v: unknown) => unknown } | null {
@@ -126,18 +122,25 @@ export function covers(model: Model, query: unknown, shape: Shape, allowed: stri
   return true;
 }
 
-/** `shape` cut down to the relations `query` asks for (call after `covers`). */
-export function pruned(model: Model, query: unknown, shape: Shape): Shape {
-  if (!query || typeof query !== "object") return { ...shape, relations: {} };
+/** A shape as one query asks for it: the scalars it selects (all of them without a `select`), its relations cut down likewise. */
+export interface PrunedShape extends Shape {
+  relations: Record<string, PrunedShape>;
+  scalars: Field[];
+}
+
+/** `shape` cut down to the scalars and relations `query` asks for (call after `covers`), as Prisma answers it. */
+export function pruned(model: Model, query: unknown, shape: Shape): PrunedShape {
+  const all = scalarsOf(model);
+  if (!query || typeof query !== "object") return { ...shape, relations: {}, scalars: all };
   const { select, include } = query as Query;
-  const relations: Record<string, Shape> = {};
+  const relations: Record<string, PrunedShape> = {};
   for (const m of [select, include]) {
     for (const [name, sub] of Object.entries(m ?? {})) {
       const f = field(model, name);
       if (sub && f?.kind === "object" && shape.relations?.[name]) relations[name] = pruned(f.type as Model, sub, shape.relations[name]);
     }
   }
-  return { ...shape, relations };
+  return { ...shape, relations, scalars: select ? all.filter((f) => select[f.name]) : all };
 }
 
 /** True when `query` asks for a relation (a scalars-only query is one plain Prisma statement anyway). */

@@ -98,6 +98,17 @@ describe("JSON rows", () => {
     expect(rows).toEqual(await prismaRows(query));
   });
 
+  it("answers a select as Prisma: only the scalars selected, at every level", async () => {
+    const query = {
+      select: { id: true, startedAt: true, status: true, user: { select: { username: true } }, business: { select: { name: true, page: { select: { theme: true, pickupEnabled: true } } } }, skips: { select: { yearMonth: true }, orderBy: { yearMonth: "asc" } } },
+    };
+    expect(covers("Subscription", query, shape)).toBe(true);
+    const rows = await loadRows<Record<string, any>>(db(), "Subscription", query, shape, { ...where, params: [ids] });
+    expect(rows).toEqual(await prismaRows(query));
+    expect(Object.keys(rows[0]).sort()).toEqual(["business", "id", "skips", "startedAt", "status", "user"]);
+    expect(Object.keys(rows[0].business).sort()).toEqual(["name", "page"]);
+  });
+
   it("loads only the relations asked for", async () => {
     const rows = await loadRows<Record<string, unknown>>(db(), "Subscription", { include: { plan: true } }, shape, { ...where, params: [ids] });
     expect(Object.keys(rows[0])).toContain("plan");
