@@ -37,6 +37,8 @@ const EnvSchema = z.object({
   UPLOADS_DIR: z.string().optional(),
   /** Main host (with port when not 80/443), e.g. "example.com"; tenants live at {slug}.{PUBLIC_HOST}. */
   PUBLIC_HOST: z.string().default("localhost:3000"),
+  /** Scheme browsers reach PUBLIC_HOST with (https behind a TLS proxy); unset = https in production, http otherwise. */
+  PUBLIC_SCHEME: z.enum(["http", "https"]).optional(),
   PAYMENT_PROVIDER: z.enum(["sandbox", "stripe"]).default("sandbox"),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
@@ -79,6 +81,8 @@ export type Config = {
   dataDir: string;
   uploadsDir: string;
   publicHost: string;
+  /** How browsers reach the site: https turns on HSTS and CSP upgrade-insecure-requests; absolute links use it. */
+  publicScheme: "http" | "https";
   paymentProvider: "sandbox" | "stripe";
   stripe: { secretKey?: string; publishableKey?: string; webhookSecret?: string; apiBase?: string };
   seedDemo: boolean;
@@ -129,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     uploadsDir: path.resolve(e.UPLOADS_DIR ?? path.join(dataDir, "uploads")),
     publicHost: e.PUBLIC_HOST.toLowerCase(),
+    publicScheme: e.PUBLIC_SCHEME ?? (e.NODE_ENV === "production" ? "https" : "http"),
     paymentProvider: e.PAYMENT_PROVIDER,
     stripe: {
       secretKey: e.STRIPE_SECRET_KEY,

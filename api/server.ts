@@ -1,9 +1,7 @@
 import fs from "node:fs";
-import path from "node:path";
 import Fastify, { type FastifyError, type FastifyRequest } from "fastify";
 import cors from "@fastify/cors";
 import helmet from "helmet";
-import fastifyStatic from "@fastify/static";
 import pino, { type Logger } from "pino";
 import type { Config } from "./config.ts";
 import type { RequestContext } from "./context.ts";
@@ -15,7 +13,9 @@ import { corsPolicy } from "./cors.ts";
 import { cachedPublicResponse, createGraphQL, MASKED_ERROR_MESSAGE } from "./graphql/yoga.ts";
 import { restCompat } from "../rest-compat/index.ts";
 import { installInputLimits } from "./http/input-limits.ts";
+import { serveWebApp } from "./http/web-app.ts";
 import { stripeWebhookRoute } from "./billing/webhooks.ts";
+import { uploadFileRoutes } from "./uploads/routes.ts";
 import { PublicPageCache } from "./pages/public-cache.ts";
 import { actorLogBindings, bindRequestLog, installObservability, requestIdOptions, withErrorStacks } from "./observability/index.ts";
 
@@ -41,9 +41,15 @@ export async function buildApp({ config, db, clock, logger }: AppDeps) {
   const observability = installObservability(app, { config, db, log });
 
   // Security headers: helmet's middleware built once (the Fastify plugin rebuilt it, and re-parsed the CSP, per request).
+  // HSTS and upgrade-insecure-requests only when browsers reach the site over https (PUBLIC_SCHEME): on plain
+  // http (the app opened at http://<LAN address>:3000) the upgrade sends every script to an https port that
+  // does not answer, and the page stays blank.
+  const https = config.publicScheme === "https";
   const securityHeaders = helmet({
+    strictTransportSecurity: https,
     contentSecurityPolicy: {
       directives: {
+        upgradeInsecureRequests: https ? [] : null,
         defaultSrc: ["'self'"],
         // Chakra/emotion inject styles at run time; Stripe.js and its frames when a Stripe key is configured.
         styleSrc: ["'self'", "'unsafe-inline'"],
@@ -124,22 +130,11 @@ export async function buildApp({ config, db, clock, logger }: AppDeps) {
 
   if (fs.existsSync(config.uploadsDir) || config.env !== "test") {
     fs.mkdirSync(config.uploadsDir, { recursive: true });
-    await app.register(fastifyStatic, { root: config.uploadsDir, prefix: "/uploads/", decorateReply: false, index: false });
+    await uploadFileRoutes(app, { dir: config.uploadsDir });
   }
 
-  const indexHtml = path.join(config.webDistDir, "index.html");
-  if (fs.existsSync(indexHtml)) {
-    await app.register(fastifyStatic, { root: config.webDistDir, prefix: "/", wildcard: false, index: false });
-    // The web app routes on the client: any other GET that wants HTML gets index.html.
-    app.setNotFoundHandler((req, reply) => {
-      if (req.method === "GET" && !req.url.startsWith("/api/") && !req.url.startsWith("/graphql")) {
-        return reply.type("text/html").sendFile("index.html");
-      }
-      return reply.status(404).send({ error: "Not found" });
-    });
-  } else {
-    app.setNotFoundHandler((_req, reply) => reply.status(404).send({ error: "Not found" }));
-  }
+  // The web app, its assets and files, and every 404 (api/http/web-app.ts).
+  await serveWebApp(app, { config, serviceContext });
   return app;
 }
 

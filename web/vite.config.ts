@@ -1,5 +1,8 @@
+import fs from "node:fs/promises";
 import path from "node:path";
-import { defineConfig } from "vite";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import relay from "vite-plugin-relay";
 import { visualizer } from "rollup-plugin-visualizer";
@@ -16,12 +19,60 @@ const api = `http://127.0.0.1:${process.env.API_PORT ?? process.env.PORT ?? 3000
  */
 export const sharedAlias = { find: /^@shared\//, replacement: `${path.resolve(here, "../api/shared")}/` };
 
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+/** Files worth compressing (images other than SVG are compressed already). */
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|txt|json|xml|webmanifest)$/;
+/** A `//# sourceMappingURL=…` (or `/*# … *\/`) comment on its own line: a dependency's, naming a map we do not ship. */
+const SOURCE_MAP_COMMENT = /^[ \t]*(\/\/[#@] sourceMappingURL=\S*|\/\*[#@] sourceMappingURL=[^*]*\*\/)[ \t]*$/gm;
+
+/**
+ * The production build as the server sends it (api/http/web-app.ts): no stray source map comments (the build
+ * writes no maps unless BUNDLE_ANALYZE asks for them), and a `.br` and a `.gz` beside every compressible file
+ * of the output (assets, public files, index.html), at the highest levels, once, instead of per request.
+ */
+function productionFiles(): Plugin {
+  let outDir = "";
+  let sourcemap = false;
+  return {
+    name: "production-files",
+    apply: "build",
+    configResolved(config) {
+      outDir = config.build.outDir;
+      sourcemap = Boolean(config.build.sourcemap);
+    },
+    generateBundle(_options, bundle) {
+      if (sourcemap) return;
+      for (const file of Object.values(bundle)) {
+        if (file.type === "chunk") file.code = file.code.replace(SOURCE_MAP_COMMENT, "");
+      }
+    },
+    async closeBundle() {
+      const files = (await fs.readdir(outDir, { recursive: true })).filter((f) => COMPRESSIBLE.test(f));
+      await Promise.all(
+        files.map(async (file) => {
+          const full = path.join(outDir, file);
+          const data = await fs.readFile(full);
+          const [br, gz] = await Promise.all([
+            brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+            gzip(data, { level: 9 }),
+          ]);
+          // A file that does not shrink (a tiny robots.txt) is sent as it is.
+          if (br.length < data.length) await fs.writeFile(`${full}.br`, br);
+          if (gz.length < data.length) await fs.writeFile(`${full}.gz`, gz);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
   root: here,
   publicDir: path.join(here, "public"),
   plugins: [
     react(),
     relay,
+    productionFiles(),
     // BUNDLE_ANALYZE=/tmp/treemap.html (or .json for raw data) writes which modules fill each chunk and their
     // minified size (read from source maps, which the build then also writes).
     process.env.BUNDLE_ANALYZE &&
@@ -45,6 +96,7 @@ export default defineConfig({
     emptyOutDir: true,
     // Chakra is one large vendor chunk; routes are split with React.lazy.
     chunkSizeWarningLimit: 900,
+    // No source maps in production (none shipped, none named): only for the bundle treemap.
     sourcemap: Boolean(process.env.BUNDLE_ANALYZE),
   },
   server: {
