@@ -27,7 +27,7 @@ const TYPES: Record<string, string> = {
 /** One path segment of a stored name: no separators, no leading dot. */
 const SAFE_NAME = /^[\w-][\w.-]*$/;
 
-async function sendFile(reply: FastifyReply, file: string, method: string) {
+async function sendFile(reply: FastifyReply, file: string) {
   const stat = await fs.promises.stat(file).catch(() => null);
   if (!stat?.isFile()) return null;
   const ext = path.extname(file).slice(1).toLowerCase();
@@ -36,7 +36,7 @@ async function sendFile(reply: FastifyReply, file: string, method: string) {
     .header("cache-control", IMMUTABLE)
     .header("content-length", stat.size)
     .header("last-modified", stat.mtime.toUTCString());
-  if (method === "HEAD") return reply.send();
+  // HEAD too: Fastify's HEAD route drains the stream and keeps this content-length.
   return reply.send(fs.createReadStream(file));
 }
 
@@ -45,13 +45,13 @@ export async function uploadFileRoutes(app: FastifyInstance<any, any, any, any, 
   app.get<{ Params: { file: string } }>("/uploads/:file", async (req, reply) => {
     const name = req.params.file;
     if (!SAFE_NAME.test(name)) return reply.callNotFound();
-    const sent = await sendFile(reply, path.join(dir, name), req.method);
+    const sent = await sendFile(reply, path.join(dir, name));
     if (sent) return sent;
     const variant = VARIANT_FILE.exec(name);
     if (variant && (IMAGE_VARIANT_WIDTHS as readonly number[]).includes(Number(variant[2]))) {
       const made = await variantOnDemand(dir, variant[1], Number(variant[2]));
       if (made && "file" in made) {
-        const fresh = await sendFile(reply, made.file, req.method);
+        const fresh = await sendFile(reply, made.file);
         if (fresh) return fresh;
       } else if (made) {
         return reply.header("cache-control", "public, max-age=3600").redirect(`/uploads/${made.original}`, 302);
