@@ -29,7 +29,8 @@ const SOURCE_MAP_COMMENT = /^[ \t]*(\/\/[#@] sourceMappingURL=\S*|\/\*[#@] sourc
 /**
  * The production build as the server sends it (api/http/web-app.ts): no stray source map comments (the build
  * writes no maps unless BUNDLE_ANALYZE asks for them), and a `.br` and a `.gz` beside every compressible file
- * of the output (assets, public files, index.html), at the highest levels, once, instead of per request.
+ * of the output (assets, public files), at the highest levels, once, instead of per request. Not index.html: the
+ * server fills in each business's tags and compresses the shell itself.
  */
 function productionFiles(): Plugin {
   let outDir = "";
@@ -48,7 +49,7 @@ function productionFiles(): Plugin {
       }
     },
     async closeBundle() {
-      const files = (await fs.readdir(outDir, { recursive: true })).filter((f) => COMPRESSIBLE.test(f));
+      const files = (await fs.readdir(outDir, { recursive: true })).filter((f) => COMPRESSIBLE.test(f) && f !== "index.html");
       await Promise.all(
         files.map(async (file) => {
           const full = path.join(outDir, file);
