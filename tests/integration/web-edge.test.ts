@@ -163,7 +163,16 @@ describe("browser edge", () => {
     expect(lines).toContain("User-agent: *");
     expect(lines).toContain("Allow: /");
     for (const path of ["/admin", "/membership", "/api/", "/graphql"]) expect(lines).toContain(`Disallow: ${path}`);
-    expect(lines).not.toContain("Disallow: /b/");
+    // Prefix rules only; none reaches a public page (a business's own member login and checkout included, which
+    // search engines and Lighthouse's SEO audit would otherwise count as not indexable).
+    const disallowed = lines.filter((l) => l.startsWith("Disallow:")).map((l) => l.slice("Disallow:".length).trim());
+    for (const rule of disallowed) expect(rule).toMatch(/^\/[a-z/]+$/);
+    for (const page of ["/", "/businesses", "/contact", "/b/green-acres", "/b/green-acres/membership", "/b/green-acres/membership/checkout", "/terms-of-use"]) {
+      expect(disallowed.filter((rule) => page.startsWith(rule)), page).toEqual([]);
+    }
+    for (const page of ["/admin/businesses", "/membership", "/membership/checkout", "/api/page", "/graphql"]) {
+      expect(disallowed.some((rule) => page.startsWith(rule)), page).toBe(true);
+    }
 
     const icon = await t.app.inject({ method: "GET", url: "/favicon.svg" });
     expect(icon.statusCode).toBe(200);
