@@ -2,6 +2,7 @@ import { Box, HStack, IconButton, Image } from "@chakra-ui/react";
 import { useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { graphql, useFragment } from "react-relay";
 import type { BusinessGalleryFragment_page$key } from "./__generated__/BusinessGalleryFragment_page.graphql.ts";
+import { responsiveImage } from "../businesses/responsiveImage.ts";
 
 const BusinessGalleryFragment = graphql`
   fragment BusinessGalleryFragment_page on Page {
@@ -11,6 +12,12 @@ const BusinessGalleryFragment = graphql`
     }
   }
 `;
+
+/**
+ * Width the gallery is shown at: the hero's right column from lg (half of the 6xl container, less its gap), the
+ * full width below.
+ */
+const GALLERY_SIZES = "(min-width: 64em) 36rem, 100vw";
 
 /** Spec §9 gallery swipe threshold. */
 export const SWIPE_THRESHOLD_PX = 50;
@@ -64,10 +71,16 @@ export function BusinessGallery({ page }: { page: BusinessGalleryFragment_page$k
       data-testid="gallery"
       _focusVisible={{ outline: "3px solid", outlineColor: "blue.500", outlineOffset: "2px" }}
     >
+      {/* The largest image of the page when it opens (LCP): loaded at once and first; its 4:3 box is reserved. */}
       <Image
-        src={images[current].url}
+        {...responsiveImage(images[current].url, GALLERY_SIZES)}
         alt={`${data.brandName} photo ${current + 1} of ${images.length}`}
+        width={1280}
+        height={960}
+        loading="eager"
+        fetchPriority="high"
         w="full"
+        h="auto"
         aspectRatio={4 / 3}
         objectFit="cover"
         draggable={false}
@@ -83,20 +96,24 @@ export function BusinessGallery({ page }: { page: BusinessGalleryFragment_page$k
           <IconButton aria-label="Next image" position="absolute" right="3" top="50%" transform="translateY(-50%)" rounded="full" size="sm" bg="white/85" color="gray.900" _hover={{ bg: "white" }} onClick={() => go(1)}>
             <Chevron dir="right" />
           </IconButton>
-          <HStack position="absolute" bottom="3" left="0" right="0" justify="center" gap="2">
+          {/* Each dot is a 48 px wide, 32 px high button (tap targets 48 px apart); the dot drawn inside it. */}
+          <HStack position="absolute" bottom="0" left="0" right="0" justify="center" gap="0">
             {images.map((img, i) => (
               <Box
                 as="button"
                 key={`${img.url}-${i}`}
                 aria-label={`Show image ${i + 1}`}
                 aria-current={i === current ? "true" : undefined}
-                w={i === current ? "6" : "2.5"}
-                h="2.5"
-                rounded="full"
-                bg={i === current ? "white" : "white/60"}
-                transition="width 0.2s"
+                w="12"
+                h="8"
+                display="flex"
+                alignItems="center"
+                justifyContent="center"
+                cursor="pointer"
                 onClick={() => setIndex(i)}
-              />
+              >
+                <Box as="span" display="block" w={i === current ? "6" : "2.5"} h="2.5" rounded="full" bg={i === current ? "white" : "white/60"} transition="width 0.2s" />
+              </Box>
             ))}
           </HStack>
         </>
