@@ -10,10 +10,12 @@
  * Lighthouse's own error reporting is off (it never downloads anything for the categories measured).
  *
  * Options: --runs N (3), --only home,businesses,business,login,checkout, --slug <demo business> (green-acres-farm),
- * --url <origin> (measure a server already running instead of starting one), --json <file> (every run's figures).
+ * --dist <dir> (the build to serve, default dist/web), --url <origin> (measure a server already running instead
+ * of starting one), --json <file> (every run's figures).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -29,9 +31,11 @@ const { values } = parseArgs({
     slug: { type: "string", default: "green-acres-farm" },
     url: { type: "string" },
     json: { type: "string" },
+    dist: { type: "string", default: "dist/web" },
   },
 });
 const RUNS = Number(values.runs);
+const dist = path.resolve(root, values.dist!);
 const slug = values.slug!;
 
 /** The pages measured; checkout needs a stored membership selection (made as the business page makes it). */
@@ -58,8 +62,22 @@ interface Figures {
   failing: Record<string, string[]>;
 }
 
+/** A port free right now on the loopback interface. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 async function startServer(): Promise<{ origin: string; stop: () => Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mp-lighthouse-"));
+  // The public host is the address Chromium opens, so canonical URLs and share tags name the page measured.
+  const port = await freePort();
   const child: ChildProcess = spawn(path.join(root, "node_modules/.bin/node"), ["api/main.ts"], {
     cwd: root,
     env: {
@@ -70,11 +88,15 @@ async function startServer(): Promise<{ origin: string; stop: () => Promise<void
       SEED_DEMO: "1",
       PAYMENT_PROVIDER: "sandbox",
       HOST: "127.0.0.1",
-      PORT: "0",
-      PUBLIC_HOST: "localhost",
+      PORT: String(port),
+      PUBLIC_HOST: `127.0.0.1:${port}`,
+      // Served over plain http here (production's default, https, would upgrade every request to a port that
+      // does not answer it).
+      PUBLIC_SCHEME: "http",
       BILLING_INTERVAL_MINUTES: "0",
       LOG_LEVEL: "info",
       REDIS_URL: "",
+      WEB_DIST_DIR: dist,
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -88,8 +110,7 @@ async function startServer(): Promise<{ origin: string; stop: () => Promise<void
         buffered = buffered.slice(nl + 1);
         try {
           const entry = JSON.parse(line);
-          // The ready line names localhost; Chromium resolves that to ::1 first, the server listens on 127.0.0.1.
-          if (entry.msg === "membership platform ready") resolve(String(entry.url).replace(/\/$/, "").replace("localhost", "127.0.0.1"));
+          if (entry.msg === "membership platform ready") resolve(`http://127.0.0.1:${port}`);
         } catch {
           /* not a log line */
         }
@@ -177,8 +198,8 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-if (!values.url && !fs.existsSync(path.join(root, "dist/web/index.html"))) {
-  console.error("dist/web is missing: run `npm run web:build` first (this script measures the build, it builds nothing).");
+if (!values.url && !fs.existsSync(path.join(dist, "index.html"))) {
+  console.error(`${path.relative(root, dist) || dist} has no build: run \`npm run web:build\` first (this script measures the build, it builds nothing).`);
   process.exit(1);
 }
 const server = values.url ? { origin: values.url.replace(/\/$/, ""), stop: async () => {} } : await startServer();
