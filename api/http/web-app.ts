@@ -107,8 +107,15 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
+/** Adds names to the Vary header, keeping those already there (CORS's Origin). */
+function addVary(reply: FastifyReply, names: string) {
+  const present = reply.getHeader("vary");
+  reply.header("vary", present ? `${String(present)}, ${names}` : names);
+}
+
 function sendHtml(req: FastifyRequest, reply: FastifyReply, body: HtmlBody, status: number, vary = "Accept-Encoding") {
-  reply.header("cache-control", "no-cache").header("etag", body.etag).header("vary", vary);
+  reply.header("cache-control", "no-cache").header("etag", body.etag);
+  addVary(reply, vary);
   if (status === 200 && etagMatches(req.headers["if-none-match"], body.etag)) return reply.status(304).send();
   const encoding = chooseEncoding(req.headers["accept-encoding"]);
   if (encoding) reply.header("content-encoding", encoding);

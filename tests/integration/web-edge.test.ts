@@ -105,6 +105,10 @@ describe("browser edge", () => {
     expect(decode(res.rawPayload, "br")).toBe(INDEX);
     const etag = String(res.headers.etag);
     expect(etag).toMatch(/^".+"$/);
+    expect(String(res.headers.vary)).toMatch(/accept-encoding/i);
+    // CORS's Vary: Origin is kept beside it.
+    const withOrigin = await t.app.inject({ method: "GET", url: "/businesses", headers: { accept: HTML, origin: "http://localhost:3000" } });
+    expect(String(withOrigin.headers.vary)).toMatch(/origin.*accept-encoding/i);
 
     const again = await t.app.inject({ method: "GET", url: "/membership", headers: { accept: HTML, "if-none-match": etag } });
     expect(again.statusCode).toBe(304);
