@@ -1,3 +1,5 @@
+import { readableText } from "@shared/contrast.ts";
+
 /** Parses #rgb, #rrggbb or #rrggbbaa; null for anything else (e.g. "transparent"). */
 export function parseHex(color: string): { r: number; g: number; b: number } | null {
   const hex = color.trim().replace(/^#/, "");
@@ -25,12 +27,25 @@ export interface FooterButtonColors {
   border: string;
 }
 
-/** Spec §9: footer button colours default to a dark or white variant by page background. */
+/**
+ * Spec §9: footer button colours default to a dark or white variant by page background. The text is the stored
+ * (or default) text colour when it reaches 4.5:1 on the button, else black or white (issue 16).
+ */
 export function footerButtonColors(theme: { pageBg: string; footerButtonBg: string; footerButtonText: string; footerButtonBorder: string }): FooterButtonColors {
   const dark = isDarkBackground(theme.pageBg);
+  const bg = theme.footerButtonBg || (dark ? "#ffffff" : "#1f2937");
   return {
-    bg: theme.footerButtonBg || (dark ? "#ffffff" : "#1f2937"),
-    text: theme.footerButtonText || (dark ? "#111827" : "#ffffff"),
+    bg,
+    text: readableText(bg, theme.footerButtonText || (dark ? "#111827" : "#ffffff")),
     border: theme.footerButtonBorder || "transparent",
   };
+}
+
+/**
+ * The business's primary (call-to-action) button: the theme's colour with its stored text colour, or black or
+ * white where the stored one would not reach 4.5:1 (the spec's default white on #f97316 gives 2.8:1).
+ */
+export function primaryButtonColors(theme: { primary: string; primaryText: string; buttonBorder: string } | null | undefined) {
+  const bg = theme?.primary || "#f97316";
+  return { bg, color: readableText(bg, theme?.primaryText || "#ffffff"), borderColor: theme?.buttonBorder || "transparent" };
 }

@@ -187,7 +187,7 @@ function CheckoutBody({ selection, state }: { selection: MembershipSelection; st
           <HStack as="ol" gap={{ base: "1", md: "3" }} wrap="wrap" listStyleType="none" fontSize={{ base: "xs", md: "sm" }}>
             {STEPS.map((label, i) => (
               <HStack as="li" key={label} gap="1.5" aria-current={i === step ? "step" : undefined}>
-                <Box as="span" w="6" h="6" rounded="full" display="inline-flex" alignItems="center" justifyContent="center" fontWeight="bold" bg={i <= step ? "orange.500" : "gray.200"} color={i <= step ? "white" : "gray.600"}>
+                <Box as="span" w="6" h="6" rounded="full" display="inline-flex" alignItems="center" justifyContent="center" fontWeight="bold" bg={i <= step ? "orange.solid" : "gray.200"} color={i <= step ? "white" : "gray.600"}>
                   {i + 1}
                 </Box>
                 <Text as="span" fontWeight={i === step ? "bold" : "normal"} color={i === step ? "fg" : "fg.muted"}>

@@ -106,7 +106,7 @@ export default function HomeRoute() {
         <SimpleGrid columns={{ base: 1, md: 3 }} gap="8">
           {STEPS.map((step, i) => (
             <Stack key={step.title} gap="3" align={{ base: "flex-start", md: "center" }} textAlign={{ base: "left", md: "center" }}>
-              <HStack justify="center" w="12" h="12" rounded="full" bg="orange.600" color="white" fontWeight="bold" fontSize="lg">
+              <HStack justify="center" w="12" h="12" rounded="full" bg="orange.solid" color="white" fontWeight="bold" fontSize="lg">
                 <span>{i + 1}</span>
               </HStack>
               <Heading as="h3" size="lg">

@@ -8,7 +8,7 @@ import { defaultMode, enabledModes, modeExtraCents, sameIds, toggleAddon } from 
 import { formatCents, formatSurcharge } from "@shared/money.ts";
 import { fromModeCode, MODE_LABELS, type FulfillmentModeName } from "@shared/fulfillment.ts";
 import { readSelection, saveSelection, type MembershipSelection } from "../../lib/selection.ts";
-import { isDarkBackground } from "../../lib/color.ts";
+import { isDarkBackground, primaryButtonColors } from "../../lib/color.ts";
 import { lazyDialog } from "../../ui/lazyDialog.tsx";
 
 const ChangeConfirmDialog = lazyDialog(() => import("./ChangeConfirmDialog.tsx").then((m) => m.ChangeConfirmDialog));
@@ -162,10 +162,8 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
   const changed = !!original && (original.planRef !== choice.planRef || original.mode !== choice.mode || !sameIds(original.addonRefs, choice.addonRefs));
 
   const primaryButton = {
-    bg: theme?.primary ?? "#f97316",
-    color: theme?.primaryText ?? "#ffffff",
+    ...primaryButtonColors(theme),
     borderWidth: "2px",
-    borderColor: theme?.buttonBorder ?? "transparent",
     _hover: { filter: "brightness(0.92)" },
     _disabled: { opacity: 0.5, cursor: "not-allowed", filter: "none" },
   } as const;

@@ -130,7 +130,7 @@ export function ContactStep({ loggedInUser, values, onChange, onBack, onContinue
   const usernameHint: Record<Availability, { text: string; color: string } | null> = {
     unchecked: values.username.trim().length > 0 ? { text: "Username must be at least 3 characters long", color: "fg.muted" } : null,
     checking: { text: "Checking availability…", color: "fg.muted" },
-    available: { text: "Username is available", color: "green.600" },
+    available: { text: "Username is available", color: "green.700" },
     taken: { text: "Username is already taken. Please choose a different one.", color: "red.600" },
     error: { text: availabilityError || "Error checking username availability", color: "red.600" },
   };

@@ -1,7 +1,9 @@
 import { useState } from "react";
 import { Accordion, Box, Button, Flex, Heading, HStack, Image, Link, SimpleGrid, Stack, Tabs, Text } from "@chakra-ui/react";
 import { MODE_LABELS, MODE_ORDER, type FulfillmentModeName } from "@shared/fulfillment.ts";
+import { readableText } from "@shared/contrast.ts";
 import { formatCents, formatSurcharge } from "@shared/money.ts";
+import { primaryButtonColors } from "../../../lib/color.ts";
 import { RichHtml } from "../../../ui/RichHtml.tsx";
 import { initialPreviewMode, type ItemDraft, type PageDraft } from "./draft.ts";
 
@@ -22,6 +24,8 @@ export function PagePreview({ draft, compact = false }: { draft: PageDraft; comp
   const addons = draft.addons.filter((a) => a.listed);
   const social = (Object.keys(SOCIAL_LABELS) as (keyof typeof SOCIAL_LABELS)[]).filter((k) => draft.social[k]);
   const { theme } = draft;
+  // The preview's footer is dark: an unset footer button shows a light grey one on it.
+  const footerButtonBg = theme.footerButtonBg || "#3f3f46";
   const step = (delta: number) => setImageIndex((i) => (i + delta + draft.gallery.length) % draft.gallery.length);
   return (
     <Box bg={theme.pageBg || "white"} rounded="lg" overflow="hidden" borderWidth="1px" data-testid="page-preview">
@@ -51,6 +55,7 @@ export function PagePreview({ draft, compact = false }: { draft: PageDraft; comp
         {modes.length === 0 ? (
           <Text color="red.600">Select at least one</Text>
         ) : (
+          // Each tab controls a panel with its mode's detail (a tab without its panel is an invalid aria-controls).
           <Tabs.Root value={activeMode} onValueChange={(e) => setMode(e.value as FulfillmentModeName)} variant="enclosed" size="sm">
             <Tabs.List>
               {modes.map((m) => (
@@ -59,13 +64,17 @@ export function PagePreview({ draft, compact = false }: { draft: PageDraft; comp
                 </Tabs.Trigger>
               ))}
             </Tabs.List>
+            {modes.map((m) => (
+              <Tabs.Content key={m} value={m} pt="2" pb="0">
+                <Text fontSize="sm" color="fg.muted">
+                  {m === "pickup" && (draft.fulfillment.pickupAddress ? `Pickup at ${draft.fulfillment.pickupAddress}` : "Pickup address not set")}
+                  {m === "shipping" && draft.fulfillment.shippingText}
+                  {m === "delivery" && (draft.fulfillment.deliveryArea ? `Delivery to ${draft.fulfillment.deliveryArea}` : "Local delivery")}
+                </Text>
+              </Tabs.Content>
+            ))}
           </Tabs.Root>
         )}
-        <Text fontSize="sm" color="fg.muted">
-          {activeMode === "pickup" && (draft.fulfillment.pickupAddress ? `Pickup at ${draft.fulfillment.pickupAddress}` : "Pickup address not set")}
-          {activeMode === "shipping" && draft.fulfillment.shippingText}
-          {activeMode === "delivery" && (draft.fulfillment.deliveryArea ? `Delivery to ${draft.fulfillment.deliveryArea}` : "Local delivery")}
-        </Text>
         {items.length === 0 ? (
           <Text color="fg.muted">No items yet...</Text>
         ) : (
@@ -102,7 +111,7 @@ export function PagePreview({ draft, compact = false }: { draft: PageDraft; comp
             ))}
           </Stack>
         )}
-        <Button bg={theme.primary} color={theme.primaryText} borderWidth="1px" borderColor={theme.buttonBorder || "transparent"} onClick={() => window.alert("Checkout is disabled in preview mode.")}>
+        <Button {...primaryButtonColors(theme)} borderWidth="1px" onClick={() => window.alert("Checkout is disabled in preview mode.")}>
           Checkout
         </Button>
         {draft.faqs.length > 0 && (
@@ -134,7 +143,7 @@ export function PagePreview({ draft, compact = false }: { draft: PageDraft; comp
         {social.length > 0 && (
           <HStack gap="3" wrap="wrap">
             {social.map((k) => (
-              <Button key={k} asChild size="xs" bg={theme.footerButtonBg || "whiteAlpha.200"} color={theme.footerButtonText || "white"} borderWidth="1px" borderColor={theme.footerButtonBorder || "transparent"}>
+              <Button key={k} asChild size="xs" bg={footerButtonBg} color={readableText(footerButtonBg, theme.footerButtonText || "#ffffff")} borderWidth="1px" borderColor={theme.footerButtonBorder || "transparent"}>
                 <Link href={draft.social[k]} target="_blank" rel="noopener">
                   {SOCIAL_LABELS[k]}
                 </Link>
