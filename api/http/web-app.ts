@@ -155,8 +155,11 @@ export async function serveWebApp(app: FastifyInstance<any, any, any, any, any>,
   const businessPages = new HtmlBodies(200);
   const origin = `${config.publicScheme}://${config.publicHost}`;
 
-  /** The head tags of a business (from the public page cache; page edits drop them), or null when there is none. */
-  async function businessTags(req: FastifyRequest, slug: string): Promise<string | null> {
+  /**
+   * The head tags of a business (from the public page cache; page edits drop them); null when there is no such
+   * business, undefined when they could not be read.
+   */
+  async function businessTags(req: FastifyRequest, slug: string): Promise<string | null | undefined> {
     if (!isValidSlug(slug)) return null;
     const ctx = await serviceContext(req);
     try {
@@ -175,13 +178,16 @@ export async function serveWebApp(app: FastifyInstance<any, any, any, any, any>,
       return JSON.parse(cached.body) as string;
     } catch (e) {
       if (e instanceof NotFoundError) return null;
-      throw e;
+      // The page still works without its tags (the app loads the business itself): the plain shell, logged.
+      req.log.error({ err: e }, "share tags of a business page could not be read");
+      return undefined;
     }
   }
 
   async function sendBusinessPage(req: FastifyRequest, reply: FastifyReply, slug: string, vary?: string) {
     const tags = await businessTags(req, slug);
-    if (tags == null) return sendHtml(req, reply, shell, 404, vary);
+    if (tags === null) return sendHtml(req, reply, shell, 404, vary);
+    if (tags === undefined) return sendHtml(req, reply, shell, 200, vary);
     return sendHtml(req, reply, businessPages.get(template.withHead(tags)), 200, vary);
   }
 

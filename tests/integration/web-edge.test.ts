@@ -258,6 +258,27 @@ describe("browser edge", () => {
     expect(await get()).toBe("Now with eggs.");
   });
 
+  it("still answers the page (plain shell, 200) when the business cannot be read, and logs why", async () => {
+    const lines: string[] = [];
+    const prisma = new Proxy(t.db.prisma, {
+      get: (target, prop) => (prop === "business" ? { findUnique: () => Promise.reject(new Error("connection lost")) } : Reflect.get(target, prop, target)),
+    });
+    const app = await buildApp({
+      config: t.config,
+      db: { ...t.db, prisma },
+      clock: t.clock,
+      logger: pino({ level: "error" }, { write: (line: string) => void lines.push(line) }),
+    });
+    try {
+      const res = await app.inject({ method: "GET", url: "/b/green-acres", headers: { accept: HTML } });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(INDEX);
+      expect(lines.join("")).toContain("connection lost");
+    } finally {
+      await app.close();
+    }
+  });
+
   describe("security headers by public scheme", () => {
     const csp = (app: App) => app.inject({ method: "GET", url: "/", headers: { accept: HTML } });
 
