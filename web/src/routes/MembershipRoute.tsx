@@ -174,15 +174,20 @@ function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | 
         </Box>
       )}
       {menuOpen && (
-        <Stack id="portal-menu" role="tablist" aria-orientation="vertical" hideFrom="md" gap="1" mb="4" p="2" rounded="lg" borderWidth="1px" bg="bg">
-          {TABS.map((t) => tabButton(t, true))}
+        <Stack id="portal-menu" hideFrom="md" gap="1" mb="4" p="2" rounded="lg" borderWidth="1px" bg="bg">
+          {/* A tablist holds tabs only: Log Out sits beside it, not in it. */}
+          <Stack role="tablist" aria-label="Membership" aria-orientation="vertical" gap="1">
+            {TABS.map((t) => tabButton(t, true))}
+          </Stack>
           <Button variant="ghost" justifyContent="flex-start" onClick={logout}>
             Log Out
           </Button>
         </Stack>
       )}
-      <HStack role="tablist" aria-label="Membership" gap="1" mb="6" hideBelow="md" borderBottomWidth="1px" pb="2">
-        {TABS.map((t) => tabButton(t))}
+      <HStack gap="1" mb="6" hideBelow="md" borderBottomWidth="1px" pb="2">
+        <HStack role="tablist" aria-label="Membership" gap="1">
+          {TABS.map((t) => tabButton(t))}
+        </HStack>
         <Box flex="1" />
         <Button variant="outline" onClick={logout}>
           Log Out

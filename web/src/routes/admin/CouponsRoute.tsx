@@ -203,7 +203,7 @@ function CouponTable({ fetchKey, onChanged }: { fetchKey: number; onChanged: () 
             </HStack>
           ))}
         </Stack>
-        <Table.ScrollArea hideBelow="md">
+        <Table.ScrollArea hideBelow="md" tabIndex={0} role="region" aria-label="Coupons">
           <Table.Root size="sm">
             <Table.Header>
               <Table.Row>

@@ -141,7 +141,7 @@ function UserTable({ search, fetchKey }: { search: string; fetchKey: number }) {
   if (users.length === 0) return <EmptyLine>No users found</EmptyLine>;
   return (
     <Stack gap="3">
-      <Table.ScrollArea>
+      <Table.ScrollArea tabIndex={0} role="region" aria-label="Users">
         <Table.Root size="sm">
           <Table.Header>
             <Table.Row>

@@ -50,7 +50,7 @@ function NavList({ sections, onNavigate }: { sections: AdminNavSection[]; onNavi
 function Brand() {
   return (
     <Link asChild _hover={{ textDecoration: "none" }} color="fg" fontWeight="semibold">
-      <RouterLink to="/" aria-label="Harvest & Hearth home">
+      <RouterLink to="/" aria-label="Admin · Harvest & Hearth home">
         <BrandMark />
         <Text as="span" fontFamily="heading">
           Admin

@@ -54,7 +54,7 @@ export function ApiTokensPanel({ business: key }: { business: ApiTokensPanelFrag
                 <ApiTokenRow key={node.id} token={node} layout="card" onRevoke={setRevoking} />
               ))}
             </Stack>
-            <Table.ScrollArea borderWidth="1px" rounded="md" hideBelow="md">
+            <Table.ScrollArea borderWidth="1px" rounded="md" hideBelow="md" tabIndex={0} role="region" aria-label="API tokens">
               <Table.Root size="sm">
                 <Table.Header>
                   <Table.Row>

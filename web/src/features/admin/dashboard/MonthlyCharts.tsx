@@ -39,7 +39,7 @@ export function MonthlyCharts({ metrics }: { metrics: MonthlyChartsFragment$key 
 function MembersChart({ points }: { points: MonthPoint[] }) {
   const chart = useChart({ data: points, series: [{ name: "activeMembers", label: "Active members", color: "teal.solid" }] });
   return (
-    <Chart.Root maxH="64" chart={chart} aria-label="Active members by month">
+    <Chart.Root maxH="64" chart={chart} role="figure" aria-label="Active members by month">
       <LineChart responsive style={{ width: "100%", height: "100%" }} data={chart.data} margin={{ left: -20, right: 8 }}>
         <CartesianGrid stroke={chart.color("border")} vertical={false} />
         <XAxis dataKey={chart.key("month")} tickLine={false} axisLine={false} fontSize={12} />
@@ -56,7 +56,7 @@ function MembersChart({ points }: { points: MonthPoint[] }) {
 function RevenueChart({ points }: { points: MonthPoint[] }) {
   const chart = useChart({ data: points, series: [{ name: "revenue", label: "Revenue", color: "orange.solid" }] });
   return (
-    <Chart.Root maxH="64" chart={chart} aria-label="Revenue by month">
+    <Chart.Root maxH="64" chart={chart} role="figure" aria-label="Revenue by month">
       <BarChart responsive style={{ width: "100%", height: "100%" }} data={chart.data} margin={{ left: -10, right: 8 }}>
         <CartesianGrid stroke={chart.color("border")} vertical={false} />
         <XAxis dataKey={chart.key("month")} tickLine={false} axisLine={false} fontSize={12} />

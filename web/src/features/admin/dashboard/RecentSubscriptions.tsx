@@ -27,7 +27,7 @@ export function RecentSubscriptions({ metrics, actions }: { metrics: RecentSubsc
       {data.recentSubscriptions.length === 0 ? (
         <EmptyLine>Nothing yet</EmptyLine>
       ) : (
-        <Table.ScrollArea data-testid="recent-subscriptions">
+        <Table.ScrollArea data-testid="recent-subscriptions" tabIndex={0} role="region" aria-label="Recent subscriptions">
           <Table.Root size="sm">
             <Table.Header>
               <Table.Row>

@@ -24,7 +24,7 @@ export function SubscriptionsByBusiness({ metrics }: { metrics: SubscriptionsByB
 function BusinessBars({ rows }: { rows: { business: string; count: number }[] }) {
   const chart = useChart({ data: rows, series: [{ name: "count", label: "Subscriptions", color: "purple.solid" }] });
   return (
-    <Chart.Root maxH="72" chart={chart} aria-label="Subscriptions by business">
+    <Chart.Root maxH="72" chart={chart} role="figure" aria-label="Subscriptions by business">
       <BarChart responsive style={{ width: "100%", height: "100%" }} layout="vertical" data={chart.data} margin={{ left: 10, right: 16 }}>
         <CartesianGrid stroke={chart.color("border")} horizontal={false} />
         <XAxis type="number" allowDecimals={false} tickLine={false} axisLine={false} fontSize={12} />

@@ -169,7 +169,7 @@ function MembershipsTable({ variables }: { variables: MembershipFilterVariables 
             </Box>
           ))}
         </Stack>
-        <Table.ScrollArea borderWidth="1px" rounded="md" hideBelow="md">
+        <Table.ScrollArea borderWidth="1px" rounded="md" hideBelow="md" tabIndex={0} role="region" aria-label="Memberships">
           <Table.Root size="sm" striped>
             <Table.Header>
               <Table.Row>
