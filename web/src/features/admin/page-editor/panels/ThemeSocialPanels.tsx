@@ -1,7 +1,18 @@
-import { Box, Field, HStack, Input, SimpleGrid, Stack } from "@chakra-ui/react";
+import { Box, Field, HStack, Input, SimpleGrid, Stack, Text } from "@chakra-ui/react";
 import { Panel } from "../../../../ui/admin/AdminPage.tsx";
 import type { PageDraft } from "../draft.ts";
 import { TextField, type UpdateDraft } from "../fields.tsx";
+import { themeContrastWarnings, type ContrastWarning } from "../themeContrast.ts";
+
+function ContrastNote({ warnings, pair }: { warnings: ContrastWarning[]; pair: ContrastWarning["pair"] }) {
+  const found = warnings.find((w) => w.pair === pair);
+  if (!found) return null;
+  return (
+    <Text role="status" fontSize="sm" color="orange.900" bg="orange.50" borderWidth="1px" borderColor="orange.200" rounded="md" px="3" py="2" data-testid="contrast-warning">
+      {found.message}
+    </Text>
+  );
+}
 
 type ThemeKey = keyof PageDraft["theme"];
 
@@ -38,11 +49,14 @@ export function ThemePanel({ draft, update }: { draft: PageDraft; update: Update
   const set = (key: ThemeKey) => (value: string) => update((d) => ({ ...d, theme: { ...d.theme, [key]: value } }));
   return (
     <Panel title="Theme colours">
-      <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
-        {THEME_FIELDS.map(([key, label]) => (
-          <ColorField key={key} label={label} value={draft.theme[key]} onChange={set(key)} />
-        ))}
-      </SimpleGrid>
+      <Stack gap="4">
+        <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
+          {THEME_FIELDS.map(([key, label]) => (
+            <ColorField key={key} label={label} value={draft.theme[key]} onChange={set(key)} />
+          ))}
+        </SimpleGrid>
+        <ContrastNote warnings={themeContrastWarnings(draft.theme)} pair="primary" />
+      </Stack>
     </Panel>
   );
 }
@@ -65,6 +79,7 @@ export function FooterSocialPanel({ draft, update }: { draft: PageDraft; update:
             <ColorField key={key} label={label} value={draft.theme[key]} onChange={setTheme(key)} />
           ))}
         </SimpleGrid>
+        <ContrastNote warnings={themeContrastWarnings(draft.theme)} pair="footerButton" />
         <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
           {SOCIAL.map(([key, label]) => (
             <TextField key={key} label={label} type="url" placeholder="https://" value={draft.social[key]} onChange={(value) => update((d) => ({ ...d, social: { ...d.social, [key]: value } }))} />
