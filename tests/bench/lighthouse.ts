@@ -11,7 +11,7 @@
  *
  * Options: --runs N (3), --only home,businesses,business,login,checkout, --slug <demo business> (green-acres-farm),
  * --dist <dir> (the build to serve, default dist/web), --url <origin> (measure a server already running instead
- * of starting one), --json <file> (every run's figures).
+ * of starting one), --json <file> (every run's figures), --reports <dir> (each run's whole Lighthouse report, JSON).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -32,6 +32,7 @@ const { values } = parseArgs({
     url: { type: "string" },
     json: { type: "string" },
     dist: { type: "string", default: "dist/web" },
+    reports: { type: "string" },
   },
 });
 const RUNS = Number(values.runs);
@@ -144,7 +145,7 @@ async function demoSelection(origin: string) {
   return { businessSlug: slug, mode: "pickup", fulfillmentMode: "pickup", chosenItemId: plan.ref, chosenItemName: plan.name, chosenAddonIds: [], chosenAddons: [], price: "$0.00", ts: Date.now() };
 }
 
-async function measure(origin: string, page: (typeof PAGES)[number]): Promise<Figures> {
+async function measure(origin: string, page: (typeof PAGES)[number], run: number): Promise<Figures> {
   const chrome = await chromeLauncher.launch({ chromePath: "/usr/bin/chromium", chromeFlags: CHROME_FLAGS });
   try {
     if (page.needsSelection) {
@@ -166,6 +167,10 @@ async function measure(origin: string, page: (typeof PAGES)[number]): Promise<Fi
       if (!lhr.runtimeError) break;
       if (attempt === 3) throw new Error(`${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
       console.error(`${page.path}: ${lhr.runtimeError.code}, trying again`);
+    }
+    if (values.reports) {
+      fs.mkdirSync(values.reports, { recursive: true });
+      fs.writeFileSync(path.join(values.reports, `${page.key}-${run}.json`), JSON.stringify(lhr));
     }
     const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
     const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
@@ -208,7 +213,7 @@ const all: Record<string, Figures[]> = {};
 try {
   for (let run = 1; run <= RUNS; run++) {
     for (const page of PAGES) {
-      const figures = await measure(server.origin, page);
+      const figures = await measure(server.origin, page, run);
       (all[page.key] ??= []).push(figures);
       console.error(`run ${run}/${RUNS} ${page.name}: perf ${figures.performance} a11y ${figures.accessibility} bp ${figures.bestPractices} seo ${figures.seo} LCP ${Math.round(figures.lcpMs)} ms TBT ${Math.round(figures.tbtMs)} ms CLS ${figures.cls.toFixed(3)} JS ${figures.jsKb.toFixed(1)} kB (load ${os.loadavg()[0].toFixed(2)})`);
     }
