@@ -38,11 +38,11 @@ export function corsPolicy(opts: { publicHost: string; production: boolean }): C
       const m = ORIGIN.exec(origin.toLowerCase());
       if (!m) return false;
       const [, scheme, host] = m;
-      const main = mainHost.get(scheme!);
+      const main = mainHost.get(scheme);
       if (!main) return false;
       if (host === main) return true;
-      if (!host!.endsWith(`.${main}`)) return false;
-      const label = host!.slice(0, -(main.length + 1));
+      if (!host.endsWith(`.${main}`)) return false;
+      const label = host.slice(0, -(main.length + 1));
       return !label.includes(".") && label !== "www" && isValidSlug(label);
     },
   };

@@ -4,7 +4,7 @@ import { PrismaClient } from "./generated/prisma/client.ts";
 import { migrate as applyMigrations, pgliteFactory } from "./migrations.ts";
 
 export type { PrismaClient };
-export type DatabaseKind = "postgres" | "pglite";
+type DatabaseKind = "postgres" | "pglite";
 
 export interface Database {
   prisma: PrismaClient;

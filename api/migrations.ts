@@ -48,12 +48,12 @@ export async function adapterFor(url: string = process.env.DATABASE_URL || `pgli
 
 export async function pgliteFactory(db: PGlite): Promise<SqlMigrationAwareDriverAdapterFactory> {
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
-  return fixPgliteFactory(new PrismaPGlite(db) as unknown as SqlMigrationAwareDriverAdapterFactory);
+  return fixPgliteFactory(new PrismaPGlite(db));
 }
 
 // pglite-prisma-adapter <=0.7.2: executeScript() does not await client.exec(), so a failing
 // migration is recorded as applied and the error is lost. Await it (migration tooling only).
-export function fixPgliteFactory(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrationAwareDriverAdapterFactory {
+function fixPgliteFactory(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrationAwareDriverAdapterFactory {
   const fix = (connected: SqlDriverAdapter) => {
     const adapter = connected as Adapter;
     adapter.executeScript = async (script: string) => {

@@ -8,7 +8,7 @@ import * as users from "../api/users/service.ts";
 import { businessIdParams, idParam, Ok, type Router } from "./router.ts";
 import { BusinessRef, businessRefSelect } from "./rows.ts";
 
-export const BusinessCard = z.object({
+const BusinessCard = z.object({
   id: z.number().int(),
   slug: z.string(),
   name: z.string(),

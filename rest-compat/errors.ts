@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { DomainError, RateLimitedError, ValidationError } from "../api/shared/errors.ts";
 
 /** The JSON body of every REST error (spec §7, §8): a message, and a machine-readable reason where there is one. */
-export interface RestError {
+interface RestError {
   error: string;
   reason?: string;
   issues?: { path: string; message: string }[];

@@ -11,7 +11,7 @@ import { formatCents } from "../api/shared/money.ts";
 
 // ── Shapes ───────────────────────────────────────────────────────────────────────────────────────────
 
-export const Variation = z.object({
+const Variation = z.object({
   id: z.string().describe("{itemId}_pickup, {itemId}_shipping or {itemId}_delivery"),
   name: z.enum(["Pickup", "Shipping", "Delivery"]),
   ordinal: z.number().int().describe("0 pickup, 1 shipping, 2 delivery"),
@@ -42,7 +42,7 @@ export const AddonShape = z.object({
 
 const DayWindow = z.object({ startDay: z.number().int(), endDay: z.number().int() });
 
-export const PageContent = z.object({
+const PageContent = z.object({
   brand: z.object({ name: z.string(), logoUrl: z.string() }),
   description: z.string().describe("Sanitised HTML"),
   gallery: z.array(z.object({ url: z.string() })),

@@ -14,15 +14,15 @@ type AnyObject = z.ZodType<Record<string, unknown>>;
  * - admin: a valid bearer token; X-Tenant is ignored (the client removes it for /api/admin).
  * Roles are checked by the services, not here.
  */
-export type Access = "public" | "member" | "admin";
+type Access = "public" | "member" | "admin";
 
-export interface RouteInput<P, Q, B> {
+interface RouteInput<P, Q, B> {
   params: P;
   query: Q;
   body: B;
 }
 
-export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType> {
+interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType> {
   method: Method;
   /** Spec path under /api, with {param} placeholders (as the spec writes them). */
   path: string;
@@ -58,7 +58,7 @@ const EMPTY = z.object({});
 /** The routes that route files declare, without mounting them: the OpenAPI document's and the contract tests' list. */
 export function declaredRoutes(files: ((r: Router) => void)[]): AnySpec[] {
   const specs: AnySpec[] = [];
-  for (const file of files) file({ add: (spec) => void specs.push(spec as unknown as AnySpec) });
+  for (const file of files) file({ add: (spec) => void specs.push(spec) });
   return specs;
 }
 
@@ -70,7 +70,7 @@ export function createRouter(
 ): Router {
   return {
     add(spec) {
-      registry.push(spec as unknown as AnySpec);
+      registry.push(spec);
       app.route({
         method: spec.method,
         url: spec.path.replace(/\{(\w+)\}/g, ":$1"),

@@ -73,7 +73,7 @@ export function requireMember(ctx: Pick<ServiceContext, "actor" | "tenant" | "me
   return actor;
 }
 
-export async function businessRoleOf(ctx: ServiceContext, businessId: number): Promise<BusinessRole | null> {
+async function businessRoleOf(ctx: ServiceContext, businessId: number): Promise<BusinessRole | null> {
   if (ctx.actor.kind !== "user") return null;
   if (ctx.roleCache.has(businessId)) return ctx.roleCache.get(businessId) ?? null;
   const link = await ctx.db.businessUser.findUnique({

@@ -23,7 +23,7 @@ import { saveDefaultCard } from "./cards.ts";
  * provider reports the payment succeeded. Client-sent amounts are compared, never used.
  */
 
-export const SelectionSchema = z.object({
+const SelectionSchema = z.object({
   businessSlug: z.string().trim().toLowerCase().min(1, "Choose a business"),
   /** Plan ref (spec chosenItemId, item_…). */
   planRef: z.string().trim().min(1, "Choose a package"),

@@ -4,7 +4,7 @@
  * client runs the same steps against either.
  */
 
-export type ProviderName = "sandbox" | "stripe";
+type ProviderName = "sandbox" | "stripe";
 
 export type IntentStatus =
   | "requires_payment_method"

@@ -4,7 +4,7 @@
  */
 
 /** Days after the first declined attempt at which the period is tried again. */
-export const RETRY_SCHEDULE_DAYS = [1, 3, 7] as const;
+const RETRY_SCHEDULE_DAYS = [1, 3, 7] as const;
 export const MAX_ATTEMPTS = RETRY_SCHEDULE_DAYS.length + 1;
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,9 +1,9 @@
 import { Prisma } from "../generated/prisma/client.ts";
 import { isoDate, localDate, yearMonthOf } from "../shared/calendar.ts";
 import { observeBillingRun } from "../observability/billing-events.ts";
-import { MAX_ATTEMPTS, RETRY_SCHEDULE_DAYS } from "./renewal-attempts.ts";
+import { MAX_ATTEMPTS } from "./renewal-attempts.ts";
 import { emptyReport, renewClaimed } from "./renewal-batch.ts";
-import type { BillingContext, DueList, RenewalReport, TaxSettings } from "./renewal-types.ts";
+import type { BillingContext, DueList, RenewalReport } from "./renewal-types.ts";
 
 /**
  * The billing clock: on its billing day (1–28, in the business's time zone) each active or past-due membership
@@ -26,8 +26,8 @@ export const DEFAULT_BATCH_SIZE = 500;
 /** Batches in flight at once in one process: while one waits on the database or the provider, another computes. */
 export const DEFAULT_CONCURRENCY = 2;
 
-export { MAX_ATTEMPTS, RETRY_SCHEDULE_DAYS };
-export type { BillingContext, DueList, RenewalReport };
+export { MAX_ATTEMPTS };
+export type { BillingContext,  RenewalReport };
 
 export interface RenewalOptions {
   /** One business only (default: every business). */
@@ -122,7 +122,7 @@ async function renewLists(ctx: BillingContext, lists: DueList[], report: Renewal
   let next = 0;
   const worker = async () => {
     while (next < batches.length && !opts.signal?.aborted) {
-      const b = batches[next++]!;
+      const b = batches[next++];
       await renewBatch(ctx, b.list, b.ids, report);
     }
   };

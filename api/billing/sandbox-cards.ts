@@ -7,7 +7,7 @@ import type { ProviderError } from "./provider.ts";
  */
 
 /** How a test card behaves (https://docs.stripe.com/testing). */
-export type CardBehavior =
+type CardBehavior =
   | "succeed"
   | "decline"
   | "insufficient_funds"
@@ -25,7 +25,7 @@ interface TestCard {
   behavior: CardBehavior;
 }
 
-export const TEST_CARDS: Record<string, TestCard> = {
+const TEST_CARDS: Record<string, TestCard> = {
   "4242424242424242": { brand: "visa", behavior: "succeed" },
   "4000056655665556": { brand: "visa", behavior: "succeed" },
   "5555555555554444": { brand: "mastercard", behavior: "succeed" },

@@ -1,17 +1,15 @@
 import { builder } from "../graphql/builder.ts";
 import { payloadQuery } from "../graphql/payload-query.ts";
-import { RULE_ERRORS } from "../graphql/errors.ts";
+import { RULE_ERRORS, ErrorInterface } from "../graphql/errors.ts";
 import { FulfillmentModeEnum } from "../catalog/schema.ts";
 import { AddressInput } from "../users/schema.ts";
 import { MembershipNode } from "../subscriptions/schema.ts";
 import { ValidationError } from "../shared/errors.ts";
 import { bpsToPercent } from "../pages/content.ts";
-import type { PaymentIntentInfo } from "./provider.ts";
+import type { PaymentIntentInfo, SetupIntentInfo } from "./provider.ts";
 import { SandboxCardError } from "./sandbox-cards.ts";
 import { completeCheckout, quoteSelection, startCheckout, type Quote } from "./checkout.ts";
 import { defaultCardOf, finishCardUpdate, promotePaymentMethod, SingleUsePaymentMethodError, startCardUpdate } from "./cards.ts";
-import type { SetupIntentInfo } from "./provider.ts";
-import { ErrorInterface } from "../graphql/errors.ts";
 import { sandboxFor } from "./service.ts";
 
 const CheckoutSelectionInput = builder.inputType("CheckoutSelectionInput", {

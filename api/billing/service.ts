@@ -30,7 +30,7 @@ export function sandboxFor(ctx: Pick<ServiceContext, "db" | "clock" | "config">)
   return p;
 }
 
-export const PAYMENT_STATUS: Record<IntentStatus, PaymentStatus> = {
+const PAYMENT_STATUS: Record<IntentStatus, PaymentStatus> = {
   requires_payment_method: "REQUIRES_PAYMENT_METHOD",
   requires_confirmation: "REQUIRES_PAYMENT_METHOD",
   requires_action: "REQUIRES_ACTION",
@@ -104,7 +104,7 @@ export const subscriptionForBilling = {
 export type BillableSubscription = Prisma.SubscriptionGetPayload<typeof subscriptionForBilling>;
 
 /** The order-history snapshot of what a period bought (spec §3 Order.selection). */
-export function selectionSnapshot(sub: BillableSubscription) {
+function selectionSnapshot(sub: BillableSubscription) {
   const chosenAddons = sub.addons.map((a) => ({
     id: a.addon.ref,
     name: a.addon.name,

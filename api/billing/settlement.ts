@@ -29,7 +29,7 @@ type Tx = Prisma.TransactionClient;
 type SettleContext = Pick<ServiceContext, "db" | "clock" | "config" | "log">;
 
 /** A membership's current selection as a purchase (a restart or a renewal buys what the membership holds). */
-export function purchaseOf(sub: {
+function purchaseOf(sub: {
   planId: number;
   mode: FulfillmentMode;
   planAmountCents: number;
@@ -58,7 +58,7 @@ export function purchaseOf(sub: {
     billingDay: sub.billingDay,
     isGift: sub.isGift,
     email: sub.email,
-    address: sub.address && typeof sub.address === "object" && !Array.isArray(sub.address) ? (sub.address as Record<string, unknown>) : null,
+    address: sub.address && typeof sub.address === "object" && !Array.isArray(sub.address) ? (sub.address) : null,
     addons: sub.addons.map((a) => ({ addonId: a.addonId, amountCents: a.amountCents })),
   };
 }
@@ -183,7 +183,7 @@ function refundReasonOf(value: string): RefundReason {
 }
 
 /** One key per payment intent for its full refund, whichever path refunds it: the provider refunds it once. */
-export const fullRefundKey = (paymentIntentId: string) => `refund:${paymentIntentId}`;
+const fullRefundKey = (paymentIntentId: string) => `refund:${paymentIntentId}`;
 
 /** Gives back a payment that settlement could not match, records it, and logs why. */
 export async function refundUnmatched(ctx: SettleContext, payment: { id: number }, intent: PaymentIntentInfo, reason: RefundReason): Promise<void> {

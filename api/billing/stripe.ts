@@ -129,7 +129,7 @@ export class StripeProvider implements PaymentProvider {
     } catch (e) {
       // A decline or an authentication request comes back as a card error carrying the payment intent.
       if (e instanceof Stripe.errors.StripeCardError && e.payment_intent) {
-        const info = paymentIntentInfo(e.payment_intent as Stripe.PaymentIntent);
+        const info = paymentIntentInfo(e.payment_intent);
         return { ...info, lastError: info.lastError ?? { code: e.decline_code ?? e.code ?? "card_declined", message: e.message } };
       }
       throw e;

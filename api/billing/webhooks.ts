@@ -1,15 +1,13 @@
 import type { FastifyPluginAsync } from "fastify";
 import Stripe from "stripe";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext, Log } from "../context.ts";
 import type { Config } from "../config.ts";
 import type { PrismaClient } from "../db.ts";
 import type { Clock } from "../shared/clock.ts";
-import type { Log } from "../context.ts";
 import { ConflictError } from "../shared/errors.ts";
 import { settleCheckoutPayment } from "./checkout.ts";
-import { recordPayment } from "./service.ts";
+import { recordPayment, providerFor } from "./service.ts";
 import { saveDefaultCard } from "./cards.ts";
-import { providerFor } from "./service.ts";
 
 type WebhookContext = Pick<ServiceContext, "db" | "clock" | "config" | "log">;
 
@@ -17,7 +15,7 @@ type WebhookContext = Pick<ServiceContext, "db" | "clock" | "config" | "log">;
  * Stripe events, each handled once: the event id is recorded in the same breath as its effect, and every
  * effect is itself idempotent (settling a period creates its order once), so a redelivered event changes nothing.
  */
-export async function handleStripeEvent(ctx: WebhookContext, event: Stripe.Event): Promise<"processed" | "duplicate" | "ignored"> {
+async function handleStripeEvent(ctx: WebhookContext, event: Stripe.Event): Promise<"processed" | "duplicate" | "ignored"> {
   const seen = await ctx.db.webhookEvent.findUnique({ where: { id: event.id } });
   if (seen) return "duplicate";
 

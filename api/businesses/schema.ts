@@ -12,7 +12,7 @@ import { NotFoundError, ValidationError } from "../shared/errors.ts";
 import type { ServiceContext } from "../context.ts";
 import * as businesses from "./service.ts";
 
-export const BusinessRoleEnum = builder.enumType(BusinessRole, {
+const BusinessRoleEnum = builder.enumType(BusinessRole, {
   name: "BusinessRole",
   description: "A user's role in a business: owner, editor or viewer (see api/auth/policy.ts).",
 });
@@ -30,7 +30,7 @@ function primeRole(ctx: ServiceContext, b: { id: number; users: { role: Business
   if (ctx.actor.kind === "user" && !ctx.roleCache.has(b.id)) ctx.roleCache.set(b.id, b.users[0]?.role ?? null);
 }
 
-export const BusinessNode = builder.prismaNode("Business", {
+builder.prismaNode("Business", {
   id: { field: "id" },
   // Select mode: each field names the columns it reads (a membership row joins only the business columns
   // asked). Always read: id, slug and name, which every screen shows; their fields read the row as it is
@@ -130,7 +130,7 @@ export const BusinessNode = builder.prismaNode("Business", {
   }),
 });
 
-export const BusinessUserNode = builder.prismaNode("BusinessUser", {
+builder.prismaNode("BusinessUser", {
   id: { field: "id" },
   description: "A user attached to a business with a role.",
   authScopes: (link, ctx) => canReadBusinessUser(ctx, link),
@@ -142,7 +142,7 @@ export const BusinessUserNode = builder.prismaNode("BusinessUser", {
   }),
 });
 
-export const ApiTokenNode = builder.prismaNode("ApiToken", {
+builder.prismaNode("ApiToken", {
   id: { field: "id" },
   description: "A read-only partner token of a business (memberships and orders). The secret is shown only when created.",
   authScopes: (token, ctx) => canReadApiToken(ctx, token),

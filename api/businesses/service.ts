@@ -10,7 +10,7 @@ import { publicPageChanged } from "../pages/public-cache.ts";
 import { richTextToPlain } from "../pages/richtext.ts";
 
 /** Public business list: every business is listed (spec §2 /businesses). */
-export function publicBusinessesWhere(): Prisma.BusinessWhereInput {
+function publicBusinessesWhere(): Prisma.BusinessWhereInput {
   return {};
 }
 
@@ -44,7 +44,7 @@ type Business = Prisma.BusinessGetPayload<object>;
 
 /** The public business list (spec §2 /businesses): every business, by name. GraphQL `businesses`, REST GET /businesses. */
 export function list(ctx: Pick<ServiceContext, "db">, page: BusinessPage = {}): Promise<Business[]> {
-  return ctx.db.business.findMany({ ...page, where: publicBusinessesWhere(), orderBy: { name: "asc" } }) as Promise<Business[]>;
+  return ctx.db.business.findMany({ ...page, where: publicBusinessesWhere(), orderBy: { name: "asc" } });
 }
 
 /** A card's logo: the page's, when it has one. */
@@ -75,7 +75,7 @@ export async function cards(ctx: Pick<ServiceContext, "db">) {
  */
 export async function openable(ctx: ServiceContext, page: BusinessPage = {}): Promise<Business[]> {
   requireUser(ctx);
-  return ctx.db.business.findMany({ ...page, where: businessesWhere(ctx, "viewDashboard"), orderBy: [{ name: "asc" }, { id: "asc" }] }) as Promise<Business[]>;
+  return ctx.db.business.findMany({ ...page, where: businessesWhere(ctx, "viewDashboard"), orderBy: [{ name: "asc" }, { id: "asc" }] });
 }
 
 /** The admin business list (REST GET /admin/businesses): administrators only; every business, by name, with its user count. */
@@ -104,7 +104,7 @@ export async function users(ctx: ServiceContext, businessId: number) {
  * Loads the viewer's roles in a page of businesses with one query, so per-business permission checks on
  * list fields (userCount, users, …) answer from the policy's per-request cache instead of one query each.
  */
-export async function primeViewerRoles(ctx: ServiceContext, businessIds: number[]): Promise<void> {
+async function primeViewerRoles(ctx: ServiceContext, businessIds: number[]): Promise<void> {
   if (ctx.actor.kind !== "user" || ctx.actor.user.isAdmin) return;
   const missing = businessIds.filter((id) => !ctx.roleCache.has(id));
   if (!missing.length) return;
@@ -125,8 +125,8 @@ export async function withViewerRoles<B extends { id: number }>(ctx: ServiceCont
 
 const isUniqueViolation = (e: unknown) => (e as { code?: string } | null)?.code === "P2002";
 
-export const SLUG_TAKEN = "A business with this subdomain already exists";
-export const ONE_OWNER = "A business can have only one owner";
+const SLUG_TAKEN = "A business with this subdomain already exists";
+const ONE_OWNER = "A business can have only one owner";
 const HAS_MEMBERS = "This business has active memberships. Cancel them before deleting the business.";
 const HAS_ORDERS = "This business has order history, which must be kept, so it cannot be deleted.";
 
@@ -246,7 +246,7 @@ export async function detachBusinessUser(ctx: ServiceContext, input: { businessI
 // ── Partner API tokens ───────────────────────────────────────────────────────────────────────────────
 
 /** Characters of a token kept in clear so owners can tell their tokens apart ("mpt_" + 4). */
-export const TOKEN_PREFIX_LENGTH = 8;
+const TOKEN_PREFIX_LENGTH = 8;
 
 const CreateApiTokenInput = z.object({
   businessId: z.number().int(),

@@ -8,7 +8,7 @@ export const FulfillmentModeEnum = builder.enumType(FulfillmentMode, {
   description: "How a member receives the box: pickup, shipping or delivery.",
 });
 
-export const PlanVariationRef = builder.objectRef<VariationView>("PlanVariation").implement({
+const PlanVariationRef = builder.objectRef<VariationView>("PlanVariation").implement({
   description: "The price of a plan in one fulfillment mode.",
   fields: (t) => ({
     id: t.exposeString("id", { description: "{planRef}_pickup, {planRef}_shipping or {planRef}_delivery." }),
@@ -21,7 +21,7 @@ export const PlanVariationRef = builder.objectRef<VariationView>("PlanVariation"
 });
 
 /** A plan (the spec's item / package) with one price per offered fulfillment mode. */
-export const PlanNode = builder.prismaNode("Plan", {
+builder.prismaNode("Plan", {
   id: { field: "id" },
   // Public while listed and not archived; else its business's staff and partner tokens, and its members.
   authScopes: (plan, ctx) => canReadPlan(ctx, plan),
@@ -49,7 +49,7 @@ export const PlanNode = builder.prismaNode("Plan", {
   }),
 });
 
-export const AddonNode = builder.prismaNode("Addon", {
+builder.prismaNode("Addon", {
   id: { field: "id" },
   authScopes: (addon, ctx) => canReadAddon(ctx, addon),
   fields: (t) => ({

@@ -13,7 +13,7 @@ import { sanitizeRichText } from "../pages/richtext.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
 import { singleLine } from "../shared/validation.ts";
 
-export const CURRENCY = "USD";
+const CURRENCY = "USD";
 
 /** Modes in display order; the index is the variation's ordinal (spec §3: 0|1|2). */
 export const FULFILLMENT_MODES = [FulfillmentMode.PICKUP, FulfillmentMode.SHIPPING, FulfillmentMode.DELIVERY] as const;
@@ -120,13 +120,12 @@ function uniqueRefs(c: { plans?: { ref?: string | null }[] | null; addons?: { re
   }
 }
 
-export const CatalogInputSchema = z.object(catalogLists).superRefine(uniqueRefs);
 
 /** Extends an input object schema with the catalogue lists (plans, addons) and their checks. */
 export function withCatalog<S extends z.ZodRawShape>(shape: S) {
   return z.object({ ...shape, ...catalogLists }).superRefine((c, ctx) => uniqueRefs(c as Parameters<typeof uniqueRefs>[0], ctx));
 }
-export type CatalogInput = z.output<typeof CatalogInputSchema>;
+export type CatalogInput = z.output<z.ZodObject<typeof catalogLists>>;
 
 const modeCents = (p: z.output<typeof PlanInputSchema>): Record<FulfillmentMode, number | null | undefined> => ({
   PICKUP: p.pickupCents,
@@ -200,7 +199,7 @@ async function saveAddons(tx: Prisma.TransactionClient, businessId: number, addo
 }
 
 /** Catalogue rows shown on the business page: listed, not archived; with includeUnlisted, every non-archived one. */
-export function publicCatalogWhere(includeUnlisted = false) {
+function publicCatalogWhere(includeUnlisted = false) {
   return { archivedAt: null, ...(includeUnlisted ? {} : { listed: true }) };
 }
 

@@ -8,10 +8,10 @@ import { numericId } from "../graphql/ids.ts";
 import { canReadCoupon } from "../auth/read-rules.ts";
 import * as coupons from "./service.ts";
 
-export const CouponTypeEnum = builder.enumType(CouponType, { name: "CouponType" });
+const CouponTypeEnum = builder.enumType(CouponType, { name: "CouponType" });
 
 /** Coupons are administered by admins only (spec §6). */
-export const CouponNode = builder.prismaNode("Coupon", {
+const CouponNode = builder.prismaNode("Coupon", {
   id: { field: "id" },
   authScopes: (coupon, ctx) => canReadCoupon(ctx, coupon),
   fields: (t) => ({

@@ -9,7 +9,7 @@ import { requireAdmin } from "../auth/policy.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../shared/errors.ts";
 import { parseInput, singleLine } from "../shared/validation.ts";
 
-export const MESSAGES = {
+const MESSAGES = {
   codeRequired: "Please enter a coupon code",
   percent: "Invalid percent value (0-100)",
   fixed: "Invalid fixed amount",
@@ -18,7 +18,7 @@ export const MESSAGES = {
 } as const;
 
 /** Codes are stored trimmed and upper-case (the input is displayed upper-case, spec §5). */
-export const normalizeCode = (code: string) => code.trim().toUpperCase();
+const normalizeCode = (code: string) => code.trim().toUpperCase();
 
 const CreateCouponInput = z
   .object({
@@ -60,7 +60,7 @@ export type CouponPage = Pick<Prisma.CouponFindManyArgs, "select" | "include" | 
  */
 export async function list(ctx: ServiceContext, page: CouponPage = {}): Promise<Coupon[]> {
   requireAdmin(ctx);
-  return ctx.db.coupon.findMany({ ...page, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }) as Promise<Coupon[]>;
+  return ctx.db.coupon.findMany({ ...page, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
 }
 
 /** Activate / deactivate (spec §4: toggle switches active and inactive). */

@@ -27,7 +27,7 @@ function refusal(issue: FieldIssue) {
 }
 
 /** Brackets open at once in a document, outside strings and comments, with an early stop past `limit`. */
-export function documentNestingExceeds(source: string, limit: number): boolean {
+function documentNestingExceeds(source: string, limit: number): boolean {
   let depth = 0;
   for (let i = 0; i < source.length; i++) {
     const c = source.charCodeAt(i);
@@ -85,7 +85,7 @@ function keyOf(node: ASTNode): string | null {
 }
 
 /** The first hostile inline literal of a document (string with a control character, list too long, nesting too deep). */
-export function findHostileLiteral(document: DocumentNode): FieldIssue | null {
+function findHostileLiteral(document: DocumentNode): FieldIssue | null {
   const stack: Step[] = [{ node: document, level: 0, key: null, parent: null }];
   while (stack.length) {
     const step = stack.pop()!;

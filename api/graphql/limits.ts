@@ -10,7 +10,7 @@ import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { GraphQLError, type ExecutionResult, type ValidationContext } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 
-export const GRAPHQL_LIMITS = {
+const GRAPHQL_LIMITS = {
   /** Levels of selections. */
   depth: 12,
   aliases: 15,
@@ -27,7 +27,7 @@ type Limit = keyof typeof GRAPHQL_LIMITS;
 type OnReject = (ctx: ValidationContext | null, error: GraphQLError) => void;
 
 /** The code of a refusal by one of the limits above (graphql-js's own refusals keep yoga's codes). */
-export const QUERY_TOO_COMPLEX = "QUERY_TOO_COMPLEX";
+const QUERY_TOO_COMPLEX = "QUERY_TOO_COMPLEX";
 
 /** "…, found 13." at the end of armor's message: what the document has, when armor says it. */
 function foundIn(error: GraphQLError): number | null {

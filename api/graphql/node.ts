@@ -18,7 +18,7 @@ import { GraphQLError, isInterfaceType, type GraphQLResolveInfo, type GraphQLSch
 import type { ServiceContext } from "../context.ts";
 import { builder } from "./builder.ts";
 
-export const MAX_NODE_IDS = 100;
+const MAX_NODE_IDS = 100;
 
 type Row = { id: number } & Record<string, unknown>;
 type Delegate = { findMany(args: object): Promise<Row[]> };

@@ -18,6 +18,6 @@ import "../metrics/schema.ts";
 export const schema = builder.toSchema({ sortSchema: false });
 // Every Node type has a read rule for node(id:)/nodes(ids:), or the server does not start.
 checkNodeReadRules(schema);
-export const sortedSchema = () => lexicographicSortSchema(schema);
+const sortedSchema = () => lexicographicSortSchema(schema);
 /** The SDL committed as schema.graphql (relay-compiler reads it). */
 export const printedSchema = () => printSchema(sortedSchema()) + "\n";

@@ -49,7 +49,7 @@ function publicResponseCache(cache: PublicPageCache): Plugin {
     session: () => null,
     enabled: (_req, ctx) => cache.enabled && ctx.serviceContext?.credentials === "none",
     buildResponseCacheKey: ({ documentString, variableValues, operationName, context }) =>
-      cacheKey((context as unknown as ServerContext).serviceContext?.tenant ?? null, operationName, variableValues, documentString),
+      cacheKey((context as ServerContext).serviceContext?.tenant ?? null, operationName, variableValues, documentString),
   });
 }
 
@@ -88,6 +88,7 @@ export function cachedPublicResponse(
   for (const k of Object.keys(body)) if (k !== "query" && k !== "variables" && k !== "operationName") return null;
   const operationName = body.operationName == null ? undefined : body.operationName;
   if (operationName !== undefined && typeof operationName !== "string") return null;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc (TypeScript 7) needs it; the linter reads types through the TypeScript 6 API, which does not
   const result = cache.store.get(cacheKey(ctx.tenant, operationName, body.variables, body.query)) as
     | (ExecutionResult & { extensions?: { http?: { headers?: Record<string, string> } } })
     | null;

@@ -36,6 +36,7 @@ export const MAX_ARRAY = 1000;
  * Control characters refused in any text: C0 but tab/LF/CR, DEL, C1, and surrogates that are not part of a
  * pair. (Single-line fields also refuse tab and line breaks, through their zod rule.)
  */
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern exists to refuse
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const MESSAGES = {
@@ -51,12 +52,6 @@ const codePointOf = (s: string) => `U+${s.codePointAt(0)!.toString(16).toUpperCa
 export function controlCharacterIn(text: string): string | null {
   const m = CONTROL.exec(text);
   return m ? codePointOf(m[0]) : null;
-}
-
-/** The issue of a text with a control character, or null. */
-export function textIssue(text: string, path: string): FieldIssue | null {
-  const found = controlCharacterIn(text);
-  return found ? { path, message: MESSAGES.control(found) } : null;
 }
 
 /** A step of the walk: a value and where it sits (parent chain, so paths are only built for a finding). */
@@ -138,7 +133,7 @@ export function assertCleanInput(value: unknown, prefix = ""): void {
 }
 
 /** The GraphQL-over-HTTP body of a refusal (also what the GraphQL plugin answers). */
-export function graphqlRefusalBody(error: ValidationError) {
+function graphqlRefusalBody(error: ValidationError) {
   return { errors: [{ message: error.message, extensions: { code: "BAD_USER_INPUT", reason: error.reason, issues: error.issues } }] };
 }
 

@@ -13,7 +13,7 @@ import { bindRequestLog } from "./request-id.ts";
  * allowed, invalid input), `invalid` (the request itself was refused before running: syntax, validation, query
  * limits, input limits), `error` (an unexpected error: masked in production, always logged with its stack).
  */
-export type GraphQLOutcome = "ok" | "refused" | "invalid" | "error";
+type GraphQLOutcome = "ok" | "refused" | "invalid" | "error";
 
 /** Names of at most 64 word characters are kept as they are; anything else is "other", no name "anonymous". */
 const OPERATION_NAME = /^[A-Za-z0-9_]{1,64}$/;
@@ -29,22 +29,22 @@ type Operation = { name: string | undefined; type: string; executed: boolean };
 /** The first named operation of a document, found without parsing it (the cached fast path has no AST). */
 const OPERATION_IN_TEXT = /(?:^|[\s,}])(query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/;
 
-export function operationInText(document: unknown): { name?: string; type: string } {
+function operationInText(document: unknown): { name?: string; type: string } {
   if (typeof document !== "string") return { type: "unknown" };
   const m = OPERATION_IN_TEXT.exec(document);
-  if (m) return { type: m[1]!, name: m[2] };
+  if (m) return { type: m[1], name: m[2] };
   return { type: document.trimStart().startsWith("{") ? "query" : "unknown" };
 }
 
 /** Whether an error in an answer is unexpected (a bug, the database): masked by production, or not a GraphQL or domain error. */
-export function isUnexpectedError(error: GraphQLError): boolean {
+function isUnexpectedError(error: GraphQLError): boolean {
   if (error.extensions?.unexpected || error.extensions?.code === "INTERNAL_SERVER_ERROR") return true;
   const cause = error.originalError;
   return cause != null && !(cause instanceof GraphQLError) && !(cause instanceof DomainError);
 }
 
 /** The outcome of one GraphQL result (see GraphQLOutcome). */
-export function outcomeOf(result: ExecutionResult): GraphQLOutcome {
+function outcomeOf(result: ExecutionResult): GraphQLOutcome {
   let outcome: GraphQLOutcome = "ok";
   for (const error of result.errors ?? []) {
     if (isUnexpectedError(error)) return "error";

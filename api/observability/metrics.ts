@@ -59,7 +59,7 @@ function routeOf(req: FastifyRequest): string {
   return (!req.is404 && req.routeOptions.url) || "unmatched";
 }
 
-export function createMetrics(): AppMetrics & {
+function createMetrics(): AppMetrics & {
   http: Histogram<"method" | "route" | "status_code">;
   statements: Counter<"kind">;
   statementSeconds: Histogram<"kind">;
@@ -136,14 +136,14 @@ export function createMetrics(): AppMetrics & {
 }
 
 /** Whether an Authorization header carries the token (constant time whatever the header holds). */
-export function bearerMatches(authorization: string | undefined, token: string): boolean {
+function bearerMatches(authorization: string | undefined, token: string): boolean {
   const given = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1] ?? "";
   const digest = (s: string) => createHash("sha256").update(s).digest();
   return timingSafeEqual(digest(given), digest(token));
 }
 
 /** How /metrics answers on the main port: open, behind the token, or not there (404). */
-export function mainPortAccess(config: Pick<Config, "env" | "metricsToken" | "metricsPort">): "open" | "token" | "off" {
+function mainPortAccess(config: Pick<Config, "env" | "metricsToken" | "metricsPort">): "open" | "token" | "off" {
   if (config.metricsPort !== undefined) return "off";
   if (config.metricsToken) return "token";
   return config.env === "production" ? "off" : "open";

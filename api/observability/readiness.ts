@@ -7,7 +7,7 @@ import type { Database } from "../db.ts";
 /** The migrations this code expects, one folder each (the files are part of the deployment). */
 const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../prisma/migrations");
 
-export type Readiness = { ready: true } | { ready: false; reason: "database unreachable" | "migrations pending" };
+type Readiness = { ready: true } | { ready: false; reason: "database unreachable" | "migrations pending" };
 
 /** How long the database may take to answer a readiness check before it counts as unreachable. */
 const DATABASE_TIMEOUT_MS = 3_000;
@@ -35,7 +35,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * table has none). Concurrent checks share one run; a passed migration check is kept 30 s. A change of state is
  * logged once (with the database's error), never sent to the client.
  */
-export function readinessCheck(db: Database, log: Log, migrationsDir = MIGRATIONS_DIR): () => Promise<Readiness> {
+function readinessCheck(db: Database, log: Log, migrationsDir = MIGRATIONS_DIR): () => Promise<Readiness> {
   let expected: string[] | undefined;
   let migratedUntil = 0;
   let inFlight: Promise<Readiness> | null = null;

@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import type { Actor } from "../context.ts";
 
 /** The header a request id comes in and goes out on. */
-export const REQUEST_ID_HEADER = "x-request-id";
+const REQUEST_ID_HEADER = "x-request-id";
 
 /** An incoming id is kept when it is 1 to 128 characters of this set (anything else could forge log lines or bloat them). */
 const VALID_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -14,7 +14,7 @@ const VALID_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
  * through every hop) when it is valid, else a new UUID. A header sent twice arrives joined with ", ", so it is
  * replaced too.
  */
-export function requestIdOf(req: IncomingMessage): string {
+function requestIdOf(req: IncomingMessage): string {
   const incoming = req.headers[REQUEST_ID_HEADER];
   return typeof incoming === "string" && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }

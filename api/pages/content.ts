@@ -8,17 +8,17 @@ import { richTextDocSchema, richTextOf, type RichTextDoc } from "./richtext-doc.
 import { singleLine } from "../shared/validation.ts";
 
 // ── Spec §9 limits and §3 defaults ───────────────────────────────────────────────────────────────────
-export const BILLING_DAY_MAX = 28;
-export const BOX_READY_DAY_MAX = 28;
-export const CUTOFF_DAY_MAX = 31;
-export const WINDOW_DAY_MAX = 28;
-export const TAX_PERCENT_MAX = 100;
-export const DEFAULT_TAX_RATE_BPS = 575;
-export const DEFAULT_ADDON_SECTION_TITLE = "Available Add-ons";
-export const DEFAULT_SHIPPING_TEXT = "Nationwide Shipping";
+const BILLING_DAY_MAX = 28;
+const BOX_READY_DAY_MAX = 28;
+const CUTOFF_DAY_MAX = 31;
+const WINDOW_DAY_MAX = 28;
+const TAX_PERCENT_MAX = 100;
+const DEFAULT_TAX_RATE_BPS = 575;
+const DEFAULT_ADDON_SECTION_TITLE = "Available Add-ons";
+const DEFAULT_SHIPPING_TEXT = "Nationwide Shipping";
 export const DEFAULT_WINDOW = { startDay: 1, endDay: 14 } as const;
 
-export const THEME_KEYS = [
+const THEME_KEYS = [
   "primary",
   "selection",
   "primaryText",
@@ -43,7 +43,7 @@ export const DEFAULT_THEME: Theme = {
   footerButtonBorder: "",
 };
 
-export const SOCIAL_KEYS = ["facebook", "instagram", "twitter", "youtube", "tiktok"] as const;
+const SOCIAL_KEYS = ["facebook", "instagram", "twitter", "youtube", "tiktok"] as const;
 export type Social = Record<(typeof SOCIAL_KEYS)[number], string>;
 
 /** A question with its answer as sanitised HTML (what REST and the public pages read). */
@@ -151,8 +151,8 @@ const line = (label: string, max: number) => singleLine(label).trim().max(max);
  * optional leading +, 7 to 15 digits (E.164's maximum) and an optional extension ("x12" or "ext. 12").
  */
 const PHONE = /^\+?[0-9(][0-9 ().-]*[0-9)](?:\s*(?:x|ext\.?)\s*[0-9]{1,6})?$/i;
-export const SUPPORT_PHONE_MESSAGE = "Support phone must be a phone number such as (555) 123-4567";
-export const supportPhoneSchema = line("Support phone", 40).refine((s) => {
+const SUPPORT_PHONE_MESSAGE = "Support phone must be a phone number such as (555) 123-4567";
+const supportPhoneSchema = line("Support phone", 40).refine((s) => {
   if (s === "") return true;
   const main = s.replace(/\s*(?:x|ext\.?)\s*[0-9]{1,6}$/i, "");
   const digits = main.replace(/[^0-9]/g, "").length;

@@ -30,7 +30,7 @@ const channelFor = (database: string) => `membership:public-page-changed:${creat
 const PUBLISH_TIMEOUT_MS = 1000;
 
 /** The tag of a business's entries: the entity the GraphQL response cache records for its Business node. */
-export const businessEntity = (businessId: number) => ({ typename: "Business", id: encodeGlobalID("Business", String(businessId)) });
+const businessEntity = (businessId: number) => ({ typename: "Business", id: encodeGlobalID("Business", String(businessId)) });
 
 /** A serialised public page with its entity tag. */
 export interface CachedPage {
@@ -39,7 +39,7 @@ export interface CachedPage {
 }
 
 /** A strong ETag of a response body (same body, same tag, in every process). */
-export function etagOf(body: string): string {
+function etagOf(body: string): string {
   return `"${createHash("sha1").update(body).digest("base64url")}"`;
 }
 
@@ -76,12 +76,13 @@ class GuardedStore implements Cache {
     const since = this.missedAt.get(id);
     this.missedAt.delete(id);
     if (since !== this.generation || !this.usable()) return;
-    this.inner.set(id, result, entities, ttl);
+    // The in-memory store answers synchronously (its type allows a promise, for other stores).
+    void this.inner.set(id, result, entities, ttl);
   }
 
   invalidate(entities: Iterable<{ typename: string; id?: string | number }>) {
     this.generation++;
-    this.inner.invalidate(entities);
+    void this.inner.invalidate(entities);
   }
 
   clear() {

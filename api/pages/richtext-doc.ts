@@ -10,7 +10,6 @@ import {
   blocksToHtml,
   INLINE_IMAGE_MAX_BYTES,
   LIST_MAX_DEPTH,
-  type RichTextBlock,
   type RichTextDoc,
   type RichTextListItem,
 } from "../shared/richtext-blocks.ts";
@@ -18,10 +17,10 @@ import {
 export type { RichTextDoc } from "../shared/richtext-blocks.ts";
 
 /** One rich-text field's document, embedded images included (the HTML of a field has the same cap). */
-export const RICH_TEXT_DOC_MAX_CHARS = 1_000_000;
-export const RICH_TEXT_MAX_BLOCKS = 500;
-export const BLOCK_TEXT_MAX_CHARS = 100_000;
-export const LIST_MAX_ITEMS = 1_000;
+const RICH_TEXT_DOC_MAX_CHARS = 1_000_000;
+const RICH_TEXT_MAX_BLOCKS = 500;
+const BLOCK_TEXT_MAX_CHARS = 100_000;
+const LIST_MAX_ITEMS = 1_000;
 /** Objects and arrays inside one another; a list at the deepest allowed level needs about 2 per level. */
 const JSON_MAX_DEPTH = 4 * LIST_MAX_DEPTH + 8;
 
@@ -160,7 +159,7 @@ export function richTextDocSchema(label: string) {
       }
     })
     .pipe(doc)
-    .transform((d): RichTextDoc => ({ ...(d.time !== undefined && { time: d.time }), ...(d.version !== undefined && { version: d.version }), blocks: d.blocks as RichTextBlock[] }));
+    .transform((d): RichTextDoc => ({ ...(d.time !== undefined && { time: d.time }), ...(d.version !== undefined && { version: d.version }), blocks: d.blocks }));
 }
 
 /** The sanitised HTML of a (validated) document: what the public page, the portal and REST show. */

@@ -75,7 +75,7 @@ const DayWindowRef = builder.objectRef<{ startDay: number; endDay: number }>("Da
 });
 
 /** Public content of the home page or of a business page. */
-export const PageObject = builder.prismaObject("Page", {
+builder.prismaObject("Page", {
   fields: (t) => ({
     brand: t.field({ type: BrandRef, resolve: (p) => ({ name: p.brandName, logoUrl: p.logoUrl }) }),
     brandName: t.exposeString("brandName"),
@@ -100,7 +100,7 @@ export const PageObject = builder.prismaObject("Page", {
   }),
 });
 
-export const NextBoxObject = builder.prismaObject("NextBox", {
+builder.prismaObject("NextBox", {
   description: "The per-business note about the next box (public).",
   fields: (t) => ({
     contentHtml: t.exposeString("contentHtml", { description: "Sanitised HTML." }),
@@ -161,7 +161,7 @@ const DayWindowInput = builder.inputType("DayWindowInput", {
   fields: (t) => ({ startDay: t.int({ required: true }), endDay: t.int({ required: true }) }),
 });
 
-export const PageContentInput = builder.inputType("PageContentInput", {
+const PageContentInput = builder.inputType("PageContentInput", {
   description: "The whole page content: fields left out take their defaults (the editor always sends everything).",
   fields: (t) => ({
     brand: t.field({ type: BrandInput }),

@@ -26,7 +26,7 @@ function contentData(content: z.output<typeof PageContentSchema>) {
 }
 
 /** The home page (isHome); created with §3 defaults the first time anyone asks. */
-export async function ensureHomePage(ctx: Pick<ServiceContext, "db">): Promise<{ id: number }> {
+async function ensureHomePage(ctx: Pick<ServiceContext, "db">): Promise<{ id: number }> {
   const found = await ctx.db.page.findUnique({ where: { isHome: true }, select: { id: true } });
   if (found) return found;
   try {
@@ -46,7 +46,7 @@ export type PageSelection = Pick<Prisma.PageFindUniqueArgs, "select" | "include"
 /** The home page content, for anyone (GraphQL homePage, REST GET /page and /admin/page). */
 export async function homePage(ctx: Pick<ServiceContext, "db">, selection: PageSelection = {}): Promise<Page> {
   const { id } = await ensureHomePage(ctx);
-  return ctx.db.page.findUniqueOrThrow({ ...selection, where: { id } }) as Promise<Page>;
+  return ctx.db.page.findUniqueOrThrow({ ...selection, where: { id } });
 }
 
 /**

@@ -6,6 +6,6 @@
  * `covers` decides whether a selection asks for no more than the statement carries; when it does not, the
  * caller loads through Prisma with the same selection.
  */
-export { asksRelations, column, covers, type Extra, type Model, pruned, type Query, type Shape } from "./model.ts";
-export { compileJoined, type Joinable, type Joined, joinSql, readJoined } from "./joined.ts";
-export { loadRows, type RowsQuery } from "./json.ts";
+export { asksRelations, column, covers,    type Query, type Shape } from "./model.ts";
+export { compileJoined, type Joinable,  joinSql, readJoined } from "./joined.ts";
+export { loadRows,  } from "./json.ts";

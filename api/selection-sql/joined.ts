@@ -60,7 +60,7 @@ export function compileJoined(model: Model, alias: string, selection: Query, joi
   for (const [name, value] of Object.entries(select ?? selection.include ?? {})) {
     if (!value || scalars.some((f) => f.name === name)) continue;
     const f = field(model, name);
-    const asked = f && joinable[name] && !f.isList ? scalarsAsked(f.type as Model, value) : null;
+    const asked = f && joinable[name] && !f.isList ? scalarsAsked(f.type, value) : null;
     const cols = asked?.map((g) => columnReader(joinable[name], g));
     if (!asked || !cols!.every(Boolean)) {
       rest[name] = value;
@@ -88,7 +88,7 @@ export function joinSql(model: Model, alias: string, joinable: Joinable, relatio
   const wanted = new Set(relations);
   return Object.entries(joinable)
     .filter(([name]) => wanted.has(name))
-    .map(([name, child]) => `JOIN ${table(field(model, name)!.type as Model)} ${child} ON ${joinCondition(model, name, alias, child)}`)
+    .map(([name, child]) => `JOIN ${table(field(model, name)!.type)} ${child} ON ${joinCondition(model, name, alias, child)}`)
     .join(" ");
 }
 

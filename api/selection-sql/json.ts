@@ -25,7 +25,7 @@ function objectSql(model: Model, alias: string, shape: PrunedShape, next: () => 
   };
   for (const [name, childShape] of Object.entries(shape.relations)) {
     const f = field(model, name)!;
-    pairs.push(`'${name}', ${sub(f.type as Model, f.isList, (c) => joinCondition(model, name, alias, c), childShape.orderBy, childShape)}`);
+    pairs.push(`'${name}', ${sub(f.type, f.isList, (c) => joinCondition(model, name, alias, c), childShape.orderBy, childShape)}`);
   }
   for (const [key, extra] of Object.entries(shape.extras ?? {})) {
     pairs.push(`'${key}', ${sub(extra.model, extra.list, (c) => extra.where(alias, c), extra.orderBy, pruned(extra.model, null, {}))}`);
@@ -45,7 +45,7 @@ function decoder(model: Model, shape: PrunedShape): (json: Record<string, unknow
   const nested: [string, (v: unknown) => unknown][] = [];
   const many = (decode: (json: Record<string, unknown>) => Record<string, unknown>) => (v: unknown) =>
     Array.isArray(v) ? v.map((x) => decode(x)) : v ? decode(v as Record<string, unknown>) : null;
-  for (const [name, s] of Object.entries(shape.relations)) nested.push([name, many(decoder(field(model, name)!.type as Model, s))]);
+  for (const [name, s] of Object.entries(shape.relations)) nested.push([name, many(decoder(field(model, name)!.type, s))]);
   for (const [key, extra] of Object.entries(shape.extras ?? {})) nested.push([key, many(decoder(extra.model, pruned(extra.model, null, {})))]);
   return (json) => {
     const row: Record<string, unknown> = {};

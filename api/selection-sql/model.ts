@@ -7,7 +7,7 @@
  */
 import { getDatamodel } from "../generated/pothos-types.ts";
 
-export const MODELS = getDatamodel().datamodel.models;
+const MODELS = getDatamodel().datamodel.models;
 export type Model = keyof typeof MODELS & string;
 export type Field = (typeof MODELS)[Model]["fields"][number];
 
@@ -74,13 +74,13 @@ const parseJson = (v: unknown) => (v == null ? null : JSON.parse(v as string));
 export function joinCondition(model: Model, name: string, parent: string, child: string): string {
   const f = field(model, name)!;
   if (f.relationFromFields?.length) return `${child}.id = ${parent}.${column(f.relationFromFields[0])}`;
-  const back = MODELS[f.type as Model].fields.find((g) => g.relationName === f.relationName && g.relationFromFields?.length);
+  const back = MODELS[f.type].fields.find((g) => g.relationName === f.relationName && g.relationFromFields?.length);
   if (!back) throw new Error(`selection-sql: no foreign key for ${model}.${name}`);
   return `${child}.${column(back.relationFromFields![0])} = ${parent}.id`;
 }
 
 /** Rows of another model attached under a key of their own (not a Prisma relation), e.g. a change's plan. */
-export interface Extra {
+interface Extra {
   model: Model;
   list: boolean;
   /** SQL condition tying the extra rows (alias `child`) to the row (alias `parent`). */
@@ -116,7 +116,7 @@ export function covers(model: Model, query: unknown, shape: Shape, allowed: stri
       if (!f) return false; // _count and the like
       if (f.kind !== "object") continue;
       const nested = shape.relations?.[name];
-      if (!nested || !covers(f.type as Model, sub, nested)) return false;
+      if (!nested || !covers(f.type, sub, nested)) return false;
     }
   }
   return true;
@@ -137,7 +137,7 @@ export function pruned(model: Model, query: unknown, shape: Shape): PrunedShape 
   for (const m of [select, include]) {
     for (const [name, sub] of Object.entries(m ?? {})) {
       const f = field(model, name);
-      if (sub && f?.kind === "object" && shape.relations?.[name]) relations[name] = pruned(f.type as Model, sub, shape.relations[name]);
+      if (sub && f?.kind === "object" && shape.relations?.[name]) relations[name] = pruned(f.type, sub, shape.relations[name]);
     }
   }
   return { ...shape, relations, scalars: select ? all.filter((f) => select[f.name]) : all };

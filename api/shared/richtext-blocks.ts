@@ -14,7 +14,7 @@ export interface RichTextListItem {
   items: RichTextListItem[];
 }
 
-export type RichTextListStyle = "ordered" | "unordered" | "checklist";
+type RichTextListStyle = "ordered" | "unordered" | "checklist";
 export type RichTextCounterType = "numeric" | "upper-roman" | "lower-roman" | "upper-alpha" | "lower-alpha";
 
 export type RichTextBlock =
@@ -39,7 +39,7 @@ export const INLINE_IMAGE_TYPES = ["image/png", "image/gif", "image/jpeg", "imag
  */
 export const INLINE_IMAGE_MAX_BYTES = 700 * 1024;
 /** Headings the sanitiser keeps: h1–h4; the editor offers h2–h4. */
-export const HEADING_MAX_LEVEL = 4;
+const HEADING_MAX_LEVEL = 4;
 /** Nesting of lists, as the editor's list tool is configured (spec §9 indent levels 1 to 8). */
 export const LIST_MAX_DEPTH = 8;
 

@@ -15,7 +15,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
  */
 const LINE_BREAK_OR_TAB = /[\t\n\r\v\f\u0085\u2028\u2029]/;
 
-export const SINGLE_LINE_MESSAGE = "must be a single line (no tabs or line breaks)";
+const SINGLE_LINE_MESSAGE = "must be a single line (no tabs or line breaks)";
 
 /**
  * A single-line text (names, usernames, slugs, codes, emails, titles, search terms): tabs and line breaks are

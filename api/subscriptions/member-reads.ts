@@ -23,10 +23,10 @@ import * as subscriptions from "./service.ts";
 type Query = { select?: Record<string, unknown> | null; include?: Record<string, unknown> | null };
 
 /** Order history: newest first. The one order of GET /my/orders and the GraphQL orders connections. */
-export const NEWEST_ORDERS_FIRST = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.OrderOrderByWithRelationInput[];
+const NEWEST_ORDERS_FIRST = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.OrderOrderByWithRelationInput[];
 const NEWEST_ORDERS_SQL = "t0.created_at DESC, t0.id DESC";
 /** GET /my/orders answers at most this many. */
-export const MY_ORDERS_LIMIT = 200;
+const MY_ORDERS_LIMIT = 200;
 /** Skipped months: oldest first. */
 const SKIPS_ORDER = [{ yearMonth: "asc" }, { id: "asc" }] satisfies Prisma.SkipOrderByWithRelationInput[];
 
@@ -34,7 +34,7 @@ const SKIPS_ORDER = [{ yearMonth: "asc" }, { id: "asc" }] satisfies Prisma.SkipO
 const LISTED_STATUSES = statusesOf("ANY");
 
 /** What one portal statement loads with a membership (the screen's MembershipRoute query asks for no more). */
-export const MEMBERSHIP_SHAPE: Shape = {
+const MEMBERSHIP_SHAPE: Shape = {
   relations: {
     business: { relations: { page: {}, nextBox: {} } },
     plan: {},
@@ -85,13 +85,13 @@ export async function memberships<T extends PortalRow = Subscription>(ctx: Servi
     const business = slug ? ` AND t0.business_id = (SELECT id FROM businesses WHERE slug = $${params.push(slug.toLowerCase())})` : "";
     rows = await loadRows<T>(ctx, "Subscription", query, MEMBERSHIP_SHAPE, { where: `t0.user_id = $1 AND t0.status::text = ANY($2::text[])${business}`, params });
   } else {
-    rows = (await ctx.db.subscription.findMany({ ...query, where: portalMembershipsWhere(who.userId, slug) } as Prisma.SubscriptionFindManyArgs)) as unknown as T[];
+    rows = (await ctx.db.subscription.findMany({ ...query, where: portalMembershipsWhere(who.userId, slug) })) as unknown as T[];
   }
   return portalOrder(rows, filter.onePerBusiness ?? false);
 }
 
 /** Spec §4: the member's membership shown at a business (one per business), or NotFound. */
-export async function memberAt<T extends PortalRow = Subscription>(ctx: ServiceContext, slug: string, query: Query = {}): Promise<T> {
+async function memberAt<T extends PortalRow = Subscription>(ctx: ServiceContext, slug: string, query: Query = {}): Promise<T> {
   requireMember(ctx, slug.toLowerCase());
   const [sub] = await memberships<T>(ctx, { businessSlug: slug, onePerBusiness: true }, query);
   if (!sub) throw new NotFoundError("Subscription");
@@ -134,7 +134,7 @@ export async function orders<T = Order>(ctx: ServiceContext, filter: { userId?: 
     cursor,
     where: { userId: who.userId, ...(who.tenant ? { business: { slug: who.tenant } } : {}) },
     orderBy: NEWEST_ORDERS_FIRST,
-  } as Prisma.OrderFindManyArgs)) as unknown as T[];
+  })) as unknown as T[];
 }
 
 /** Months skipped across the memberships, oldest first (the tenant's business only on REST). */
@@ -144,7 +144,7 @@ export async function skips<T = Skip>(ctx: ServiceContext, filter: { userId?: nu
     ...query,
     where: { subscription: { userId: who.userId, ...(who.tenant ? { business: { slug: who.tenant } } : {}) } },
     orderBy: SKIPS_ORDER,
-  } as Prisma.SkipFindManyArgs)) as unknown as T[];
+  })) as unknown as T[];
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import { NotFoundError, UnauthenticatedError, ValidationError } from "../shared/
 import { searchTerm } from "../shared/validation.ts";
 import { column, compileJoined, type Joinable, joinSql, readJoined } from "../selection-sql/index.ts";
 
-export type MembershipSelection = { select?: Prisma.SubscriptionSelect | null; include?: Prisma.SubscriptionInclude | null };
+type MembershipSelection = { select?: Prisma.SubscriptionSelect | null; include?: Prisma.SubscriptionInclude | null };
 
 export type StatusFilter = "ANY" | "ACTIVE" | "PAST_DUE" | "CANCELED";
 
@@ -68,7 +68,7 @@ const orderColumns = membershipOrder.map((o) => column(Object.keys(o)[0]));
 /** The GraphQL connections' page size (Relay `first`/`last`). */
 export const PAGE_SIZE = { default: 50, max: 200 } as const;
 /** A list without paging (the REST routes) answers the first LIST_LIMIT rows. */
-export const LIST_LIMIT = 500;
+const LIST_LIMIT = 500;
 
 /**
  * A page in the Prisma form the Pothos connections pass (their `query`): `take` rows (negative: the rows before
@@ -143,7 +143,7 @@ const JOINABLE: Joinable = { user: "u", business: "b", plan: "pl" };
 async function membershipPage(ctx: ServiceContext, filter: MembershipFilter, conditions: Prisma.Sql[], page: MembershipPage): Promise<unknown[]> {
   const take = page.take ?? LIST_LIMIT;
   if (take === 0) return [];
-  const selection = compileJoined("Subscription", "s", page as MembershipSelection, JOINABLE);
+  const selection = compileJoined("Subscription", "s", page, JOINABLE);
   const term = searchTerm(filter.search);
   const joins = new Set(selection.joins);
   if (term) {

@@ -3,12 +3,12 @@
  * target and resume date. "today" is always the local date in the business's time zone (see
  * api/shared/calendar.ts); nothing here reads a clock or a database.
  */
-import { addMonths, daysInMonth, isoDate, ordinal, parseYearMonth, yearMonthOf, type LocalDate, type YearMonth } from "../shared/calendar.ts";
+import { addMonths, daysInMonth, ordinal, parseYearMonth, yearMonthOf, type LocalDate, type YearMonth } from "../shared/calendar.ts";
 
 type Month = { year: number; month: number };
 
 /** Spec §9 defaults. */
-export const DEFAULT_BOX_READY_DAY = 1;
+const DEFAULT_BOX_READY_DAY = 1;
 export const DEFAULT_BILLING_DAY = 1;
 // Window defaults are page settings (spec §3/§9): one definition, in the page content module.
 export { DEFAULT_WINDOW } from "../pages/content.ts";
@@ -31,7 +31,7 @@ export function cutoffMessage(cutoffDay: number): string {
 }
 
 /** A day of a month, clamped to the month's length (a day 31 setting in February is the 28th/29th). */
-export function dayInMonth(m: Month, day: number): LocalDate {
+function dayInMonth(m: Month, day: number): LocalDate {
   return { year: m.year, month: m.month, day: Math.min(Math.max(1, day), daysInMonth(m.year, m.month)) };
 }
 
@@ -58,11 +58,11 @@ export function windowState(today: LocalDate, window: DayWindow): WindowState {
   return { open, opensOn, closesOn };
 }
 
-export function compareDates(a: LocalDate, b: LocalDate): number {
+function compareDates(a: LocalDate, b: LocalDate): number {
   return a.year - b.year || a.month - b.month || a.day - b.day;
 }
 
-export interface BoxTiming {
+interface BoxTiming {
   /** Day of the month the box is ready (default 1). */
   boxReadyDay?: number | null;
   /** Past this day, the next box is next month's (default: the box-ready day). */
@@ -70,7 +70,7 @@ export interface BoxTiming {
 }
 
 /** Month of the next box before any skip: this month, or next month once today is past the cutoff. */
-export function nextBoxMonth(today: LocalDate, timing: BoxTiming): Month {
+function nextBoxMonth(today: LocalDate, timing: BoxTiming): Month {
   const boxReadyDay = timing.boxReadyDay || DEFAULT_BOX_READY_DAY;
   const cutoff = effectiveCutoff(timing.cutoffDay) ?? boxReadyDay;
   return today.day > cutoff ? addMonths(today, 1) : { year: today.year, month: today.month };
@@ -80,7 +80,7 @@ export function nextBoxMonth(today: LocalDate, timing: BoxTiming): Month {
  * Month of the next box still to come: nextBoxMonth, or the month after when this month's box-ready day is
  * already behind today (a cutoff later than the box-ready day): a next box is never in the past.
  */
-export function upcomingBoxMonth(today: LocalDate, timing: BoxTiming): Month {
+function upcomingBoxMonth(today: LocalDate, timing: BoxTiming): Month {
   const month = nextBoxMonth(today, timing);
   const ready = dayInMonth(month, timing.boxReadyDay || DEFAULT_BOX_READY_DAY);
   return compareDates(ready, today) < 0 ? addMonths(month, 1) : month;
@@ -152,4 +152,4 @@ export function nextBillingPeriod(today: LocalDate, paidThroughPeriod?: YearMont
   return afterPaid > current ? afterPaid : current;
 }
 
-export { isoDate };
+;

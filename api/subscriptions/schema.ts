@@ -17,12 +17,12 @@ import { covers } from "../selection-sql/index.ts";
 // ---------------------------------------------------------------------------------------------------------
 // Enums
 
-export const MembershipStatusEnum = builder.enumType(SubscriptionStatus, {
+const MembershipStatusEnum = builder.enumType(SubscriptionStatus, {
   name: "MembershipStatus",
   description: "ACTIVE and PAST_DUE are current members; INCOMPLETE is a checkout that was never paid.",
 });
 
-export const OrderKindEnum = builder.enumType(OrderKind, { name: "OrderKind" });
+const OrderKindEnum = builder.enumType(OrderKind, { name: "OrderKind" });
 
 export const MembershipStatusFilterEnum = builder.enumType("MembershipStatusFilter", {
   values: {
@@ -61,7 +61,7 @@ const SkipTargetRef = builder.objectRef<subscriptions.SkipTarget>("MembershipSki
   }),
 });
 
-export const MembershipAddon = builder.prismaObject("SubscriptionAddon", {
+builder.prismaObject("SubscriptionAddon", {
   name: "MembershipAddon",
   fields: (t) => ({
     name: t.string({ select: { addon: { select: { name: true } } }, resolve: (a) => a.addon.name }),
@@ -81,7 +81,7 @@ export const SkipObject = builder.prismaObject("Skip", {
   }),
 });
 
-export const PendingChange = builder.prismaObject("SubscriptionChange", {
+builder.prismaObject("SubscriptionChange", {
   name: "PendingMembershipChange",
   description: "A selection scheduled for the next billing cycle; nothing is charged until then.",
   fields: (t) => ({

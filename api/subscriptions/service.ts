@@ -10,10 +10,9 @@ import { assertCan, requireMember } from "../auth/policy.ts";
 import { chargeForPeriod, claimOpenMembership, lockMember } from "../billing/settlement.ts";
 import { priceScheduledChange, type PriceBreakdown } from "../billing/pricing.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
-import { isoDate } from "../shared/calendar.ts";
+import { isoDate, ordinal } from "../shared/calendar.ts";
 import { ConflictError, ForbiddenError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";
-import { ordinal } from "../shared/calendar.ts";
 import { currentPeriod, nextBillingPeriod, resumeDate, skipTargetMonth, windowState, type DayWindow, type WindowState } from "./rules.ts";
 import { timingOf, timingSelect, todayIn, type PageTiming } from "./timing.ts";
 
@@ -240,7 +239,7 @@ export async function cancelSubscription(ctx: ServiceContext, input: { subscript
 // Restart
 
 /** What a restart charged, for the portal's confirmation: the amount, the period it pays for, the next billing date. */
-export interface RestartReceipt {
+interface RestartReceipt {
   chargedCents: number;
   /** YYYY-MM paid through. */
   period: string;

@@ -74,7 +74,7 @@ export interface WindowView extends DayWindow {
   closesOn: string;
 }
 
-export function windowView(window: DayWindow, state: WindowState): WindowView {
+function windowView(window: DayWindow, state: WindowState): WindowView {
   return { ...window, open: state.open, opensOn: isoDate(state.opensOn), closesOn: isoDate(state.closesOn) };
 }
 

@@ -14,7 +14,7 @@ import { createVariants } from "./variants.ts";
 
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 
-export const NOT_AN_IMAGE = "Only images can be uploaded (PNG, JPEG, GIF, WebP, BMP or ICO).";
+const NOT_AN_IMAGE = "Only images can be uploaded (PNG, JPEG, GIF, WebP, BMP or ICO).";
 
 interface ImageType {
   contentType: string;

@@ -34,7 +34,7 @@ export const AddressInput = builder.inputType("AddressInput", {
 });
 
 /** A user as seen by the user themself or an administrator. */
-export const UserNode = builder.prismaNode("User", {
+const UserNode = builder.prismaNode("User", {
   id: { field: "id" },
   // Select mode: each field names the columns it reads. A row given without them (the viewer: its id, from
   // the session) has them loaded by Pothos's loader in one read, beside the reads of its lists.

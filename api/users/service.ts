@@ -9,16 +9,16 @@ import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } f
 import { parseInput, searchTerm, singleLine } from "../shared/validation.ts";
 
 // Spec §5: username at least 3 characters. We also bound it and keep it URL- and log-safe.
-export const USERNAME_MIN = 3;
-export const usernameSchema = singleLine("Username")
+const USERNAME_MIN = 3;
+const usernameSchema = singleLine("Username")
   .trim()
   .toLowerCase()
   .min(USERNAME_MIN, "Username must be at least 3 characters long")
   .max(40, "Username must be at most 40 characters long")
   .regex(/^[a-z0-9._-]+$/, "Username may only contain letters, digits, dots, dashes and underscores");
 
-export const PASSWORD_MIN = 8;
-export const passwordSchema = z
+const PASSWORD_MIN = 8;
+const passwordSchema = z
   .string()
   .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters long`)
   .max(200, "Password must be at most 200 characters long");
@@ -46,7 +46,7 @@ export const addressPatchSchema = z.object(addressFields).partial();
 const emailSchema = z.union([z.literal(""), singleLine("Email").trim().toLowerCase().email("Please enter a valid email address").max(254)]);
 
 /** Public fields of a logged-in user, as login and registration return them. */
-export const publicUserSelect = { id: true, publicId: true, username: true, isAdmin: true, name: true, email: true } as const;
+const publicUserSelect = { id: true, publicId: true, username: true, isAdmin: true, name: true, email: true } as const;
 
 export async function isUsernameAvailable(ctx: ServiceContext, username: string): Promise<boolean> {
   const name = parseInput(usernameSchema, username);
@@ -150,6 +150,7 @@ export async function updateProfile(ctx: ServiceContext, input: z.input<typeof P
   const actor = requireUser(ctx);
   const data = parseInput(ProfileInput, input);
   const current = await ctx.db.user.findUniqueOrThrow({ where: { id: actor.user.id }, select: { address: true } });
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc (TypeScript 7) needs it; the linter reads types through the TypeScript 6 API, which does not
   const address = data.address ? addressSchema.parse({ ...((current.address as object | null) ?? {}), ...data.address }) : undefined;
   return ctx.db.user.update({
     where: { id: actor.user.id },
@@ -178,13 +179,13 @@ export async function createUser(ctx: ServiceContext, input: z.input<typeof Crea
 }
 
 /** Case-insensitive username search for admins and business owners attaching users (spec: results {id, username}). */
-export function userSearchWhere(q: string) {
+function userSearchWhere(q: string) {
   const term = searchTerm(q).toLowerCase();
   return term ? { username: { contains: term } } : {};
 }
 
 /** The REST users list answers an array: at most this many users (newest first). */
-export const USERS_LIST_LIMIT = 1000;
+const USERS_LIST_LIMIT = 1000;
 
 /** The caller's selection and paging (GraphQL passes its connection's `query` through; REST none). */
 export type UserPage = Pick<Prisma.UserFindManyArgs, "select" | "include" | "take" | "skip" | "cursor">;
@@ -195,7 +196,7 @@ export type UserPage = Pick<Prisma.UserFindManyArgs, "select" | "include" | "tak
  */
 export async function list(ctx: ServiceContext, filter: { search?: string | null }, page: UserPage = {}): Promise<User[]> {
   requireAdmin(ctx);
-  return ctx.db.user.findMany({ take: USERS_LIST_LIMIT, ...page, where: userSearchWhere(filter.search ?? ""), orderBy: { id: "desc" } }) as Promise<User[]>;
+  return ctx.db.user.findMany({ take: USERS_LIST_LIMIT, ...page, where: userSearchWhere(filter.search ?? ""), orderBy: { id: "desc" } });
 }
 
 /**
@@ -209,7 +210,7 @@ export async function searchForAttach(
 ): Promise<User[]> {
   if (filter.businessId != null) await assertCan(ctx, filter.businessId, "manageUsers");
   else requireAdmin(ctx);
-  return ctx.db.user.findMany({ ...page, where: userSearchWhere(filter.query), orderBy: { username: "asc" }, take: 20 }) as Promise<User[]>;
+  return ctx.db.user.findMany({ ...page, where: userSearchWhere(filter.query), orderBy: { username: "asc" }, take: 20 });
 }
 
 export async function userById(ctx: ServiceContext, id: number) {

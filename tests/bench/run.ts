@@ -87,7 +87,7 @@ function load(opts: autocannon.Options): Promise<{ rps: number; p50: number; p95
   return new Promise((resolve, reject) => {
     const times: number[] = [];
     const instance = autocannon(opts, (err, result) => {
-      if (err) return reject(err);
+      if (err) return reject(err instanceof Error ? err : new Error(String(err)));
       times.sort((a, b) => a - b);
       const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN;
       resolve({ rps: result.requests.average, p50: at(0.5), p95: at(0.95), p99: at(0.99), non2xx: result.non2xx, errors: result.errors });
@@ -268,7 +268,7 @@ async function main() {
           statements = 0;
           const r = await countApp.inject({ method: "POST", url: "/graphql", headers: { ...json(token), "x-tenant": "bench-1" }, payload: { query, variables } });
           checkoutStatements.push(statements);
-          return r.json() as any;
+          return r.json<any>();
         };
         const s = await step(start, { input: { selection: { businessSlug: "bench-1", planRef: "item_1", mode: "PICKUP", addonRefs: [] }, email: "c@example.com", idempotencyKey: "bench-count-0001" } });
         if (!s.data?.startCheckout?.data) throw new Error(`checkout: ${JSON.stringify(s)}`);
@@ -290,7 +290,7 @@ async function main() {
             },
             onResponse: (_status: number, body: string, ctx: any) => {
               try {
-                ctx.started = (JSON.parse(body) as any).data?.startCheckout?.data ?? null;
+                ctx.started = (JSON.parse(body)).data?.startCheckout?.data ?? null;
               } catch {
                 ctx.started = null;
               }

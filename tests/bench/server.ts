@@ -36,7 +36,7 @@ const stop = async () => {
   await db.close();
   process.exit(0);
 };
-process.on("SIGTERM", stop);
-process.on("disconnect", stop);
-process.stdin.on("end", stop);
+process.on("SIGTERM", () => void stop());
+process.on("disconnect", () => void stop());
+process.stdin.on("end", () => void stop());
 process.stdin.resume();

@@ -32,7 +32,7 @@ const closed = new WeakMap<z.ZodType, z.ZodType>();
  * The schema with every object closed (unknown keys fail), checks and refinements kept. A JSON body is what
  * the handler returned (z.input of the response), so a pipe is checked by its input side.
  */
-export function strictSchema(schema: z.ZodType): z.ZodType {
+function strictSchema(schema: z.ZodType): z.ZodType {
   const done = closed.get(schema);
   if (done) return done;
   const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
@@ -104,7 +104,7 @@ const ROUTES: DeclaredRoute[] = restRouteSpecs()
 export const declaredRouteKeys = () => ROUTES.map((r) => r.key);
 
 /** The declared route that answers `method url`, if any. */
-export function routeOf(method: string, url: string): DeclaredRoute | undefined {
+function routeOf(method: string, url: string): DeclaredRoute | undefined {
   const pathname = url.split("?")[0];
   return ROUTES.find((r) => r.spec.method === method && r.pattern.test(pathname));
 }

@@ -58,7 +58,7 @@ async function membershipPageIds(ctx: ServiceContext, filter: MembershipFilter, 
 }
 
 const ctxOf = (actor: Actor): ServiceContext =>
-  ({ db: t.db.prisma, clock: t.clock, config: t.config, log: console, actor, tenant: null, ip: "127.0.0.1", roleCache: new Map() }) as ServiceContext;
+  ({ db: t.db.prisma, clock: t.clock, config: t.config, log: console, actor, tenant: null, ip: "127.0.0.1", roleCache: new Map() });
 
 /** What the Prisma filter returns for the same page (the behaviour kept). */
 async function prismaIds(actor: Actor, filter: MembershipFilter, take: number, cursorId?: number) {

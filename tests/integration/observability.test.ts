@@ -39,8 +39,8 @@ function samples(text: string): Sample[] {
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!m) continue;
     const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]!] = l[2]!;
-    out.push({ name: m[1]!, labels, value: Number(m[3]) });
+    for (const l of (m[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]] = l[2]!;
+    out.push({ name: m[1], labels, value: Number(m[3]) });
   }
   return out;
 }
@@ -382,8 +382,8 @@ describe("unexpected errors in production", () => {
     const [line, ...more] = errorLines("rid-masked");
     expect(more).toEqual([]);
     expect(line).toMatchObject({ msg: "GraphQL request failed", operation: "ListBusinesses", userId, tenant: "alpha" });
-    expect(line!.err.message).toMatch(/businesses/);
-    expect(line!.err.stack).toMatch(/\n\s+at /);
+    expect(line.err.message).toMatch(/businesses/);
+    expect(line.err.stack).toMatch(/\n\s+at /);
     const text = await scrape(t.app, { authorization: `Bearer ${TOKEN}` });
     expect(sample(text, "graphql_operations_total", { operation: "ListBusinesses", type: "query", outcome: "error" })).toBe(1);
   });
@@ -416,7 +416,7 @@ describe("unexpected errors in production", () => {
     expect(res.headers["x-request-id"]).toBe("rid-rest-500");
     const [line] = errorLines("rid-rest-500");
     expect(line).toMatchObject({ msg: "REST request failed" });
-    expect(line!.err.stack).toMatch(/\n\s+at /);
+    expect(line.err.stack).toMatch(/\n\s+at /);
     const text = await scrape(t.app, { authorization: `Bearer ${TOKEN}` });
     expect(sample(text, "http_request_duration_seconds_count", { route: "/api/businesses", status_code: "500" })).toBe(1);
   });
@@ -435,7 +435,7 @@ describe("unexpected errors in production", () => {
       expect(res.headers["x-request-id"]).toBe("rid-500");
       const [line] = errorLines("rid-500");
       expect(line).toMatchObject({ msg: "request failed" });
-      expect(line!.err.stack).toMatch(/\n\s+at /);
+      expect(line.err.stack).toMatch(/\n\s+at /);
     } finally {
       await t.db.prisma.$executeRawUnsafe(`ALTER TABLE sessions_gone RENAME TO sessions`);
     }

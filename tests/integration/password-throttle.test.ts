@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { hashPassword } from "../../api/auth/passwords.ts";
+import type * as Passwords from "../../api/auth/passwords.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 
 /**
@@ -12,7 +13,7 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 // Counts the password hashes the services evaluate (a refused attempt must evaluate none).
 const hashes = vi.hoisted(() => ({ verified: 0 }));
 vi.mock("../../api/auth/passwords.ts", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../api/auth/passwords.ts")>();
+  const original = await importOriginal<typeof Passwords>();
   return {
     ...original,
     verifyPassword: async (hash: string, password: string) => {

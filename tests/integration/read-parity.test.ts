@@ -35,7 +35,7 @@ const SEARCH = `query($q: String!, $b: Int) { userSearch(query: $q, businessId: 
 /** The users of a GraphQL users page, as [id, username]. */
 async function gqlUsers(token: string | null, search?: string) {
   const res = await t.gql(USERS, { search }, { token });
-  return res.errors ? { refused: res.errors[0]!.message } : res.data.users.edges.map((e: any) => [e.node.databaseId, e.node.username]);
+  return res.errors ? { refused: res.errors[0].message } : res.data.users.edges.map((e: any) => [e.node.databaseId, e.node.username]);
 }
 
 /** A REST refusal or the rows, in the same shape as gqlUsers. */
@@ -184,7 +184,7 @@ describe("memberships lists: REST and GraphQL agree", () => {
   }
   async function gql(query: string, variables: Record<string, unknown>, token: string | null) {
     const res = await t.gql(query, variables, { token });
-    if (res.errors) return { refused: res.errors[0]!.message };
+    if (res.errors) return { refused: res.errors[0].message };
     const list = res.data.memberships ?? res.data.business.memberships;
     return list.edges.map((e: any) => gqlRow(e.node));
   }

@@ -48,7 +48,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Children of a process, then theirs, and so on (`ps --ppid`). */
 function descendants(pid: number): number[] {
-  let out = "";
+  let out: string;
   try {
     out = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" });
   } catch {
@@ -151,9 +151,9 @@ async function npmStart(): Promise<Started> {
   const npm = spawn("npm", ["start"], { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   groups.add(npm.pid!);
   const output: string[] = [];
-  npm.stdout!.on("data", (d) => output.push(String(d)));
-  npm.stderr!.on("data", (d) => output.push(String(d)));
-  const drained = Promise.all([npm.stdout!, npm.stderr!].map((stream) => new Promise((r) => stream.once("close", r)))).then(() => {});
+  npm.stdout.on("data", (d) => output.push(String(d)));
+  npm.stderr.on("data", (d) => output.push(String(d)));
+  const drained = Promise.all([npm.stdout, npm.stderr].map((stream) => new Promise((r) => stream.once("close", r)))).then(() => {});
   let done = false;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     npm.once("exit", (code, signal) => {

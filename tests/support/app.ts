@@ -5,13 +5,13 @@ import { buildApp, type App } from "../../api/server.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { createTestDatabase } from "./database.ts";
 
-export interface RequestOptions {
+interface RequestOptions {
   token?: string | null;
   tenant?: string | null;
   host?: string;
 }
 
-export interface GraphQLResponse<T = any> {
+interface GraphQLResponse<T = any> {
   data?: T;
   errors?: { message: string; extensions?: Record<string, unknown>; path?: (string | number)[] }[];
 }

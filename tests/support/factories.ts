@@ -67,7 +67,7 @@ export function factories(t: TestApp) {
           name: o.name ?? `Plan ${n}`,
           listed: o.listed ?? true,
           archivedAt: o.archived ? new Date("2026-01-01T00:00:00Z") : null,
-          variations: { create: Object.entries(prices).map(([mode, amountCents]) => ({ mode: mode as FulfillmentMode, amountCents: amountCents! })) },
+          variations: { create: Object.entries(prices).map(([mode, amountCents]) => ({ mode: mode as FulfillmentMode, amountCents: amountCents })) },
         },
       });
     },

@@ -75,8 +75,8 @@ export function BusinessGallery({ page }: { page: BusinessGalleryFragment_page$k
       <Image
         {...responsiveImage(images[current].url, GALLERY_SIZES)}
         alt={`${data.brandName} photo ${current + 1} of ${images.length}`}
-        width={1280}
-        height={960}
+        htmlWidth={1280}
+        htmlHeight={960}
         loading="eager"
         fetchPriority="high"
         w="full"

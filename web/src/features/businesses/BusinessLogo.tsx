@@ -9,7 +9,7 @@ const LOGO_SIZES = "64px";
 export function BusinessLogo({ name, logoUrl, size = "2xl" }: { name: string; logoUrl?: string | null; size?: "lg" | "xl" | "2xl" }) {
   return (
     <Avatar.Root size={size} colorPalette="orange" variant="subtle" shape="full" flexShrink={0}>
-      {logoUrl && <Avatar.Image {...responsiveImage(logoUrl, LOGO_SIZES)} width={64} height={64} alt={`${name} logo`} />}
+      {logoUrl && <Avatar.Image {...responsiveImage(logoUrl, LOGO_SIZES)} alt={`${name} logo`} />}
       <Avatar.Fallback fontFamily="heading" fontWeight="bold">
         {initials(name)}
       </Avatar.Fallback>
