@@ -274,4 +274,7 @@ test("admin area: every page and dialog", async ({ page, context }) => {
   await page.goto("/admin");
   await h1("Dashboard");
   await expectAccessible(page, "admin dashboard at 375 px");
+  await page.getByRole("button", { name: "Open menu" }).click();
+  await expect(page.getByRole("dialog").getByRole("navigation", { name: "Admin" })).toBeVisible();
+  await expectAccessible(page, "admin navigation drawer at 375 px");
 });
