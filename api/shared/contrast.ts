@@ -6,7 +6,7 @@
  */
 
 /** WCAG AA for normal-size text. */
-const MIN_TEXT_CONTRAST = 4.5;
+export const MIN_TEXT_CONTRAST = 4.5;
 
 export const BLACK = "#000000";
 export const WHITE = "#ffffff";
