@@ -5,7 +5,7 @@
  */
 
 /** Text or attribute value made inert in HTML (every context the tags use: element text and quoted attributes). */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
@@ -20,9 +20,9 @@ function decodeHtml(html: string): string {
 }
 
 /** Search results show about 160 characters of a description: cut at a word edge, with an ellipsis. */
-export const DESCRIPTION_LENGTH = 160;
+const DESCRIPTION_LENGTH = 160;
 
-export function shortDescription(text: string, max = DESCRIPTION_LENGTH): string {
+function shortDescription(text: string, max = DESCRIPTION_LENGTH): string {
   const plain = text.replace(/\s+/g, " ").trim();
   if (plain.length <= max) return plain;
   const cut = plain.slice(0, max - 1);
@@ -73,9 +73,9 @@ export class ShellTemplate {
   constructor(html: string) {
     this.html = html;
     const title = /<title>([\s\S]*?)<\/title>/i.exec(html);
-    this.siteName = title ? decodeHtml(title[1]!.trim()) : "";
+    this.siteName = title ? decodeHtml(title[1].trim()) : "";
     const description = /<meta\s+name=["']description["']\s+content=["']([^"']*)["'][^>]*>\s*/i.exec(html);
-    this.defaultDescription = description ? decodeHtml(description[1]!) : "";
+    this.defaultDescription = description ? decodeHtml(description[1]) : "";
     const stripped = description ? html.replace(description[0], "") : html;
     const at = title ? stripped.indexOf(title[0]) : stripped.search(/<\/head>/i);
     const end = title ? at + title[0].length : at;

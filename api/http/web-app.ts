@@ -38,7 +38,7 @@ const NOT_PAGES = /^\/(api|graphql|uploads|assets)(\/|$)/;
 const FILE_PATH = /\/[^/]*\.[^/]*$/;
 
 /** Whether an Accept header takes HTML (absent, text/html, text/* or *\/*, with q above 0). */
-export function acceptsHtml(accept: string | undefined): boolean {
+function acceptsHtml(accept: string | undefined): boolean {
   if (!accept) return true;
   return accept.split(",").some((part) => {
     const [type = "", ...params] = part.split(";").map((s) => s.trim().toLowerCase());
@@ -49,7 +49,7 @@ export function acceptsHtml(accept: string | undefined): boolean {
 }
 
 /** The encoding to answer with: brotli, then gzip, when Accept-Encoding takes it (q above 0); else none. */
-export function chooseEncoding(acceptEncoding: string | undefined): "br" | "gzip" | null {
+function chooseEncoding(acceptEncoding: string | undefined): "br" | "gzip" | null {
   if (!acceptEncoding) return null;
   const accepted = new Set<string>();
   for (const part of acceptEncoding.split(",")) {
@@ -207,7 +207,7 @@ export async function serveWebApp(app: FastifyInstance<any, any, any, any, any>,
 
   // Every other page of the app routes on the client.
   app.setNotFoundHandler((req, reply) => {
-    const pathname = req.url.split("?")[0]!;
+    const pathname = req.url.split("?")[0];
     const page = (req.method === "GET" || req.method === "HEAD") && !NOT_PAGES.test(pathname) && !FILE_PATH.test(pathname) && acceptsHtml(req.headers.accept);
     return page ? sendHtml(req, reply, shell, 200) : notFound(reply);
   });

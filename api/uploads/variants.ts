@@ -8,7 +8,7 @@ import sharp from "sharp";
 import { IMAGE_VARIANT_WIDTHS, variantFileName } from "../shared/image-variants.ts";
 
 /** Extensions of the uploads sharp can resize (see RESIZABLE_UPLOAD in the shared module). */
-export const RESIZABLE_EXTS = ["png", "jpg", "webp"] as const;
+const RESIZABLE_EXTS = ["png", "jpg", "webp"] as const;
 
 /** Below 5 MB of upload a decoded image stays well under this; bigger pixel counts are refused by sharp. */
 const LIMIT_INPUT_PIXELS = 40_000_000;

@@ -36,8 +36,8 @@ const { values } = parseArgs({
   },
 });
 const RUNS = Number(values.runs);
-const dist = path.resolve(root, values.dist!);
-const slug = values.slug!;
+const dist = path.resolve(root, values.dist);
+const slug = values.slug;
 
 /** The pages measured; checkout needs a stored membership selection (made as the business page makes it). */
 const PAGES = [
