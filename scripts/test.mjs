@@ -84,6 +84,10 @@ await run("schema.graphql is current", process.execPath, ["scripts/print-schema.
 await run("Typecheck (server)", bin("tsc"), ["-p", "tsconfig.json"]);
 await run("Relay artifacts", bin("relay-compiler"), []);
 await run("Typecheck (web)", bin("tsc"), ["-p", "web/tsconfig.json"]);
+await run("Typecheck (end-to-end tests)", bin("tsc"), ["-p", "tests/e2e"]);
+// ESLint (typed rules, React hooks, Relay, import cycles and layer boundaries: eslint.config.js) and knip (dead
+// exports, files and dependencies: knip.jsonc), at zero findings.
+await run("Lint", "npm", ["run", "-s", "lint"]);
 // The embedded run must not inherit a PostgreSQL URL from the caller's environment.
 await run("Server tests (embedded database)", bin("vitest"), ["run"], { TEST_DATABASE_URL: "" });
 
