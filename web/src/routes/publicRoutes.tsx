@@ -39,7 +39,14 @@ function chunkOf(pathname: string): (() => Promise<unknown>) | null {
   if (/^\/(terms-of-use|privacy-policy|refund-policy)$/.test(p)) return loadLegal;
   return null;
 }
-chunkOf(window.location.pathname)?.().catch(() => undefined);
+
+// Spec §2: on a tenant subdomain, paths under /admin go to the same path on the main host. Checked before the
+// router renders, so the admin area never starts on a tenant host.
+if (tenantHost && /^\/admin(\/|$)/.test(window.location.pathname)) {
+  window.location.replace(`${window.location.protocol}//${tenantHost.mainHost}${window.location.pathname}${window.location.search}`);
+} else {
+  chunkOf(window.location.pathname)?.().catch(() => undefined);
+}
 
 /**
  * A page still loading (its chunk or its data) fills the screen below the header, so the site footer waits
