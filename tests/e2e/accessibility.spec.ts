@@ -11,9 +11,9 @@ import { adminToken, createOwnBusiness, runSuffix } from "./tenant-support.ts";
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
-/** Waits for enter animations (dialogs fade and scale in): axe measures colours as painted. */
+/** Waits for enter animations (dialogs fade and scale in): axe measures colours as painted. Spinners never end. */
 async function settle(page: Page) {
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getComputedTiming().iterations === Infinity));
 }
 
 /** An element as axe names it, its markup, and for contrast the colours measured. */
@@ -80,6 +80,20 @@ test("public pages", async ({ page }) => {
   await page.getByRole("button", { name: /^Pay / }).click();
   await expect(page.getByText("Your card was declined.")).toBeVisible();
   await expectAccessible(page, "checkout: declined card");
+  // A card that asks for 3-D Secure: the sandbox's challenge dialog, failed (nothing is charged).
+  await page.getByRole("button", { name: "Try Again" }).click();
+  await fillCard(page, "4000 0027 6000 3184");
+  await page.getByRole("button", { name: /^Pay / }).click();
+  const challenge = page.getByRole("alertdialog");
+  await expect(challenge.getByRole("heading", { name: "3D Secure authentication" })).toBeVisible();
+  await expectAccessible(page, "checkout: 3-D Secure challenge");
+  await challenge.getByRole("button", { name: "Fail authentication" }).click();
+  await expect(challenge).toBeHidden();
+  await expect(page.getByText("Payment Error:")).toBeVisible();
+
+  await page.goto("/checkout");
+  await expect(page.getByRole("heading", { level: 1, name: "Your selection" })).toBeVisible();
+  await expectAccessible(page, "legacy checkout");
 
   // The phone layout: the header's menu open.
   await page.setViewportSize({ width: 375, height: 800 });
@@ -99,6 +113,22 @@ test("a business page and checkout in the spec's default theme (orange, white te
   await page.getByRole("button", { name: "Checkout" }).click();
   await expect(page.getByRole("heading", { name: "Contact & Account Information" })).toBeVisible();
   await expectAccessible(page, "default-theme checkout");
+});
+
+test("a business page on a mid-grey background (dark by spec §9, yet white text there is only 4.3:1)", async ({ page, request }) => {
+  await pinClock(page);
+  const suffix = runSuffix();
+  const token = await adminToken(request);
+  const business = await createOwnBusiness(request, token, { name: `Zz Grey Page Farm ${suffix}`, slug: `zz-grey-page-${suffix}`, planName: "Grey Box", pickupCents: 2500 });
+  const theme = { primary: "#f97316", selection: "#2563eb", primaryText: "#ffffff", buttonBorder: "transparent", pageBg: "#7a7a7a", footerButtonBg: "", footerButtonText: "", footerButtonBorder: "" };
+  const saved = await gql(request, token, `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename } }`, {
+    input: { businessId: business.id, content: { brand: { name: business.name }, descriptionHtml: '<p>Grey skies, <a href="https://example.com">bright boxes</a>.</p>', theme, social: { facebook: "https://facebook.com/example" } } },
+  });
+  expect(saved.data.saveBusinessPage.__typename).toBe("SaveBusinessPageSuccess");
+  await page.goto(`/b/${business.slug}`);
+  await expect(page.getByTestId("plan-card").first()).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveCSS("color", "rgb(0, 0, 0)");
+  await expectAccessible(page, "mid-grey business page");
 });
 
 test("member portal: every tab and dialog", async ({ page }) => {

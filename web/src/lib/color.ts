@@ -1,4 +1,4 @@
-import { readableText } from "@shared/contrast.ts";
+import { isReadable, parseHexColor, readableText, WHITE } from "@shared/contrast.ts";
 
 /** Parses #rgb, #rrggbb or #rrggbbaa; null for anything else (e.g. "transparent"). */
 export function parseHex(color: string): { r: number; g: number; b: number } | null {
@@ -48,4 +48,46 @@ export function footerButtonColors(theme: { pageBg: string; footerButtonBg: stri
 export function primaryButtonColors(theme: { primary: string; primaryText: string; buttonBorder: string } | null | undefined) {
   const bg = theme?.primary || "#f97316";
   return { bg, color: readableText(bg, theme?.primaryText || "#ffffff"), borderColor: theme?.buttonBorder || "transparent" };
+}
+
+/** `a` mixed with `b` (weight of b 0–1), as hex: what a translucent white card over the page paints. */
+function mix(a: string, b: string, weight: number): string {
+  const x = parseHexColor(a);
+  const y = parseHexColor(b);
+  if (!x || !y) return a;
+  const channel = (p: number, q: number) => Math.round(p * (1 - weight) + q * weight).toString(16).padStart(2, "0");
+  return `#${channel(x.r, y.r)}${channel(x.g, y.g)}${channel(x.b, y.b)}`;
+}
+
+export interface PageSurface {
+  /** Light text on the page (its cards are translucent white); else dark text on white cards. */
+  light: boolean;
+  /** Text on the page background. */
+  text: string;
+  /** Secondary text, on the page background and on its cards. */
+  muted: string;
+  /** The background of the page's cards (plans, add-ons, fulfillment, total). */
+  card: string;
+}
+
+const DARK_TEXT = "#171717";
+const DARK_MUTED = "#52525b";
+const LIGHT_MUTED = "#e4e4e7";
+
+/**
+ * How a business page paints text on its background (issue 16). Spec §9 makes a background with brightness below
+ * 150 dark, so its text is white; where white would not reach 4.5:1 there (mid greys, pure red…) the page
+ * switches to dark text on white cards instead. Muted text keeps its softer colour only where that still reaches
+ * 4.5:1.
+ */
+export function pageSurface(pageBg: string): PageSurface {
+  const bg = parseHexColor(pageBg) ? pageBg : "#ffffff";
+  if (isDarkBackground(bg) && isReadable(WHITE, bg)) {
+    // Cards are a 10 % white veil over the page, or none where that veil would take white text under 4.5:1.
+    const veiled = mix(bg, WHITE, 0.1);
+    const card = isReadable(WHITE, veiled) ? veiled : bg;
+    return { light: true, text: WHITE, muted: isReadable(LIGHT_MUTED, card) ? LIGHT_MUTED : WHITE, card };
+  }
+  const text = readableText(bg, DARK_TEXT);
+  return { light: false, text, muted: isReadable(DARK_MUTED, bg) ? DARK_MUTED : text, card: WHITE };
 }

@@ -7,7 +7,7 @@ import { BusinessFaqs } from "../features/business-page/BusinessFaqs.tsx";
 import { BusinessFooter } from "../features/business-page/BusinessFooter.tsx";
 import { BusinessHero } from "../features/business-page/BusinessHero.tsx";
 import { MembershipBuilder } from "../features/business-page/MembershipBuilder.tsx";
-import { isDarkBackground } from "../lib/color.ts";
+import { pageSurface } from "../lib/color.ts";
 import { useSessionVersion } from "../lib/session.ts";
 import { STORAGE_KEYS, writeItem } from "../lib/storage.ts";
 import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
@@ -77,10 +77,10 @@ function BusinessPage({ slug, fetchKey, onTenantHost }: { slug: string; fetchKey
   if (!business) return <BusinessNotFound slug={slug} />;
   const base = onTenantHost ? "" : `/b/${business.slug}`;
   const pageBg = business.page?.theme.pageBg ?? "#ffffff";
-  const dark = isDarkBackground(pageBg);
+  const surface = pageSurface(pageBg);
   const membership = viewer?.subscriptions.find((s) => s.status !== "INCOMPLETE") ?? null;
   return (
-    <Box bg={pageBg} color={dark ? "white" : "gray.900"} data-theme-dark={dark || undefined} minH="full">
+    <Box bg={pageBg} color={surface.text} data-theme-dark={surface.light || undefined} minH="full">
       {changeMode && (
         <Box bg="blue.50" color="blue.900" borderBottomWidth="1px" borderColor="blue.200">
           <Container maxW="6xl" py="3">

@@ -2,7 +2,7 @@ import { Box, Container, Flex, HStack, Link, Stack, Text } from "@chakra-ui/reac
 import { graphql, useFragment } from "react-relay";
 import { Link as RouterLink } from "react-router";
 import type { BusinessFooterFragment_page$key } from "./__generated__/BusinessFooterFragment_page.graphql.ts";
-import { footerButtonColors, isDarkBackground } from "../../lib/color.ts";
+import { footerButtonColors, pageSurface } from "../../lib/color.ts";
 
 const BusinessFooterFragment = graphql`
   fragment BusinessFooterFragment_page on Page {
@@ -36,7 +36,8 @@ const LABELS: Record<string, string> = { facebook: "Facebook", instagram: "Insta
 /** A business page's footer: social icons, legal links as themed buttons and the owner's copyright line. */
 export function BusinessFooter({ page }: { page: BusinessFooterFragment_page$key }) {
   const data = useFragment(BusinessFooterFragment, page);
-  const dark = isDarkBackground(data.theme.pageBg);
+  const surface = pageSurface(data.theme.pageBg);
+  const dark = surface.light;
   const button = footerButtonColors(data.theme);
   const socials = (Object.keys(ICONS) as (keyof typeof data.social)[]).filter((k) => data.social[k]);
   return (
@@ -63,7 +64,7 @@ export function BusinessFooter({ page }: { page: BusinessFooterFragment_page$key
                 </Link>
               </Text>
             )}
-            <Text fontSize="sm" opacity={0.8}>
+            <Text fontSize="sm" color={surface.muted}>
               © {new Date().getFullYear()} {data.brandName}. All rights reserved.
             </Text>
           </Stack>

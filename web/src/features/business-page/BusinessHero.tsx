@@ -5,7 +5,7 @@ import type { BusinessHeroFragment_business$key } from "./__generated__/Business
 import { BusinessGallery } from "./BusinessGallery.tsx";
 import { BusinessLogo } from "../businesses/BusinessLogo.tsx";
 import { memberCountLabel } from "../businesses/memberCount.ts";
-import { isDarkBackground } from "../../lib/color.ts";
+import { pageSurface } from "../../lib/color.ts";
 import { RichHtml } from "../../ui/RichHtml.tsx";
 
 const BusinessHeroFragment = graphql`
@@ -40,7 +40,10 @@ const BusinessHeroFragment = graphql`
 export function BusinessHero({ business, portalPath, signedIn = false }: { business: BusinessHeroFragment_business$key; portalPath: string; signedIn?: boolean }) {
   const data = useFragment(BusinessHeroFragment, business);
   const page = data.page;
-  const dark = isDarkBackground(page?.theme.pageBg ?? "#ffffff");
+  const surface = pageSurface(page?.theme.pageBg ?? "#ffffff");
+  const dark = surface.light;
+  // On a page whose muted text falls back to the main colour (a mid-tone background), links take it too.
+  const plainLinks = dark || surface.muted === surface.text;
   const name = data.name;
   const hasGallery = (page?.gallery.length ?? 0) > 0;
   return (
@@ -55,9 +58,9 @@ export function BusinessHero({ business, portalPath, signedIn = false }: { busin
               </Heading>
             </HStack>
             {page?.descriptionHtml ? (
-              <RichHtml fontSize="lg" color={dark ? "whiteAlpha.900" : "fg.muted"} css={dark ? { "& a": { color: "inherit" } } : undefined} html={page.descriptionHtml} data-testid="business-description" />
+              <RichHtml fontSize="lg" color={surface.muted} css={plainLinks ? { "& a": { color: "inherit" } } : undefined} html={page.descriptionHtml} data-testid="business-description" />
             ) : (
-              <Text color={dark ? "whiteAlpha.900" : "fg.muted"} fontSize="lg">
+              <Text color={surface.muted} fontSize="lg">
                 {data.description || `Monthly membership boxes from ${name}.`}
               </Text>
             )}

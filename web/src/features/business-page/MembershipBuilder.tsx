@@ -8,7 +8,7 @@ import { defaultMode, enabledModes, modeExtraCents, sameIds, toggleAddon } from 
 import { formatCents, formatSurcharge } from "@shared/money.ts";
 import { fromModeCode, MODE_LABELS, type FulfillmentModeName } from "@shared/fulfillment.ts";
 import { readSelection, saveSelection, type MembershipSelection } from "../../lib/selection.ts";
-import { isDarkBackground, primaryButtonColors } from "../../lib/color.ts";
+import { pageSurface, primaryButtonColors } from "../../lib/color.ts";
 import { lazyDialog } from "../../ui/lazyDialog.tsx";
 
 const ChangeConfirmDialog = lazyDialog(() => import("./ChangeConfirmDialog.tsx").then((m) => m.ChangeConfirmDialog));
@@ -127,7 +127,8 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
   const modes = enabledModes(fulfillment);
   const addonLimit = page?.addonLimit ?? 0;
   const theme = page?.theme;
-  const dark = isDarkBackground(theme?.pageBg ?? "#ffffff");
+  const surface = pageSurface(theme?.pageBg ?? "#ffffff");
+  const dark = surface.light;
 
   // Change mode: the original is the stored selection of this business, else the member's current membership.
   const original = useMemo<Choice | null>(() => {
@@ -168,8 +169,8 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
     _disabled: { opacity: 0.5, cursor: "not-allowed", filter: "none" },
   } as const;
   const selectionColor = theme?.selection ?? "#2563eb";
-  const cardBg = dark ? "whiteAlpha.100" : "white";
-  const mutedColor = dark ? "whiteAlpha.800" : "fg.muted";
+  const cardBg = surface.card;
+  const mutedColor = surface.muted;
 
   function modeDetails(mode: FulfillmentModeName): string {
     if (mode === "pickup") return fulfillment.pickupAddress;
