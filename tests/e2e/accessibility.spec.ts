@@ -3,7 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import type { NodeResult } from "axe-core";
 import { gql, loginAs } from "./admin-support.ts";
 import { fillCard, login, pinClock } from "./member-support.ts";
-import { adminToken, createOwnBusiness, runSuffix } from "./tenant-support.ts";
+import { adminToken, checkout, createOwnBusiness, memberSession, runSuffix } from "./tenant-support.ts";
 
 // Issue 16: no critical or serious axe-core violation (WCAG 2.0/2.1 A and AA) on any public, portal or admin page,
 // each portal tab and each dialog open. Every check is soft, so one run lists every page that fails, each
@@ -186,6 +186,45 @@ test("member portal: every tab and dialog", async ({ page }) => {
   await page.getByRole("button", { name: "Open menu" }).click();
   await expect(page.locator("#portal-menu")).toBeVisible();
   await expectAccessible(page, "portal menu at 375 px");
+});
+
+test("portal result dialogs: month skipped, restart payment and restarted", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await pinClock(page);
+  // A member of two businesses of this test's own (the demo member's memberships stay as other specs expect).
+  const suffix = runSuffix();
+  const token = await adminToken(request);
+  const skipFarm = await createOwnBusiness(request, token, { name: `Zz A11y Skip Farm ${suffix}`, slug: `zz-a11y-skip-${suffix}`, planName: "Skip Box", pickupCents: 2200 });
+  const restartFarm = await createOwnBusiness(request, token, { name: `Zz A11y Restart Farm ${suffix}`, slug: `zz-a11y-restart-${suffix}`, planName: "Restart Box", pickupCents: 2400 });
+  const username = `a11ym${suffix}`;
+  const memberToken = await memberSession(request, token, username, "member12345");
+  await checkout(request, memberToken, skipFarm, `${username}@example.com`);
+  await checkout(request, memberToken, restartFarm, `${username}@example.com`);
+  const mine = await gql(request, memberToken, `{ viewer { subscriptions { id business { slug } } } }`);
+  const toCancel = mine.data.viewer.subscriptions.find((m: { business: { slug: string } }) => m.business.slug === restartFarm.slug);
+  const canceled = await gql(request, token, `mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { __typename } }`, { input: { subscriptionId: toCancel.id } });
+  expect(canceled.data.cancelSubscription.__typename).toBe("CancelSubscriptionSuccess");
+
+  await login(page, "/membership", username, "member12345");
+  await page.getByRole("tab", { name: "Subscriptions" }).click();
+  const dialog = page.getByRole("alertdialog").or(page.getByRole("dialog"));
+  await page.getByTestId("subscription-card").filter({ hasText: skipFarm.name }).getByRole("button", { name: "Skip a month" }).click();
+  await dialog.getByRole("button", { name: "Skip month" }).click();
+  await expect(dialog.getByRole("heading", { name: "Month skipped" })).toBeVisible();
+  await expectAccessible(page, "portal: month skipped");
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.getByTestId("subscription-card").filter({ hasText: restartFarm.name }).getByRole("button", { name: "Restart subscription" }).click();
+  await dialog.getByRole("button", { name: "Restart", exact: true }).click();
+  const cardNumber = dialog.getByLabel("Card number");
+  if (await cardNumber.isVisible({ timeout: 3000 }).catch(() => false)) {
+    await expectAccessible(page, "portal: restart payment");
+    await fillCard(page, "4242 4242 4242 4242");
+    await dialog.getByRole("button", { name: /and restart$/ }).click();
+  }
+  await expect(page.getByTestId("restart-confirmation")).toBeVisible({ timeout: 10_000 });
+  await expectAccessible(page, "portal: restarted");
 });
 
 test("admin area: every page and dialog", async ({ page, context }) => {
