@@ -3,6 +3,7 @@ import type { PrismaClient } from "./db.ts";
 import type { Clock } from "./shared/clock.ts";
 import type { BusinessRole } from "./generated/prisma/client.ts";
 import type { PublicPageCache } from "./pages/public-cache.ts";
+import type { JobQueue } from "./jobs/queue.ts";
 import type { Log } from "./shared/log.ts";
 
 /** Who is making the request, resolved from the bearer token on the server (never from client claims). */
@@ -38,6 +39,8 @@ export interface ServiceContext {
   roleCache: Map<number, BusinessRole | null>;
   /** The process's cache of public pages (api/pages/public-cache.ts); writes that change a page invalidate it. */
   publicCache?: PublicPageCache;
+  /** The process's job queue (api/jobs/queue.ts); absent where no queue runs (most tests, scripts). */
+  jobs?: JobQueue;
 }
 
 export type UserActor = Extract<Actor, { kind: "user" }>;

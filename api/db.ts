@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { migrate as applyMigrations, pgliteFactory } from "./migrations.ts";
 
@@ -14,6 +15,11 @@ export interface Database {
   /** Embedded database only: its data folder as a tar archive (tests start new databases from a migrated one). */
   snapshot?(): Promise<Blob>;
   close(): Promise<void>;
+  /**
+   * What the job queue (api/jobs/) connects with: PostgreSQL's URL (pg-boss keeps a small pool of its own), or
+   * the embedded database itself (one connection, shared with Prisma).
+   */
+  jobsConnection: { kind: "postgres"; url: string } | { kind: "pglite"; pglite: PGlite };
 }
 
 export interface OpenOptions {
@@ -73,6 +79,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         }
       },
       close: () => prisma.$disconnect(),
+      jobsConnection: { kind: "postgres", url },
     };
   }
 
@@ -90,6 +97,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       return appliedMigrationNames;
     },
     snapshot: () => pglite.dumpDataDir("none"),
+    jobsConnection: { kind: "pglite", pglite },
     async close() {
       await prisma.$disconnect();
       await pglite.close();

@@ -4,7 +4,8 @@ import pino from "pino";
 import { loadConfigOrExit } from "./config.ts";
 import { openDatabase, type Database } from "./db.ts";
 import { buildApp } from "./server.ts";
-import { startBillingClock } from "./billing/renewals.ts";
+import { startJobQueue, type JobQueue } from "./jobs/queue.ts";
+import { renewalSchedule, renewalsJob } from "./jobs/renewals-job.ts";
 import { ShiftedClock, systemClock, type Clock } from "./shared/clock.ts";
 import path from "node:path";
 
@@ -13,7 +14,7 @@ import path from "node:path";
  *
  * Stopping: SIGTERM, SIGINT or SIGHUP (or `shutdown()`, which start.mjs calls when npm goes away) stops accepting
  * connections, lets in-flight requests finish (at most DRAIN_LIMIT_MS, then their connections are closed), stops
- * the billing clock at its next batch boundary, closes the database and exits 0, logging "shutting down" and
+ * the job queue (a renewal pass in flight stops at its next batch boundary and is retried later), closes the database and exits 0, logging "shutting down" and
  * "stopped". Whatever happens, the process exits within SHUTDOWN_LIMIT_MS of the signal, so every process of
  * `npm start` is gone within 10 s. A signal during start-up lets the step in progress finish and skips the rest.
  */
@@ -28,7 +29,7 @@ if (config.clockStart) log.warn({ clockStart: config.clockStart }, "clock shifte
 
 let db: Database | undefined;
 let app: Awaited<ReturnType<typeof buildApp>> | undefined;
-let stopBillingClock: () => Promise<void> = async () => {};
+let jobs: JobQueue | undefined;
 let stopping = false;
 let stopReason: string | undefined;
 let startup: Promise<void> = Promise.resolve();
@@ -58,7 +59,8 @@ const grace = closeWithGrace(
     const drained = app?.close();
     const force = setTimeout(() => app?.server.closeAllConnections(), DRAIN_LIMIT_MS);
     force.unref();
-    await Promise.all([stopBillingClock(), drained]);
+    // A renewal pass in flight stops at its next batch boundary (charged batches recorded); the job is retried.
+    await Promise.all([jobs?.stop(DRAIN_LIMIT_MS), drained]);
     clearTimeout(force);
     await db?.close();
     log.info({ ms: Date.now() - began }, "stopped");
@@ -86,7 +88,17 @@ startup = (async () => {
     if (stopping) return;
   }
 
-  const server = (app = await buildApp({ config, db: database, clock, logger: log }));
+  // The job queue (api/jobs/): pg-boss on the same database, in every process; each job runs once across them.
+  // The billing clock is its cron schedule (BILLING_INTERVAL_MINUTES; 0: no schedule, the queue still runs).
+  jobs = await startJobQueue({
+    db: database,
+    log,
+    definitions: [renewalsJob({ db: database.prisma, clock, config, log })],
+    schedules: renewalSchedule(config.billingIntervalMs / 60_000),
+  });
+  if (stopping) return;
+
+  const server = (app = await buildApp({ config, db: database, clock, logger: log, jobs }));
   if (stopping) return;
   await server.listen({ host: config.host, port: config.port });
   const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
@@ -96,10 +108,5 @@ startup = (async () => {
   log.info({ url, database: database.kind, payments: config.paymentProvider, node: process.version }, "membership platform ready");
   // A plain line for whoever ran `npm start` (logs stay JSON for log shippers).
   if (config.env !== "production") console.log(`\n  Membership platform running at ${url}  (${database.kind} database, ${config.paymentProvider} payments)\n`);
-
-  // The billing clock runs in every server process; leases and idempotency keys make concurrent runs safe.
-  if (config.billingIntervalMs && !stopping) {
-    stopBillingClock = startBillingClock({ db: database.prisma, clock, config, log }, config.billingIntervalMs);
-  }
 })();
 await startup;

@@ -6,6 +6,7 @@ import pino, { type Logger } from "pino";
 import type { Config } from "./config.ts";
 import type { RequestContext } from "./context.ts";
 import type { Database } from "./db.ts";
+import type { JobQueue } from "./jobs/queue.ts";
 import type { Clock } from "./shared/clock.ts";
 import { resolveActor } from "./auth/sessions.ts";
 import { requestTenant } from "./tenancy.ts";
@@ -24,6 +25,8 @@ export interface AppDeps {
   db: Database;
   clock: Clock;
   logger?: Logger;
+  /** The process's job queue (api/jobs/): the Jobs screen reads and retries through it. */
+  jobs?: JobQueue;
 }
 
 declare module "fastify" {
@@ -34,7 +37,7 @@ declare module "fastify" {
 }
 
 /** One HTTP server: GraphQL at /graphql, the REST compatibility layer under /api, uploads and the web app. */
-export async function buildApp({ config, db, clock, logger }: AppDeps) {
+export async function buildApp({ config, db, clock, logger, jobs }: AppDeps) {
   const log = withErrorStacks(logger ?? pino({ level: config.logLevel }));
   const app = Fastify({ loggerInstance: log, trustProxy: config.trustProxy, bodyLimit: 2 * 1024 * 1024, ...requestIdOptions });
   // X-Request-Id on every answer, /metrics, /healthz and /readyz (README "Running in production").
@@ -97,7 +100,7 @@ export async function buildApp({ config, db, clock, logger }: AppDeps) {
         const tenant = requestTenant(req.headers, config.publicHost);
         // Every later log line of the request (services log through req.log) names the user and tenant.
         bindRequestLog(req.log, actorLogBindings(actor, tenant));
-        return { db: db.prisma, clock, config, log: req.log, actor, credentials, tenant, ip: req.ip, roleCache: new Map(), publicCache };
+        return { db: db.prisma, clock, config, log: req.log, actor, credentials, tenant, ip: req.ip, roleCache: new Map(), publicCache, jobs };
       });
       contexts.set(req, ctx);
     }

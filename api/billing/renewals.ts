@@ -182,36 +182,3 @@ async function claim(ctx: BillingContext, list: DueList, ids: number[]): Promise
     )
     SELECT id, free FROM candidates ORDER BY id`;
 }
-
-/**
- * Runs the billing clock every `intervalMs` inside the server process (one pass at a time: a tick while a pass
- * is still running is skipped). Returns a stop function: no pass starts after it is called, and a running pass
- * stops at its next batch boundary (the batches in flight finish, charged and recorded); it resolves then.
- */
-export function startBillingClock(ctx: BillingContext, intervalMs: number, opts: Omit<RenewalOptions, "signal"> = {}): () => Promise<void> {
-  const stopping = new AbortController();
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (running || stopping.signal.aborted) return;
-    running = runRenewals(ctx, { ...opts, signal: stopping.signal })
-      .then((report) => {
-        if (report.errors) ctx.log.error({ report }, "billing clock ran with errors");
-        else if (report.due || report.skipped) ctx.log.info({ report }, "billing clock ran");
-      })
-      .catch((err) => ctx.log.error({ err }, "billing clock failed"))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  // First pass shortly after start, not in the middle of start-up.
-  const first = setTimeout(tick, Math.min(intervalMs, 10_000));
-  first.unref();
-  return async () => {
-    clearInterval(timer);
-    clearTimeout(first);
-    stopping.abort();
-    await running;
-  };
-}

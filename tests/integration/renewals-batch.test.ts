@@ -8,7 +8,9 @@
  */
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runRenewals, startBillingClock, type RenewalOptions } from "../../api/billing/renewals.ts";
+import { runRenewals, type RenewalOptions } from "../../api/billing/renewals.ts";
+import { startJobQueue } from "../../api/jobs/queue.ts";
+import { RENEWALS_QUEUE, renewalsJob } from "../../api/jobs/renewals-job.ts";
 import { sandboxFor } from "../../api/billing/service.ts";
 import { SandboxProvider } from "../../api/billing/sandbox.ts";
 import type { Clock } from "../../api/shared/clock.ts";
@@ -395,7 +397,7 @@ describe("statements of a renewal run", () => {
   });
 });
 
-describe("stopping the billing clock (server shutdown)", () => {
+describe("stopping the job queue while a renewal job runs (server shutdown)", () => {
   it("a running pass stops at the next batch boundary: the batch in flight is charged and recorded, the rest is left for the next run", async () => {
     t.clock.set(BILLING_INSTANT);
     const { business, plan } = await shop();
@@ -420,7 +422,15 @@ describe("stopping the billing clock (server shutdown)", () => {
       return results;
     });
     try {
-      stop = startBillingClock(ctx(), 20, { businessId: business.id, batchSize: 2, concurrency: 1 });
+      const jobs = await startJobQueue({
+        db: t.db,
+        log,
+        definitions: [renewalsJob(ctx(), { businessId: business.id, batchSize: 2, concurrency: 1 })],
+        schedules: [],
+        pollingIntervalSeconds: 0.5,
+      });
+      stop = () => jobs.stop();
+      await jobs.boss.send(RENEWALS_QUEUE, {});
       await charged;
       await stopped;
     } finally {

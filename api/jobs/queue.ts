@@ -1,0 +1,108 @@
+import { fromPglite, PgBoss, type ConstructorOptions, type Job, type Queue } from "pg-boss";
+import type { Database } from "../db.ts";
+import type { Log } from "../shared/log.ts";
+
+/** pg-boss's own tables live in this schema, beside Prisma's `public` (which migrations and db:diff keep to). */
+const JOBS_SCHEMA = "pgboss";
+
+/** One kind of job: its queue (name, retries, expiry, policy) and what a worker does with one job. */
+export interface JobDefinition<Data extends object = object> {
+  queue: Queue;
+  /**
+   * Runs one job. What it returns is stored as the job's result (the Jobs screen shows it); a throw fails
+   * the attempt, and pg-boss retries it as the queue says. `signal` aborts when the process shuts down or the
+   * job's claim is lost: stop at the next safe point and throw, so the job is retried.
+   */
+  run(job: Job<Data>, signal: AbortSignal): Promise<object>;
+}
+
+/** A cron schedule: pg-boss turns each occurrence into one job of `queue`, once across every process. */
+export interface JobSchedule {
+  queue: string;
+  cron: string;
+  data?: object;
+}
+
+export interface JobQueueOptions {
+  db: Database;
+  log: Log;
+  definitions: JobDefinition[];
+  schedules: JobSchedule[];
+  /** Work the queues in this process (default true); false only sends jobs, reads and retries them. */
+  work?: boolean;
+  /** Seconds between a worker's polls for new jobs (default 2). */
+  pollingIntervalSeconds?: number;
+  /** pg-boss timers; only tests shorten them (schedules turned into jobs sooner, dead workers found sooner). */
+  timing?: Pick<ConstructorOptions, "cronWorkerIntervalSeconds" | "cronMonitorIntervalSeconds" | "superviseIntervalSeconds">;
+}
+
+/** The process's job queue: pg-boss on the application's database, its queues, schedules and workers. */
+export interface JobQueue {
+  boss: PgBoss;
+  /** The queues this process knows, in the order the Jobs screen lists them. */
+  queues: Queue[];
+  /**
+   * Stops taking jobs, tells running ones to stop at their next safe point (their `signal`), waits for them
+   * (at most `timeoutMs`) and stops pg-boss. A job cut short is retried by another process or the next start.
+   */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+/**
+ * Starts pg-boss on the application's database (creating or upgrading its `pgboss` schema on first start, on
+ * PostgreSQL and on the embedded PGlite alike), creates the queues, replaces the schedules and, unless
+ * `work` is false, registers a worker per queue. Every server process does this: pg-boss hands each job to one
+ * worker, and a schedule's occurrence becomes one job however many processes see it.
+ */
+export async function startJobQueue(opts: JobQueueOptions): Promise<JobQueue> {
+  const { db, log } = opts;
+  const connection =
+    db.jobsConnection.kind === "postgres"
+      ? { connectionString: db.jobsConnection.url, max: 4 }
+      : { db: fromPglite(db.jobsConnection.pglite), backend: "pglite" as const };
+  const boss = new PgBoss({ ...connection, schema: JOBS_SCHEMA, ...opts.timing });
+  boss.on("error", (err) => log.error({ err }, "job queue error"));
+  await boss.start();
+
+  const stopping = new AbortController();
+  for (const { queue } of opts.definitions) {
+    const { name, policy: _policy, partition: _partition, ...settings } = queue;
+    // createQueue keeps an existing queue as it is: apply the settings of this release every start.
+    if (await boss.getQueue(name)) await boss.updateQueue(name, settings);
+    else await boss.createQueue(name, settings);
+  }
+  // The schedules are this release's, whatever an earlier one left (a removed one must stop firing).
+  const wanted = new Set(opts.schedules.map((s) => s.queue));
+  for (const old of await boss.getSchedules()) if (!wanted.has(old.name)) await boss.unschedule(old.name);
+  for (const s of opts.schedules) await boss.schedule(s.queue, s.cron, s.data ?? {});
+
+  if (opts.work !== false) {
+    for (const def of opts.definitions) {
+      await boss.work<object>(def.queue.name, { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2, batchSize: 1 }, async ([job]) => {
+        const signal = AbortSignal.any([stopping.signal, job.signal]);
+        const started = Date.now();
+        try {
+          const result = await def.run(job, signal);
+          log.info({ queue: job.name, jobId: job.id, ms: Date.now() - started, result }, "job done");
+          return result;
+        } catch (err) {
+          log.error({ err, queue: job.name, jobId: job.id, ms: Date.now() - started, retryCount: job.retryCount }, "job failed");
+          throw err;
+        }
+      });
+    }
+  }
+
+  let stopped: Promise<void> | undefined;
+  return {
+    boss,
+    queues: opts.definitions.map((d) => d.queue),
+    stop(timeoutMs = 8_000) {
+      stopped ??= (async () => {
+        stopping.abort();
+        await boss.stop({ graceful: true, timeout: timeoutMs });
+      })();
+      return stopped;
+    },
+  };
+}
