@@ -1,6 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import type { NodeResult } from "axe-core";
 import { gql, loginAs } from "./admin-support.ts";
 import { fillCard, login, pinClock } from "./member-support.ts";
 import { adminToken, checkout, createOwnBusiness, memberSession, runSuffix } from "./tenant-support.ts";
@@ -10,6 +9,8 @@ import { adminToken, checkout, createOwnBusiness, memberSession, runSuffix } fro
 // violation by rule id and the elements it names.
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+type NodeResult = Awaited<ReturnType<AxeBuilder["analyze"]>>["violations"][number]["nodes"][number];
 
 /** Waits for enter animations (dialogs fade and scale in): axe measures colours as painted. Spinners never end. */
 async function settle(page: Page) {
