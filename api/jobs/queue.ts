@@ -33,7 +33,7 @@ export interface JobQueueOptions {
   /** Seconds between a worker's polls for new jobs (default 2). */
   pollingIntervalSeconds?: number;
   /** pg-boss timers; only tests shorten them (schedules turned into jobs sooner, dead workers found sooner). */
-  timing?: Pick<ConstructorOptions, "cronWorkerIntervalSeconds" | "cronMonitorIntervalSeconds" | "superviseIntervalSeconds">;
+  timing?: Pick<ConstructorOptions, "cronWorkerIntervalSeconds" | "cronMonitorIntervalSeconds" | "superviseIntervalSeconds" | "monitorIntervalSeconds">;
 }
 
 /** The process's job queue: pg-boss on the application's database, its queues, schedules and workers. */
@@ -66,10 +66,11 @@ export async function startJobQueue(opts: JobQueueOptions): Promise<JobQueue> {
 
   const stopping = new AbortController();
   for (const { queue } of opts.definitions) {
+    // createQueue keeps an existing queue as it is: apply this release's settings on every start (a queue's
+    // policy and partitioning are fixed when it is created).
     const { name, policy: _policy, partition: _partition, ...settings } = queue;
-    // createQueue keeps an existing queue as it is: apply the settings of this release every start.
     if (await boss.getQueue(name)) await boss.updateQueue(name, settings);
-    else await boss.createQueue(name, settings);
+    else await boss.createQueue(name, queue);
   }
   // The schedules are this release's, whatever an earlier one left (a removed one must stop firing).
   const wanted = new Set(opts.schedules.map((s) => s.queue));

@@ -1,0 +1,201 @@
+/**
+ * The job queue (api/jobs/): the renewal pass as a pg-boss cron schedule. Two server processes' queues on one
+ * PostgreSQL database turn each occurrence into one job and each due membership is charged once; a worker
+ * killed (SIGKILL) after the provider charged a batch and before it was recorded leaves the job to be retried,
+ * and the retry records the same charges (same idempotency keys) without charging again. Runs on both
+ * databases (one queue on the embedded one, which one process owns); the SIGKILL test needs PostgreSQL.
+ */
+import path from "node:path";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../../api/db.ts";
+import { startJobQueue, type JobQueue } from "../../api/jobs/queue.ts";
+import { RENEWALS_QUEUE, renewalsJob } from "../../api/jobs/renewals-job.ts";
+import { FixedClock } from "../../api/shared/clock.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { factories, type Factories } from "../support/factories.ts";
+import { killProcessGroup, spawnProcessGroup } from "../support/server-process.ts";
+
+const BILLING_INSTANT = "2026-04-03T14:00:00Z";
+const PERIOD = "2026-04";
+const log = pino({ level: "silent" });
+const onPostgres = !!process.env.TEST_DATABASE_URL;
+/** Fast pg-boss timers: a schedule's occurrence becomes a job within a second or two; a silent worker is failed after 10 s (pg-boss's least). */
+const timing = { cronWorkerIntervalSeconds: 1, cronMonitorIntervalSeconds: 1, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1 };
+const queueSettings = { heartbeatSeconds: 10, retryDelay: 1, retryDelayMax: 2 };
+
+let t: TestApp;
+let f: Factories;
+const opened: { stop(): Promise<void> }[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp({ now: BILLING_INSTANT });
+  f = factories(t);
+});
+afterAll(async () => {
+  for (const o of opened.reverse()) await o.stop();
+  await t.close();
+});
+
+let memberSeq = 0;
+/** `count` memberships billed on the 3rd in New York, each with a saved card that succeeds, due now. */
+async function dueMemberships(count: number): Promise<number[]> {
+  const business = await f.business({ page: { billingDay: 3, pickupEnabled: true } });
+  const plan = await f.plan(business, { name: "Box", prices: { PICKUP: 2000 } });
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const n = ++memberSeq;
+    const customerId = `cus_jobs_${n}`;
+    const user = await t.db.prisma.user.create({ data: { username: `jobs-member-${n}`, passwordHash: "x", email: `jobs${n}@example.com`, paymentCustomerId: customerId } });
+    await t.db.prisma.sandboxObject.createMany({
+      data: [
+        { id: customerId, kind: "customer", data: { userId: user.id, email: user.email, name: null } },
+        { id: `pm_jobs_${n}`, kind: "payment_method", data: { customerId, brand: "visa", last4: "4242", expMonth: 12, expYear: 2031, behavior: "succeed" } },
+      ],
+    });
+    const sub = await t.db.prisma.subscription.create({
+      data: {
+        userId: user.id,
+        businessId: business.id,
+        planId: plan.id,
+        status: "ACTIVE",
+        mode: "PICKUP",
+        planAmountCents: 2000,
+        totalCents: 2000,
+        billingDay: 3,
+        providerPaymentMethodId: `pm_jobs_${n}`,
+        paidThroughPeriod: "2026-03",
+        startedAt: new Date("2026-01-03T15:00:00Z"),
+      },
+    });
+    ids.push(sub.id);
+  }
+  return ids;
+}
+
+/** Every membership: one April order, one successful payment, one provider payment intent, lease released. */
+async function expectChargedOnce(ids: number[]) {
+  const intents = await t.db.prisma.$queryRaw<{ sub: string; n: bigint }[]>`
+    SELECT data->'metadata'->>'subscription_id' AS sub, count(*) AS n FROM sandbox_objects
+     WHERE kind = 'payment_intent' AND data->'metadata'->>'subscription_id' = ANY(${ids.map(String)}::text[]) GROUP BY 1`;
+  expect(new Map(intents.map((r) => [Number(r.sub), Number(r.n)]))).toEqual(new Map(ids.map((id) => [id, 1])));
+  for (const id of ids) {
+    const s = await t.db.prisma.subscription.findUniqueOrThrow({ where: { id }, include: { orders: true, payments: true } });
+    expect(s.orders.filter((o) => o.period === PERIOD), `orders of ${id}`).toHaveLength(1);
+    expect(s.payments.filter((p) => p.status === "SUCCEEDED"), `payments of ${id}`).toHaveLength(1);
+    expect(s).toMatchObject({ paidThroughPeriod: PERIOD, renewalLeaseUntil: null });
+  }
+}
+
+async function queueOn(db: Database, o: { clock?: FixedClock; work?: boolean; cron?: string } = {}): Promise<JobQueue> {
+  const ctx = { db: db.prisma, clock: o.clock ?? new FixedClock(BILLING_INSTANT), config: t.config, log };
+  const jobs = await startJobQueue({
+    db,
+    log,
+    definitions: [renewalsJob(ctx, { queue: queueSettings })],
+    schedules: o.cron ? [{ queue: RENEWALS_QUEUE, cron: o.cron }] : [],
+    work: o.work,
+    pollingIntervalSeconds: 0.5,
+    timing,
+  });
+  opened.push(jobs);
+  return jobs;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await probe();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe("the renewal schedule", () => {
+  it(`runs as one job across ${onPostgres ? "two app instances' queues (own pools)" : "the embedded database's queue"} and charges each due membership once`, async () => {
+    const ids = await dueMemberships(6);
+    const second = onPostgres && t.db.jobsConnection.kind === "postgres" ? await openDatabase({ url: t.db.jobsConnection.url, poolSize: 3 }) : null;
+    if (second) opened.push({ stop: () => second.close() });
+    // Every minute, so the current minute's occurrence is due as soon as the queues start.
+    const queues = [await queueOn(t.db, { cron: "* * * * *" }), ...(second ? [await queueOn(second, { cron: "* * * * *" })] : [])];
+    const [done] = await until("a completed renewal job", async () => {
+      const jobs = await queues[0].boss.findJobs<object>(RENEWALS_QUEUE);
+      return jobs.some((j) => j.state === "completed") && jobs;
+    });
+    await expectChargedOnce(ids);
+    expect(done.output).toMatchObject({ due: 6, charged: 6, errors: 0, busy: 0 });
+    // At most one job per minute's occurrence, however many queues saw it.
+    const jobs = await queues[0].boss.findJobs<object>(RENEWALS_QUEUE);
+    const perMinute = new Map<string, number>();
+    for (const j of jobs) perMinute.set(j.createdOn.toISOString().slice(0, 16), (perMinute.get(j.createdOn.toISOString().slice(0, 16)) ?? 0) + 1);
+    expect(Math.max(...perMinute.values())).toBe(1);
+    for (const q of queues) await q.boss.unschedule(RENEWALS_QUEUE);
+    for (const q of queues) await q.stop();
+  }, 60_000);
+});
+
+describe.skipIf(!onPostgres)("a worker killed mid-job (PostgreSQL: the worker is another process)", () => {
+  it("leaves the charged batch unrecorded but leased, and the retry records the same charges without charging again", async () => {
+    const ids = await dueMemberships(4);
+    const url = t.db.jobsConnection.kind === "postgres" ? t.db.jobsConnection.url : "";
+    const root = path.resolve(import.meta.dirname, "../..");
+    const imp = (file: string) => JSON.stringify(path.join(root, file));
+    // The worker process: the product's queue and renewal job, with the sandbox provider stopping for good right
+    // after it charged a batch (before the batch is recorded): the test kills it there.
+    const worker = `
+      import pino from "pino";
+      import { openDatabase } from ${imp("api/db.ts")};
+      import { testConfig } from ${imp("api/config.ts")};
+      import { FixedClock } from ${imp("api/shared/clock.ts")};
+      import { SandboxProvider } from ${imp("api/billing/sandbox.ts")};
+      import { startJobQueue } from ${imp("api/jobs/queue.ts")};
+      import { renewalsJob } from ${imp("api/jobs/renewals-job.ts")};
+      const charge = SandboxProvider.prototype.chargeSavedCards;
+      SandboxProvider.prototype.chargeSavedCards = async function (requests) {
+        await charge.call(this, requests);
+        console.log("CHARGED " + requests.length);
+        return new Promise(() => {});
+      };
+      const db = await openDatabase({ url: ${JSON.stringify(url)}, poolSize: 3 });
+      const log = pino({ level: "silent" });
+      const ctx = { db: db.prisma, clock: new FixedClock(${JSON.stringify(BILLING_INSTANT)}), config: testConfig(), log };
+      await startJobQueue({ db, log, definitions: [renewalsJob(ctx, { queue: ${JSON.stringify(queueSettings)} })], schedules: [], pollingIntervalSeconds: 0.5, timing: ${JSON.stringify(timing)} });
+      console.log("READY");
+    `;
+    const child = spawnProcessGroup(path.join(root, "node_modules/.bin/node"), ["--input-type=module", "-e", worker], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+    try {
+      await until("the worker process to start", async () => out.includes("READY") || (child.exitCode !== null && Promise.reject(new Error(out))));
+      const sender = await queueOn(t.db, { work: false });
+      const jobId = (await sender.boss.send(RENEWALS_QUEUE, {}))!;
+      await until("the worker to charge the batch", async () => out.includes("CHARGED 4")).catch((e: Error) => Promise.reject(new Error(`${e.message}; worker said: ${out}`)));
+      await killProcessGroup(child);
+      await sender.stop();
+
+      // Killed between the provider's charge and the write: charged at the provider, nothing recorded, still leased.
+      const intents = await t.db.prisma.sandboxObject.count({ where: { kind: "payment_intent", id: { startsWith: "pi_" } } });
+      expect(intents).toBeGreaterThanOrEqual(4);
+      for (const id of ids) {
+        const s = await t.db.prisma.subscription.findUniqueOrThrow({ where: { id }, include: { orders: true, payments: true } });
+        expect(s).toMatchObject({ orders: [], payments: [], paidThroughPeriod: "2026-03" });
+        expect(s.renewalLeaseUntil).not.toBeNull();
+      }
+
+      // Another process takes over once the dead worker's heartbeat is stale; its clock is past the 5-minute lease.
+      const later = new FixedClock(new Date(Date.parse(BILLING_INSTANT) + 6 * 60_000).toISOString());
+      const retrying = await queueOn(t.db, { clock: later });
+      const job = await until("the job to complete after its retry", async () => {
+        const j = await retrying.boss.getJobById<object>(RENEWALS_QUEUE, jobId);
+        return j?.state === "completed" && j;
+      });
+      expect(job.retryCount).toBeGreaterThanOrEqual(1);
+      expect(job.output).toMatchObject({ due: 4, charged: 4, errors: 0 });
+      await expectChargedOnce(ids);
+    } finally {
+      await killProcessGroup(child);
+    }
+  }, 90_000);
+});
