@@ -14,6 +14,7 @@ import "../subscriptions/mutations-schema.ts";
 import "../billing/schema.ts";
 import "../coupons/schema.ts";
 import "../metrics/schema.ts";
+import "../jobs/schema.ts";
 
 export const schema = builder.toSchema({ sortSchema: false });
 // Every Node type has a read rule for node(id:)/nodes(ids:), or the server does not start.

@@ -39,6 +39,8 @@ export interface JobQueueOptions {
 /** The process's job queue: pg-boss on the application's database, its queues, schedules and workers. */
 export interface JobQueue {
   boss: PgBoss;
+  /** The database schema of pg-boss's tables. */
+  schema: string;
   /** The queues this process knows, in the order the Jobs screen lists them. */
   queues: Queue[];
   /**
@@ -97,6 +99,7 @@ export async function startJobQueue(opts: JobQueueOptions): Promise<JobQueue> {
   let stopped: Promise<void> | undefined;
   return {
     boss,
+    schema: JOBS_SCHEMA,
     queues: opts.definitions.map((d) => d.queue),
     stop(timeoutMs = 8_000) {
       stopped ??= (async () => {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../api/db.ts";
 import { startJobQueue, type JobQueue } from "../../api/jobs/queue.ts";
 import { RENEWALS_QUEUE, renewalsJob } from "../../api/jobs/renewals-job.ts";
+import { recentRuns, retryRun } from "../../api/jobs/service.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
@@ -198,4 +199,42 @@ describe.skipIf(!onPostgres)("a worker killed mid-job (PostgreSQL: the worker is
       await killProcessGroup(child);
     }
   }, 90_000);
+});
+
+describe("the Jobs screen's service", () => {
+  it("lists a failed run with its error and counts to administrators only, and retries it", async () => {
+    // A test-only queue whose job fails like an incomplete renewal pass: an error carrying its report.
+    let attempts = 0;
+    const flaky = {
+      queue: { name: "test-flaky", retryLimit: 0 },
+      async run() {
+        attempts++;
+        if (attempts === 1) throw Object.assign(new Error("renewal pass incomplete: 2 not renewed because of an error"), { report: { due: 3, charged: 1, errors: 2 } });
+        return { due: 2, charged: 2, errors: 0 };
+      },
+    };
+    const jobs = await startJobQueue({ db: t.db, log, definitions: [flaky], schedules: [], pollingIntervalSeconds: 0.5, timing });
+    opened.push(jobs);
+    const id = (await jobs.boss.send("test-flaky", {}))!;
+    const admin = { actor: { kind: "user" as const, user: { id: 1, publicId: "u1", username: "admin", isAdmin: true }, session: { id: 1, tenantSlug: null } }, jobs };
+    const member = { ...admin, actor: { ...admin.actor, user: { ...admin.actor.user, isAdmin: false } } };
+
+    const failed = await until("the run to fail", async () => {
+      const [q] = await recentRuns(admin);
+      return q.runs[0]?.state === "failed" && q.runs[0];
+    });
+    expect(failed).toMatchObject({ id, queue: "test-flaky", error: "renewal pass incomplete: 2 not renewed because of an error", counts: { due: 3, charged: 1, errors: 2 } });
+    expect(failed.finishedAt!.getTime()).toBeGreaterThanOrEqual(failed.startedAt!.getTime());
+    await expect(recentRuns(member)).rejects.toThrow("permission");
+    await expect(retryRun(member, "test-flaky", id)).rejects.toThrow("permission");
+    await expect(retryRun(admin, "billing-renewals", id)).rejects.toThrow("Queue not found");
+
+    await retryRun(admin, "test-flaky", id);
+    const retried = await until("the retried run to complete", async () => {
+      const [q] = await recentRuns(admin);
+      return q.runs[0]?.state === "completed" && q.runs[0];
+    });
+    expect(retried).toMatchObject({ id, error: null, counts: { due: 2, charged: 2, errors: 0 } });
+    await expect(retryRun(admin, "test-flaky", id)).rejects.toThrow("Only a failed run can be retried.");
+  }, 60_000);
 });

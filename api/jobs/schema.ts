@@ -1,0 +1,73 @@
+import { builder } from "../graphql/builder.ts";
+import { COMMON_ERRORS } from "../graphql/errors.ts";
+import { ConflictError } from "../shared/errors.ts";
+import * as jobs from "./service.ts";
+
+const JobRunStateEnum = builder.enumType("JobRunState", {
+  description: "Where a job is: queued (CREATED), waiting for a retry after a failed attempt (RETRY), running (ACTIVE), or finished.",
+  values: {
+    CREATED: { value: "created" },
+    RETRY: { value: "retry" },
+    ACTIVE: { value: "active" },
+    COMPLETED: { value: "completed" },
+    CANCELLED: { value: "cancelled" },
+    FAILED: { value: "failed", description: "Failed its last allowed attempt: retryJobRun runs it again." },
+  } as const,
+});
+
+const JobRunCount = builder.objectRef<{ name: string; value: number }>("JobRunCount").implement({
+  description: "One figure a job reported, e.g. a renewal pass's charged, failed, skipped.",
+  fields: (t) => ({ name: t.exposeString("name"), value: t.exposeInt("value") }),
+});
+
+const JobRunRef = builder.objectRef<jobs.JobRun>("JobRun").implement({
+  description: "One job of the job queue (pg-boss): a renewal pass, for example.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "pg-boss's job id (a UUID)." }),
+    queue: t.exposeString("queue"),
+    state: t.field({ type: JobRunStateEnum, resolve: (r) => r.state }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    startedAt: t.expose("startedAt", { type: "DateTime", nullable: true, description: "When its last attempt started." }),
+    finishedAt: t.expose("finishedAt", { type: "DateTime", nullable: true }),
+    durationMs: t.int({
+      nullable: true,
+      description: "From the last attempt's start to the end (finished runs).",
+      resolve: (r) => (r.startedAt && r.finishedAt ? Math.max(0, r.finishedAt.getTime() - r.startedAt.getTime()) : null),
+    }),
+    retryCount: t.exposeInt("retryCount", { description: "Attempts after the first." }),
+    retryLimit: t.exposeInt("retryLimit"),
+    error: t.exposeString("error", { nullable: true, description: "The last failed attempt's error." }),
+    counts: t.field({
+      type: [JobRunCount],
+      description: "What the job reported (from its result, or from the error of a failed attempt).",
+      resolve: (r) => Object.entries(r.counts ?? {}).map(([name, value]) => ({ name, value })),
+    }),
+  }),
+});
+
+const JobQueueRuns = builder.objectRef<jobs.QueueRuns>("JobQueueRuns").implement({
+  fields: (t) => ({
+    queue: t.exposeString("queue"),
+    runs: t.field({ type: [JobRunRef], description: `The ${jobs.RECENT_RUNS} newest runs.`, resolve: (q) => q.runs }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  jobQueues: t.field({
+    type: [JobQueueRuns],
+    description: "Administrators: each job queue with its recent runs (the Jobs screen).",
+    authScopes: { admin: true },
+    resolve: (_p, _a, ctx) => jobs.recentRuns(ctx),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  retryJobRun: t.field({
+    type: JobRunRef,
+    description: "Administrators: runs a failed job again.",
+    errors: { types: [...COMMON_ERRORS, ConflictError] },
+    authScopes: { admin: true },
+    args: { queue: t.arg.string({ required: true }), id: t.arg.id({ required: true }) },
+    resolve: (_p, { queue, id }, ctx) => jobs.retryRun(ctx, queue, String(id)),
+  }),
+}));

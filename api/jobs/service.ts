@@ -1,0 +1,112 @@
+import type { ServiceContext } from "../context.ts";
+import { requireAdmin } from "../auth/policy.ts";
+import { ConflictError, NotFoundError } from "../shared/errors.ts";
+import type { JobQueue } from "./queue.ts";
+
+/** Runs listed per queue on the Jobs screen, newest first. */
+export const RECENT_RUNS = 20;
+
+type RunState = "created" | "retry" | "active" | "completed" | "cancelled" | "failed";
+
+/** One job as the Jobs screen shows it: what ran, when, how long, how it ended, its counts or its error. */
+export interface JobRun {
+  id: string;
+  queue: string;
+  state: RunState;
+  createdAt: Date;
+  startedAt: Date | null;
+  /** When it completed or finally failed; null while it is queued, running or waiting for a retry. */
+  finishedAt: Date | null;
+  retryCount: number;
+  retryLimit: number;
+  /** The error of the last failed attempt (a failed run, or one waiting for its retry). */
+  error: string | null;
+  /** The counts the job reported (a renewal pass's report), from its result or, when it failed, its error. */
+  counts: Record<string, number> | null;
+}
+
+export interface QueueRuns {
+  queue: string;
+  runs: JobRun[];
+}
+
+function jobQueue(ctx: Pick<ServiceContext, "jobs">): JobQueue {
+  // Every server process starts one (api/main.ts); only a process without it (a script, a test app) lands here.
+  if (!ctx.jobs) throw new ConflictError("The job queue is not running in this process.", "jobs_not_running");
+  return ctx.jobs;
+}
+
+const numbers = (v: unknown): Record<string, number> | null => {
+  if (!v || typeof v !== "object") return null;
+  const entries = Object.entries(v).filter((e): e is [string, number] => typeof e[1] === "number");
+  return entries.length ? Object.fromEntries(entries) : null;
+};
+
+/** A row of pg-boss's job table, as the Jobs screen reads it. */
+interface JobRow {
+  id: string;
+  name: string;
+  state: RunState;
+  retry_count: number;
+  retry_limit: number;
+  created_on: Date;
+  started_on: Date | null;
+  completed_on: Date | null;
+  output: unknown;
+}
+
+const JOB_COLUMNS = "id, name, state, retry_count, retry_limit, created_on, started_on, completed_on, output";
+
+/** pg-boss stores a failed attempt's error as its output (serialized; sometimes under `value`). */
+function toRun(job: JobRow): JobRun {
+  const raw = job.output;
+  const output = raw && typeof raw === "object" && "value" in raw && Object.keys(raw).length === 1 ? raw.value : raw;
+  const failedAttempt = job.state === "failed" || job.state === "retry";
+  const o = (output && typeof output === "object" ? output : {}) as Record<string, unknown>;
+  const date = (d: Date | string | null) => (d == null ? null : new Date(d));
+  return {
+    id: job.id,
+    queue: job.name,
+    state: job.state,
+    createdAt: date(job.created_on)!,
+    startedAt: job.state === "created" ? null : date(job.started_on),
+    finishedAt: job.state === "completed" || job.state === "failed" || job.state === "cancelled" ? date(job.completed_on) : null,
+    retryCount: Number(job.retry_count),
+    retryLimit: Number(job.retry_limit),
+    error: failedAttempt ? (typeof o.message === "string" ? o.message : "failed") : null,
+    counts: numbers(failedAttempt ? o.report : output),
+  };
+}
+
+/** Administrators: each queue of the process's job queue with its most recent runs (newest first). */
+export async function recentRuns(ctx: Pick<ServiceContext, "actor" | "jobs">, limit = RECENT_RUNS): Promise<QueueRuns[]> {
+  requireAdmin(ctx);
+  const jobs = jobQueue(ctx);
+  return Promise.all(
+    jobs.queues.map(async ({ name }) => {
+      const { rows } = await jobs.boss
+        .getDb()
+        .executeSql(`SELECT ${JOB_COLUMNS} FROM ${jobs.schema}.job WHERE name = $1 ORDER BY created_on DESC, id DESC LIMIT $2`, [name, limit]);
+      return { queue: name, runs: (rows as JobRow[]).map(toRun) };
+    }),
+  );
+}
+
+/**
+ * Administrators: runs a failed job again (pg-boss retry: back to the queue with its data, attempts counted
+ * afresh). Only a failed run: a queued or running one is already on its way, a completed one is done.
+ */
+export async function retryRun(ctx: Pick<ServiceContext, "actor" | "jobs">, queue: string, id: string): Promise<JobRun> {
+  requireAdmin(ctx);
+  const jobs = jobQueue(ctx);
+  if (!jobs.queues.some((q) => q.name === queue)) throw new NotFoundError("Queue");
+  const read = async () => {
+    const { rows } = await jobs.boss.getDb().executeSql(`SELECT ${JOB_COLUMNS} FROM ${jobs.schema}.job WHERE name = $1 AND id::text = $2`, [queue, id]);
+    return rows[0] as JobRow | undefined;
+  };
+  const job = await read();
+  if (!job) throw new NotFoundError("Job");
+  if (job.state !== "failed") throw new ConflictError("Only a failed run can be retried.", "job_not_failed");
+  await jobs.boss.retry(queue, id);
+  return toRun((await read())!);
+}
