@@ -18,6 +18,7 @@ const CouponsRoute = lazy(() => import("./admin/CouponsRoute.tsx"));
 const UsersRoute = lazy(() => import("./admin/UsersRoute.tsx"));
 const ChangePasswordRoute = lazy(() => import("./admin/ChangePasswordRoute.tsx"));
 const ApiTokensRoute = lazy(() => import("./admin/ApiTokensRoute.tsx"));
+const JobsRoute = lazy(() => import("./admin/JobsRoute.tsx"));
 
 /**
  * The admin area (/admin/*): its own layout, guard and pages. Mounted beside the public site by router.tsx.
@@ -37,6 +38,7 @@ export const adminRoutes: RouteObject[] = [
       { path: "coupons", element: <CouponsRoute /> },
       { path: "next-boxes", element: <NextBoxesRoute /> },
       { path: "users", element: <UsersRoute /> },
+      { path: "jobs", element: <JobsRoute /> },
       { path: "memberships", element: <MembershipsRoute /> },
       { path: "change-password", element: <ChangePasswordRoute /> },
       { path: "business/:id", element: <BusinessDashboardRoute /> },

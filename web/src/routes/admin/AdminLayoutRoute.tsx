@@ -19,6 +19,7 @@ function navSections(isAdmin: boolean, businessId: string | undefined, canManage
         { to: "/admin/page", label: "Home Page" },
         { to: "/admin/coupons", label: "Coupons" },
         { to: "/admin/users", label: "Users" },
+        { to: "/admin/jobs", label: "Jobs" },
       ],
     });
   }

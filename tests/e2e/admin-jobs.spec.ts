@@ -1,0 +1,121 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { loginAs, screenshots } from "./admin-support.ts";
+
+// The Jobs screen needs a run that fails for sure, which the shared server cannot give on demand: this spec
+// starts a server of its own (the same app, demo data, the renewal queue) with one more queue, registered by this
+// test only, whose job fails its first attempt and succeeds when retried. It also runs one renewal pass, so the
+// screen shows a completed run with its counts.
+const root = path.resolve(import.meta.dirname, "../..");
+const port = Number(
+  execFileSync(process.execPath, ["-e", "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"]).toString(),
+);
+const base = `http://127.0.0.1:${port}`;
+const FLAKY_QUEUE = "e2e-export";
+const imp = (file: string) => JSON.stringify(path.join(root, file));
+const server = `
+  import path from "node:path";
+  import pino from "pino";
+  import { loadConfig } from ${imp("api/config.ts")};
+  import { openDatabase } from ${imp("api/db.ts")};
+  import { buildApp } from ${imp("api/server.ts")};
+  import { startJobQueue } from ${imp("api/jobs/queue.ts")};
+  import { RENEWALS_QUEUE, renewalsJob } from ${imp("api/jobs/renewals-job.ts")};
+  import { ShiftedClock } from ${imp("api/shared/clock.ts")};
+  import { seedDemoData } from ${imp("prisma/seed-data.ts")};
+  const config = loadConfig();
+  const log = pino({ level: "warn" });
+  const clock = new ShiftedClock(config.clockStart);
+  const db = await openDatabase({ pgliteDir: path.join(config.dataDir, "pglite") });
+  await db.migrate();
+  await seedDemoData(db.prisma, clock);
+  let attempts = 0;
+  const flaky = {
+    queue: { name: ${JSON.stringify(FLAKY_QUEUE)}, retryLimit: 0 },
+    async run() {
+      if (++attempts === 1) throw new Error("export target unreachable (connection refused)");
+      return { exported: 3 };
+    },
+  };
+  const jobs = await startJobQueue({ db, log, definitions: [renewalsJob({ db: db.prisma, clock, config, log }), flaky], schedules: [], pollingIntervalSeconds: 0.5 });
+  await jobs.boss.send(RENEWALS_QUEUE, {});
+  await jobs.boss.send(${JSON.stringify(FLAKY_QUEUE)}, {});
+  const app = await buildApp({ config, db, clock, logger: log, jobs });
+  await app.listen({ host: "127.0.0.1", port: config.port });
+  console.log("LISTENING");
+`;
+
+let child: ChildProcess | undefined;
+let dataDir = "";
+
+test.describe.configure({ mode: "serial" });
+test.use({ baseURL: base });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "membership-e2e-jobs-"));
+  child = spawn(path.join(root, "node_modules/.bin/node"), ["--input-type=module", "-e", server], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "development", PORT: String(port), PUBLIC_HOST: `localhost:${port}`, DATA_DIR: dataDir, CLOCK_START: "2026-03-05T15:00:00Z", LOG_LEVEL: "warn" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  await expect.poll(() => out.includes("LISTENING") || (child!.exitCode !== null ? `exited: ${out}` : false), { timeout: 110_000 }).toBe(true);
+});
+
+test.afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((r) => child!.once("exit", r));
+    child.kill("SIGKILL");
+    await exited;
+  }
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test("the admin sees each queue's runs, a failed run with its error, retries it and sees it complete", async ({ page }) => {
+  await loginAs(page, "admin", "admin1234");
+  await page.goto("/admin");
+  await page.getByRole("link", { name: "Jobs", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Jobs", level: 1 })).toBeVisible();
+
+  // The renewal pass ran to completion and shows its counts.
+  const renewals = page.getByRole("region", { name: "Billing renewals runs" });
+  await expect(renewals.getByRole("row").nth(1)).toContainText("Completed", { timeout: 20_000 });
+  await expect(renewals.getByRole("row").nth(1)).toContainText(/(due|skipped|charged) \d+|nothing due/);
+
+  // The test queue's job failed: outcome, error, and a Retry button. The screen shows it once refreshed.
+  const exports = page.getByRole("region", { name: `${FLAKY_QUEUE} runs` });
+  const run = exports.getByRole("row").nth(1);
+  await expect(async () => {
+    await page.getByRole("button", { name: "Refresh" }).click();
+    await expect(run).toContainText("Failed", { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(run).toContainText("export target unreachable (connection refused)");
+  await expect(run).toContainText("1 of 1");
+  await screenshots(page, "jobs-failed");
+
+  await run.getByRole("button", { name: "Retry" }).click();
+  await expect(async () => {
+    await page.getByRole("button", { name: "Refresh" }).click();
+    await expect(run).toContainText("Completed", { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(run).toContainText("exported 3");
+  await expect(run).not.toContainText("export target unreachable");
+  await expect(run.getByRole("button", { name: "Retry" })).toHaveCount(0);
+});
+
+test("a member is refused the Jobs data by the server", async ({ request }) => {
+  const login = await request.post("/graphql", {
+    data: { query: `mutation { login(input: { username: "member", password: "member1234" }) { ... on LoginSuccess { data { token } } } }` },
+  });
+  const token = (await login.json()).data.login.data.token as string;
+  const response = await request.post("/graphql", { data: { query: "{ jobQueues { queue } }" }, headers: { Authorization: `Bearer ${token}` } });
+  const body = await response.json();
+  expect(body.data?.jobQueues ?? null).toBeNull();
+  expect(JSON.stringify(body.errors)).toMatch(/permission|not authorized|forbidden/i);
+});

@@ -1,0 +1,172 @@
+import { startTransition, Suspense, useState } from "react";
+import { Badge, Button, Stack, Table, Text } from "@chakra-ui/react";
+import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
+import { resultError } from "../../features/admin/mutationResult.ts";
+import { AdminPage, EmptyLine, Panel } from "../../ui/admin/AdminPage.tsx";
+import { LoadingState } from "../../ui/StatusStates.tsx";
+import type { JobsRouteQuery, JobRunState } from "./__generated__/JobsRouteQuery.graphql.ts";
+import type { JobsRouteRetryMutation } from "./__generated__/JobsRouteRetryMutation.graphql.ts";
+
+/** What each queue does, in the product's words; a queue not listed shows its name. */
+const QUEUE_TITLES: Record<string, string> = { "billing-renewals": "Billing renewals" };
+
+const OUTCOMES: Record<JobRunState, { label: string; palette: string }> = {
+  CREATED: { label: "Queued", palette: "gray" },
+  RETRY: { label: "Retrying", palette: "orange" },
+  ACTIVE: { label: "Running", palette: "blue" },
+  COMPLETED: { label: "Completed", palette: "green" },
+  CANCELLED: { label: "Cancelled", palette: "gray" },
+  FAILED: { label: "Failed", palette: "red" },
+  "%future added value": { label: "Unknown", palette: "gray" },
+};
+
+const dateTime = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit", second: "2-digit" });
+const when = (iso: string) => dateTime.format(new Date(iso));
+const duration = (ms: number | null | undefined) => (ms == null ? "" : ms < 1000 ? `${ms} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 60_000)} min`);
+
+/** /admin/jobs (administrators): each job queue's recent runs, their outcome and counts, and a retry for failed ones. */
+export default function JobsRoute() {
+  const [fetchKey, setFetchKey] = useState(0);
+  const refresh = () => startTransition(() => setFetchKey((n) => n + 1));
+  return (
+    <AdminPage
+      title="Jobs"
+      description="Background work shared by every server process: the billing clock's renewal passes, their retries and failures."
+      actions={
+        <Button variant="outline" onClick={refresh}>
+          Refresh
+        </Button>
+      }
+    >
+      <Suspense fallback={<LoadingState label="Loading jobs…" />}>
+        <JobQueues fetchKey={fetchKey} onChanged={refresh} />
+      </Suspense>
+    </AdminPage>
+  );
+}
+
+function JobQueues({ fetchKey, onChanged }: { fetchKey: number; onChanged: () => void }) {
+  const { jobQueues } = useLazyLoadQuery<JobsRouteQuery>(
+    graphql`
+      query JobsRouteQuery {
+        jobQueues {
+          queue
+          runs {
+            id
+            state
+            createdAt
+            startedAt
+            durationMs
+            retryCount
+            retryLimit
+            error
+            counts {
+              name
+              value
+            }
+          }
+        }
+      }
+    `,
+    {},
+    { fetchKey, fetchPolicy: "store-and-network" },
+  );
+  if (jobQueues.length === 0) return <EmptyLine>No job queues</EmptyLine>;
+  return (
+    <Stack gap="6">
+      {jobQueues.map((q) => (
+        <Panel key={q.queue} title={QUEUE_TITLES[q.queue] ?? q.queue}>
+          {q.runs.length === 0 ? (
+            <EmptyLine>No runs yet</EmptyLine>
+          ) : (
+            <Table.ScrollArea tabIndex={0} role="region" aria-label={`${QUEUE_TITLES[q.queue] ?? q.queue} runs`}>
+              <Table.Root size="sm">
+                <Table.Header>
+                  <Table.Row>
+                    <Table.ColumnHeader>Outcome</Table.ColumnHeader>
+                    <Table.ColumnHeader>Queued</Table.ColumnHeader>
+                    <Table.ColumnHeader>Started</Table.ColumnHeader>
+                    <Table.ColumnHeader>Duration</Table.ColumnHeader>
+                    <Table.ColumnHeader>Attempts</Table.ColumnHeader>
+                    <Table.ColumnHeader>Counts</Table.ColumnHeader>
+                    <Table.ColumnHeader>Error</Table.ColumnHeader>
+                    <Table.ColumnHeader />
+                  </Table.Row>
+                </Table.Header>
+                <Table.Body>
+                  {q.runs.map((run) => {
+                    const outcome = OUTCOMES[run.state];
+                    const counts = run.counts.filter((c) => c.value !== 0);
+                    return (
+                      <Table.Row key={run.id}>
+                        <Table.Cell>
+                          <Badge colorPalette={outcome.palette}>{outcome.label}</Badge>
+                        </Table.Cell>
+                        <Table.Cell whiteSpace="nowrap">{when(run.createdAt)}</Table.Cell>
+                        <Table.Cell whiteSpace="nowrap">{run.startedAt ? when(run.startedAt) : ""}</Table.Cell>
+                        <Table.Cell>{duration(run.durationMs)}</Table.Cell>
+                        <Table.Cell>
+                          {run.retryCount + 1} of {run.retryLimit + 1}
+                        </Table.Cell>
+                        <Table.Cell>{run.counts.length === 0 ? "" : counts.length === 0 ? "nothing due" : counts.map((c) => `${c.name} ${c.value}`).join(" · ")}</Table.Cell>
+                        <Table.Cell maxW="sm">
+                          <Text color="red.700" lineClamp={3} title={run.error ?? undefined}>
+                            {run.error}
+                          </Text>
+                        </Table.Cell>
+                        <Table.Cell>{run.state === "FAILED" && <RetryButton queue={q.queue} id={run.id} onRetried={onChanged} />}</Table.Cell>
+                      </Table.Row>
+                    );
+                  })}
+                </Table.Body>
+              </Table.Root>
+            </Table.ScrollArea>
+          )}
+        </Panel>
+      ))}
+    </Stack>
+  );
+}
+
+function RetryButton({ queue, id, onRetried }: { queue: string; id: string; onRetried: () => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [commit, busy] = useMutation<JobsRouteRetryMutation>(graphql`
+    mutation JobsRouteRetryMutation($queue: String!, $id: ID!) {
+      retryJobRun(queue: $queue, id: $id) {
+        __typename
+        ... on RetryJobRunSuccess {
+          data {
+            id
+            state
+            error
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  const retry = () =>
+    commit({
+      variables: { queue, id },
+      onCompleted: ({ retryJobRun }) => {
+        const failure = resultError(retryJobRun);
+        if (failure) return setError(failure);
+        onRetried();
+      },
+      onError: (e) => setError(e.message),
+    });
+  return (
+    <Stack gap="1">
+      <Button size="xs" colorPalette="orange" onClick={retry} loading={busy}>
+        Retry
+      </Button>
+      {error && (
+        <Text color="red.600" role="alert" fontSize="sm">
+          {error}
+        </Text>
+      )}
+    </Stack>
+  );
+}
