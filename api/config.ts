@@ -53,7 +53,7 @@ const EnvSchema = z.object({
   WEB_DIST_DIR: z.string().default("./dist/web"),
   /** Behind a reverse proxy: trust X-Forwarded-* for client IPs (rate limits). */
   TRUST_PROXY: bool.default(false),
-  /** Minutes between runs of the in-process billing clock; 0 turns it off (run `npm run billing:run` instead). */
+  /** Minutes between renewal passes (the job queue's billing schedule, api/jobs/); 0: no schedule (run `npm run billing:run` instead). */
   BILLING_INTERVAL_MINUTES: wholeNumber(0, 24 * 60, 60),
   /** Outside production: start the clock at this ISO instant (demos, browser tests). */
   CLOCK_START: z.iso.datetime({ offset: true }).optional(),
@@ -90,7 +90,7 @@ export type Config = {
   logLevel: string;
   webDistDir: string;
   trustProxy: boolean;
-  /** Interval of the in-process billing clock in ms; 0 = off. */
+  /** Interval of the billing schedule in ms (api/jobs/renewals-job.ts); 0 = no schedule. */
   billingIntervalMs: number;
   /** ISO instant the clock starts at (never in production). */
   clockStart: string | undefined;
