@@ -1,7 +1,9 @@
 /**
  * `npm run billing:run [-- --as-of 2026-04-03T12:00:00Z] [--batch-size 500] [--concurrency 2]`: one pass of the
  * billing clock (renewals, retries of past-due memberships) against DATABASE_URL or the embedded database, then
- * prints what it did. Safe to run while servers are running and to run twice. Exits 1 when some memberships
+ * prints what it did. The pass runs here, in this process, not through the job queue (api/jobs/), so it needs no
+ * server running; the servers' scheduled passes (BILLING_INTERVAL_MINUTES) do the same work as jobs. Safe to run
+ * while servers are running and to run twice. Exits 1 when some memberships
  * could not be renewed because of an error (they are left as they were and tried again on the next run).
  */
 import path from "node:path";
