@@ -4,7 +4,7 @@ import { fetchQuery, graphql, useLazyLoadQuery, useRelayEnvironment } from "reac
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
 import type { CheckoutRouteQuery } from "./__generated__/CheckoutRouteQuery.graphql.ts";
 import type { OrderSummaryQuoteQuery as QuoteQueryType } from "../features/checkout/__generated__/OrderSummaryQuoteQuery.graphql.ts";
-import { AddressStep, EMPTY_ADDRESS } from "../features/checkout/AddressStep.tsx";
+import { AddressStep, EMPTY_ADDRESS, profileAddress } from "../features/checkout/AddressStep.tsx";
 import { ContactStep, type ContactValues } from "../features/checkout/ContactStep.tsx";
 import { OrderSummary, OrderSummaryQuoteQuery, type CheckoutQuote } from "../features/checkout/OrderSummary.tsx";
 import { ReviewStep, type CheckoutResult } from "../features/checkout/ReviewStep.tsx";
@@ -28,18 +28,7 @@ const CheckoutQuery = graphql`
       id
       username
       email
-      name
-      phone
-      address {
-        fullName
-        phone
-        street
-        apt
-        city
-        state
-        zip
-        country
-      }
+      ...AddressStepFragment_viewer
     }
     paymentConfig {
       provider
@@ -115,10 +104,8 @@ function CheckoutBody({ selection, state }: { selection: MembershipSelection; st
   useEffect(() => {
     if (!viewer) return;
     setContact((c) => ({ ...c, email: c.email || viewer.email || "" }));
-    if (viewer.address) {
-      const a = viewer.address;
-      setAddress((cur) => (cur.street ? cur : { fullName: a.fullName || viewer.name || "", phone: a.phone || viewer.phone || "", street: a.street, apt: a.apt, city: a.city, state: a.state, zip: a.zip, country: a.country || "United States" }));
-    }
+    const saved = profileAddress(viewer);
+    if (saved) setAddress((cur) => (cur.street ? cur : saved));
   }, [viewer, setContact, setAddress]);
 
   useEffect(() => {

@@ -1,7 +1,9 @@
-import { Box, Button, Field, Flex, Heading, Input, NativeSelect, SimpleGrid, Stack, Text } from "@chakra-ui/react";
+import { Button, Field, Flex, Heading, Input, SimpleGrid, Stack, Text } from "@chakra-ui/react";
 import { useEffect, useRef, useState } from "react";
-import { graphql, useRelayEnvironment } from "react-relay";
+import { graphql, readInlineData, useRelayEnvironment } from "react-relay";
+import type { AddressStepFragment_viewer$key } from "./__generated__/AddressStepFragment_viewer.graphql.ts";
 import type { AddressStepSaveProfileMutation } from "./__generated__/AddressStepSaveProfileMutation.graphql.ts";
+import { readSavedAddress } from "./savedAddress.ts";
 import { StateSelect } from "./StateSelect.tsx";
 import { commitAsync } from "../../lib/mutations.ts";
 import type { SelectionAddress } from "../../lib/selection.ts";
@@ -12,24 +14,31 @@ const SaveProfileMutation = graphql`
       __typename
       ... on UpdateProfileSuccess {
         data {
-          id
-          name
-          phone
-          address {
-            fullName
-            phone
-            street
-            apt
-            city
-            state
-            zip
-            country
-          }
+          ...AddressStepFragment_viewer
         }
       }
     }
   }
 `;
+
+/** What the step fills in from a signed-in member's profile (and what saving the step changes there). */
+const AddressStepViewerFragment = graphql`
+  fragment AddressStepFragment_viewer on User @inline {
+    name
+    phone
+    address {
+      ...savedAddress_address
+    }
+  }
+`;
+
+/** The profile's address for the step, its blank name and phone filled from the profile's own; null without one. */
+export function profileAddress(viewer: AddressStepFragment_viewer$key): SelectionAddress | null {
+  const { name, phone, address } = readInlineData(AddressStepViewerFragment, viewer);
+  if (!address) return null;
+  const a = readSavedAddress(address);
+  return { ...a, fullName: a.fullName || name || "", phone: a.phone || phone || "", country: a.country || "United States" };
+}
 
 /** Spec §9 address save delay while editing. */
 export const ADDRESS_SAVE_DELAY_MS = 800;

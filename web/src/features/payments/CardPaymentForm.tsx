@@ -1,8 +1,9 @@
-import { Box, Button, Field, HStack, Input, SimpleGrid, Spinner, Stack, Text } from "@chakra-ui/react";
+import { Button, Field, HStack, Input, SimpleGrid, Spinner, Stack, Text } from "@chakra-ui/react";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { graphql, useRelayEnvironment } from "react-relay";
 import type { CardPaymentFormConfirmMutation } from "./__generated__/CardPaymentFormConfirmMutation.graphql.ts";
 import type { CardPaymentFormChallengeMutation } from "./__generated__/CardPaymentFormChallengeMutation.graphql.ts";
+import type { CardConfirmer, ConfirmResult } from "./confirmation.ts";
 import { formatCardNumber, formatExpiry, parseCard, type SandboxCard } from "./cardInput.ts";
 import { PaymentErrorBox } from "./PaymentErrorBox.tsx";
 import { commitAsync } from "../../lib/mutations.ts";
@@ -11,6 +12,7 @@ import { lazyDialog } from "../../ui/lazyDialog.tsx";
 const StripeCardForm = lazy(() => import("./StripeCardForm.tsx"));
 const SandboxChallengeDialog = lazyDialog(() => import("./SandboxChallengeDialog.tsx").then((m) => m.SandboxChallengeDialog));
 
+// The sandbox's payment intent: its status and error decide the flow's next step; no screen shows the intent.
 const ConfirmMutation = graphql`
   mutation CardPaymentFormConfirmMutation($clientSecret: String!, $card: SandboxCardInput!) {
     confirmSandboxPayment(clientSecret: $clientSecret, card: $card) {
@@ -31,6 +33,7 @@ const ConfirmMutation = graphql`
   }
 `;
 
+// The same intent after the simulated 3-D Secure challenge, read by the flow only.
 const ChallengeMutation = graphql`
   mutation CardPaymentFormChallengeMutation($clientSecret: String!, $succeed: Boolean!) {
     completeSandboxChallenge(clientSecret: $clientSecret, succeed: $succeed) {
@@ -54,11 +57,6 @@ const ChallengeMutation = graphql`
 /** Thrown by prepare/onSucceeded with a message meant for the Payment Error box. */
 export class PaymentFlowError extends Error {}
 
-/** The outcome of confirming a card with the provider (spec §4 card outcome). */
-export type ConfirmResult = { ok: true } | { ok: false; message: string };
-
-/** How a provider form confirms a client secret with the card it holds. */
-export type CardConfirmer = (clientSecret: string) => Promise<ConfirmResult>;
 
 export interface PaymentConfigLike {
   provider: string;
@@ -123,12 +121,9 @@ function SandboxCardForm(props: Props) {
   const [expiry, setExpiry] = useState("");
   const [cvc, setCvc] = useState("");
   const [challenge, setChallenge] = useState<{ resolve: (ok: boolean) => void } | null>(null);
-  const fieldsRef = useRef({ number, expiry, cvc });
-  fieldsRef.current = { number, expiry, cvc };
 
   const confirmer: CardConfirmer = async (clientSecret) => {
-    const { number: n, expiry: e, cvc: c } = fieldsRef.current;
-    const card = parseCard(n, e, c);
+    const card = parseCard(number, expiry, cvc);
     if ("error" in card) return { ok: false, message: card.error };
     if (props.sandboxConfirm) return props.sandboxConfirm(clientSecret, card);
     const res = await commitAsync<CardPaymentFormConfirmMutation>(environment, ConfirmMutation, { clientSecret, card });

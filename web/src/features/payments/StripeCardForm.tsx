@@ -2,7 +2,7 @@ import { Box, HStack, Spinner, Text } from "@chakra-ui/react";
 import { CardElement, Elements, useElements, useStripe } from "@stripe/react-stripe-js";
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { useEffect, useState, type ReactNode } from "react";
-import type { CardConfirmer } from "./CardPaymentForm.tsx";
+import type { CardConfirmer } from "./confirmation.ts";
 
 type Render = (confirm: CardConfirmer, ready: boolean) => ReactNode;
 
@@ -12,7 +12,7 @@ export default function StripeCardForm({ publishableKey, intent = "payment", tim
   useEffect(() => {
     let cancelled = false;
     const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), timeoutMs));
-    Promise.race([loadStripe(publishableKey).catch(() => null), timeout]).then((s) => {
+    void Promise.race([loadStripe(publishableKey).catch(() => null), timeout]).then((s) => {
       if (cancelled) return;
       if (s) setStripe(s);
       else onUnavailable();

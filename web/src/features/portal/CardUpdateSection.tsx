@@ -1,12 +1,14 @@
-import { Box, Button, Heading, HStack, Stack, Text } from "@chakra-ui/react";
-import { useEffect, useRef, useState } from "react";
+import { Box, Button, Heading, HStack, Text } from "@chakra-ui/react";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { graphql, useFragment, useRelayEnvironment } from "react-relay";
 import { useLocation, useNavigate } from "react-router";
+import type { CardUpdateSectionFragment_card$key } from "./__generated__/CardUpdateSectionFragment_card.graphql.ts";
 import type { CardUpdateSectionFragment_user$key } from "./__generated__/CardUpdateSectionFragment_user.graphql.ts";
 import type { CardUpdateSectionStartMutation } from "./__generated__/CardUpdateSectionStartMutation.graphql.ts";
 import type { CardUpdateSectionConfirmMutation } from "./__generated__/CardUpdateSectionConfirmMutation.graphql.ts";
 import type { CardUpdateSectionFinishMutation } from "./__generated__/CardUpdateSectionFinishMutation.graphql.ts";
-import { CardPaymentForm, PaymentFlowError, type ConfirmResult, type PaymentConfigLike } from "../payments/CardPaymentForm.tsx";
+import { CardPaymentForm, PaymentFlowError, type PaymentConfigLike } from "../payments/CardPaymentForm.tsx";
+import type { ConfirmResult } from "../payments/confirmation.ts";
 import type { SandboxCard } from "../payments/cardInput.ts";
 import { savedCardLabel } from "../../lib/cards.ts";
 import { commitAsync } from "../../lib/mutations.ts";
@@ -15,14 +17,22 @@ const CardUpdateSectionFragment = graphql`
   fragment CardUpdateSectionFragment_user on User {
     id
     paymentMethod {
-      brand
-      last4
-      expMonth
-      expYear
+      ...CardUpdateSectionFragment_card
     }
   }
 `;
 
+/** The saved card line; finishCardUpdate returns the new card in the same shape. */
+const SavedCardFragment = graphql`
+  fragment CardUpdateSectionFragment_card on SavedCard {
+    brand
+    last4
+    expMonth
+    expYear
+  }
+`;
+
+// The setup intent's secret for the card form: nothing in the store shows it.
 const StartMutation = graphql`
   mutation CardUpdateSectionStartMutation {
     startCardUpdate {
@@ -40,6 +50,7 @@ const StartMutation = graphql`
   }
 `;
 
+// The sandbox's setup intent: its status decides whether the card is finished; no screen shows the intent.
 const ConfirmMutation = graphql`
   mutation CardUpdateSectionConfirmMutation($clientSecret: String!, $card: SandboxCardInput!) {
     confirmSandboxSetup(clientSecret: $clientSecret, card: $card) {
@@ -61,16 +72,14 @@ const ConfirmMutation = graphql`
   }
 `;
 
+// The new default card, in the saved card line's shape (the updater links it to the viewer).
 const FinishMutation = graphql`
   mutation CardUpdateSectionFinishMutation($setupIntentId: String!) {
     finishCardUpdate(setupIntentId: $setupIntentId) {
       __typename
       ... on FinishCardUpdateSuccess {
         data {
-          brand
-          last4
-          expMonth
-          expYear
+          ...CardUpdateSectionFragment_card
         }
       }
       ... on Error {
@@ -116,12 +125,16 @@ export function CardUpdateSection({ user, paymentConfig, onUpdated }: { user: Ca
   const [phase, setPhase] = useState<Phase>({ name: "closed" });
   const [startError, setStartError] = useState<string | null>(null);
   const sectionRef = useRef<HTMLElement>(null);
-  const onUpdatedRef = useRef(onUpdated);
-  onUpdatedRef.current = onUpdated;
+  const notifyUpdated = useEffectEvent(onUpdated);
 
-  async function start() {
+  function start() {
     setPhase({ name: "starting" });
     setStartError(null);
+    void requestSetup();
+  }
+
+  /** Asks the provider for a setup intent and opens the form with it (the phase is "starting" meanwhile). */
+  async function requestSetup() {
     try {
       const res = await commitAsync<CardUpdateSectionStartMutation>(environment, StartMutation, {});
       const r = res.startCardUpdate;
@@ -169,19 +182,24 @@ export function CardUpdateSection({ user, paymentConfig, onUpdated }: { user: Ca
     if (phase.name !== "updated") return;
     const t = setTimeout(() => {
       setPhase({ name: "closed" });
-      onUpdatedRef.current();
+      notifyUpdated();
     }, CARD_UPDATED_CLOSE_MS);
     return () => clearTimeout(t);
   }, [phase.name]);
 
   // Arriving from the past-due notice: bring the section into view with its form open.
   const arrivedFromNotice = location.hash === `#${CARD_UPDATE_ANCHOR}`;
-  useEffect(() => {
-    if (!arrivedFromNotice) return;
+  if (arrivedFromNotice && phase.name === "closed") {
+    setPhase({ name: "starting" });
+    setStartError(null);
+  }
+  const openFromNotice = useEffectEvent(() => {
     sectionRef.current?.scrollIntoView({ block: "start" });
-    navigate({ search: location.search }, { replace: true });
-    void start();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per arrival
+    void navigate({ search: location.search }, { replace: true });
+    void requestSetup();
+  });
+  useEffect(() => {
+    if (arrivedFromNotice) openFromNotice();
   }, [arrivedFromNotice]);
 
   const card = data.paymentMethod;
@@ -195,7 +213,7 @@ export function CardUpdateSection({ user, paymentConfig, onUpdated }: { user: Ca
       <Text color="fg.muted">Your card on file is charged each month on your billing day.</Text>
       <HStack mt="4" gap="3" p="3" rounded="lg" bg="bg.subtle" borderWidth="1px" maxW="md" data-testid="saved-card">
         <CardGlyph />
-        <Text fontWeight="medium">{card ? savedCardLabel(card) : "No card saved yet."}</Text>
+        <Text fontWeight="medium">{card ? <SavedCardLabel card={card} /> : "No card saved yet."}</Text>
       </HStack>
 
       {startError && (
@@ -205,7 +223,7 @@ export function CardUpdateSection({ user, paymentConfig, onUpdated }: { user: Ca
       )}
 
       {!open && (
-        <Button mt="4" variant="outline" colorPalette="orange" loading={phase.name === "starting"} loadingText="Starting…" onClick={() => void start()}>
+        <Button mt="4" variant="outline" colorPalette="orange" loading={phase.name === "starting"} loadingText="Starting…" onClick={start}>
           {card ? "Update card" : "Add a card"}
         </Button>
       )}
@@ -238,6 +256,11 @@ export function CardUpdateSection({ user, paymentConfig, onUpdated }: { user: Ca
       )}
     </Box>
   );
+}
+
+function SavedCardLabel({ card }: { card: CardUpdateSectionFragment_card$key }) {
+  const { brand, last4, expMonth, expYear } = useFragment(SavedCardFragment, card);
+  return savedCardLabel({ brand, last4, expMonth, expYear });
 }
 
 function CardGlyph() {

@@ -9,24 +9,17 @@ import { clearSession } from "../../lib/session.ts";
 import type { SelectionAddress } from "../../lib/selection.ts";
 import { CardUpdateSection } from "./CardUpdateSection.tsx";
 import { StateSelect } from "../checkout/StateSelect.tsx";
+import { readSavedAddress } from "../checkout/savedAddress.ts";
 import type { PaymentConfigLike } from "../payments/CardPaymentForm.tsx";
 
 const ProfileTabFragment = graphql`
   fragment ProfileTabFragment_user on User {
-    id
     username
     email
     name
     phone
     address {
-      fullName
-      phone
-      street
-      apt
-      city
-      state
-      zip
-      country
+      ...savedAddress_address
     }
     ...CardUpdateSectionFragment_user
   }
@@ -38,20 +31,7 @@ const SaveMutation = graphql`
       __typename
       ... on UpdateProfileSuccess {
         data {
-          id
-          email
-          name
-          phone
-          address {
-            fullName
-            phone
-            street
-            apt
-            city
-            state
-            zip
-            country
-          }
+          ...ProfileTabFragment_user
         }
       }
       ... on Error {
@@ -89,8 +69,7 @@ export function ProfileTab({ user, paymentConfig, onCardUpdated }: { user: Profi
   const [email, setEmail] = useState(data.email ?? "");
   const [name, setName] = useState(data.name ?? "");
   const [phone, setPhone] = useState(data.phone ?? "");
-  const a = data.address;
-  const [address, setAddress] = useState<SelectionAddress>({ fullName: a?.fullName ?? "", phone: a?.phone ?? "", street: a?.street ?? "", apt: a?.apt ?? "", city: a?.city ?? "", state: a?.state ?? "", zip: a?.zip ?? "", country: a?.country ?? "" });
+  const [address, setAddress] = useState<SelectionAddress>(() => (data.address ? readSavedAddress(data.address) : { fullName: "", phone: "", street: "", apt: "", city: "", state: "", zip: "", country: "" }));
   const [profileMsg, setProfileMsg] = useState<{ ok: boolean; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
   const [pw, setPw] = useState({ current: "", next: "", confirm: "" });

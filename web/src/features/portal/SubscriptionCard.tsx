@@ -16,7 +16,6 @@ import { fromModeCode, MODE_LABELS } from "@shared/fulfillment.ts";
 const SubscriptionCardFragment = graphql`
   fragment SubscriptionCardFragment_membership on Membership {
     id
-    databaseId
     status
     planName
     mode
@@ -55,9 +54,6 @@ const SubscriptionCardFragment = graphql`
         name
       }
     }
-    skips {
-      yearMonth
-    }
   }
 `;
 
@@ -70,22 +66,7 @@ const SkipMutation = graphql`
           resumeDate
           skippedMonth
           membership {
-            id
-            nextBoxDate
-            skips {
-              yearMonth
-            }
-            skipWindow {
-              open
-              opensOn
-              closesOn
-            }
-            skipTarget {
-              month
-              resumeDate
-              skipped
-              allowed
-            }
+            ...SubscriptionCardFragment_membership
           }
         }
       }
@@ -109,10 +90,7 @@ const RestartMutation = graphql`
           period
           nextBillingDate
           membership {
-            id
-            status
-            canceledAt
-            nextBoxDate
+            ...SubscriptionCardFragment_membership
           }
         }
       }
@@ -132,10 +110,7 @@ const CompleteMutation = graphql`
           chargedCents
           nextBillingDate
           membership {
-            id
-            status
-            canceledAt
-            nextBoxDate
+            ...SubscriptionCardFragment_membership
           }
         }
       }
