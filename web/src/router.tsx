@@ -1,12 +1,15 @@
 import { Component, lazy, type ReactNode } from "react";
-import { useLocation, useRoutes, type Location, type RouteObject } from "react-router";
+import { useRelayEnvironment } from "react-relay";
+import { matchRoutes, useLocation, useRoutes, type Location, type RouteObject } from "react-router";
+import type { IEnvironment } from "relay-runtime";
+import { preloadRouteQueries, type RouteData } from "./lib/routeQuery.ts";
 import { PageShell } from "./ui/PageShell.tsx";
 import { adminRoutes } from "./routes/adminRoutes.tsx";
 import { publicRoutes } from "./routes/publicRoutes.tsx";
 
 const NotFoundRoute = lazy(() => import("./routes/NotFoundRoute.tsx"));
 
-export const routes: RouteObject[] = [
+const routes: RouteObject[] = [
   {
     element: <PageShell />,
     children: [...publicRoutes, { path: "*", element: <NotFoundRoute /> }],
@@ -15,13 +18,31 @@ export const routes: RouteObject[] = [
 ];
 
 /**
- * The routes in React Router's declarative mode (`<BrowserRouter>` in main.tsx). The app uses no loaders,
- * actions or blockers, so the data router (`createBrowserRouter`, ~17 kB gzip more in the entry chunk) bought
- * nothing. Both wrap navigations in startTransition: the current page stays until the next route's chunk has
- * loaded.
+ * Starts loading what the routes matching `location` declare in their `handle` (lib/routeQuery.ts `RouteData`):
+ * their chunks and their queries, at once. main.tsx calls it for the first page before React renders; every
+ * navigation calls it when the router renders the new location, before the routes' components render (and
+ * suspend on their chunk). The role loaders play in React Router's data router.
+ */
+export function preloadRoute(environment: IEnvironment, location: Pick<Location, "pathname" | "key">): void {
+  const matches = matchRoutes(routes, location.pathname) ?? [];
+  const queries = [];
+  for (const { route, params } of matches) {
+    const data = route.handle as RouteData | undefined;
+    data?.chunk?.().catch(() => undefined); // React.lazy reports a failed download when the route renders
+    if (data?.query) queries.push({ route: data.query, params });
+  }
+  preloadRouteQueries(environment, location.key, queries);
+}
+
+/**
+ * The routes in React Router's declarative mode (`<BrowserRouter>` in main.tsx): the data router
+ * (`createBrowserRouter`, ~17 kB gzip more in the entry chunk) would only add its loaders, and `preloadRoute`
+ * does their work. Both wrap navigations in startTransition: the current page stays until the next route's
+ * chunk and data have loaded.
  */
 export function AppRoutes() {
   const location = useLocation();
+  preloadRoute(useRelayEnvironment(), location);
   return <RouteErrorBoundary location={location}>{useRoutes(routes)}</RouteErrorBoundary>;
 }
 

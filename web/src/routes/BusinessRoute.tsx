@@ -1,6 +1,6 @@
 import { Box, Button, Container, Stack, Text } from "@chakra-ui/react";
 import { Suspense, useEffect, useState } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { graphql } from "react-relay";
 import { Link as RouterLink, useParams, useSearchParams } from "react-router";
 import type { BusinessRouteQuery } from "./__generated__/BusinessRouteQuery.graphql.ts";
 import { BusinessFaqs } from "../features/business-page/BusinessFaqs.tsx";
@@ -8,6 +8,7 @@ import { BusinessFooter } from "../features/business-page/BusinessFooter.tsx";
 import { BusinessHero } from "../features/business-page/BusinessHero.tsx";
 import { MembershipBuilder } from "../features/business-page/MembershipBuilder.tsx";
 import { pageSurface } from "../lib/color.ts";
+import { useRefetchKey, useRouteQuery } from "../lib/routeQuery.ts";
 import { useSessionVersion } from "../lib/session.ts";
 import { STORAGE_KEYS, writeItem } from "../lib/storage.ts";
 import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
@@ -31,7 +32,6 @@ const BusinessQuery = graphql`
       ...MembershipBuilderFragment_business
     }
     viewer {
-      id
       subscriptions(businessSlug: $slug, onePerBusiness: true) {
         status
         ...MembershipBuilderFragment_membership
@@ -45,6 +45,8 @@ export default function BusinessRoute({ forcedSlug }: { forcedSlug?: string }) {
   const params = useParams();
   const slug = (forcedSlug ?? params.slug ?? "").toLowerCase();
   const [attempt, setAttempt] = useState(0);
+  // A retry, or a sign-in or sign-out elsewhere, loads the page again (the viewer's membership changes).
+  const refetchKey = useRefetchKey(attempt, useSessionVersion());
   return (
     <ErrorBoundary
       key={`${slug}:${attempt}`}
@@ -55,15 +57,14 @@ export default function BusinessRoute({ forcedSlug }: { forcedSlug?: string }) {
       )}
     >
       <Suspense fallback={<LoadingState label="Loading business…" />}>
-        <BusinessPage slug={slug} fetchKey={attempt} onTenantHost={!!forcedSlug} />
+        <BusinessPage slug={slug} fetchKey={refetchKey} retried={attempt > 0} onTenantHost={!!forcedSlug} />
       </Suspense>
     </ErrorBoundary>
   );
 }
 
-function BusinessPage({ slug, fetchKey, onTenantHost }: { slug: string; fetchKey: number; onTenantHost: boolean }) {
-  const session = useSessionVersion();
-  const { business, viewer } = useLazyLoadQuery<BusinessRouteQuery>(BusinessQuery, { slug }, { fetchKey: `${fetchKey}:${session}`, fetchPolicy: fetchKey ? "network-only" : "store-and-network" });
+function BusinessPage({ slug, fetchKey, retried, onTenantHost }: { slug: string; fetchKey: string | undefined; retried: boolean; onTenantHost: boolean }) {
+  const { business, viewer } = useRouteQuery<BusinessRouteQuery>(BusinessQuery, { slug }, { fetchKey, fetchPolicy: retried ? "network-only" : "store-and-network" });
   const [params] = useSearchParams();
   const changeMode = params.get("change") === "true";
   useDocumentTitle(business ? business.name : "Business not found");

@@ -1,11 +1,12 @@
 import { Heading, SimpleGrid, Skeleton, SkeletonCircle, Stack, Text, HStack, Box } from "@chakra-ui/react";
 import { Suspense, useState } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { graphql } from "react-relay";
 import type { BusinessesRouteQuery } from "./__generated__/BusinessesRouteQuery.graphql.ts";
 import { BusinessGrid } from "../features/businesses/BusinessGrid.tsx";
 import { ErrorBoundary } from "../ui/ErrorBoundary.tsx";
 import { PageContent } from "../ui/PageShell.tsx";
 import { ErrorState } from "../ui/StatusStates.tsx";
+import { useRouteQuery } from "../lib/routeQuery.ts";
 import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
 
 const BusinessesQuery = graphql`
@@ -39,7 +40,7 @@ export default function BusinessesRoute() {
 }
 
 function BusinessesList({ fetchKey }: { fetchKey: number }) {
-  const data = useLazyLoadQuery<BusinessesRouteQuery>(BusinessesQuery, {}, { fetchKey, fetchPolicy: fetchKey ? "network-only" : "store-or-network" });
+  const data = useRouteQuery<BusinessesRouteQuery>(BusinessesQuery, {}, { fetchKey: fetchKey || undefined, fetchPolicy: fetchKey ? "network-only" : "store-or-network" });
   return <BusinessGrid query={data} />;
 }
 

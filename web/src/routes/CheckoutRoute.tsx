@@ -1,6 +1,6 @@
 import { Box, Button, Container, Grid, HStack, Heading, Stack, Text } from "@chakra-ui/react";
 import { Suspense, useEffect, useMemo, useState } from "react";
-import { fetchQuery, graphql, useLazyLoadQuery, useRelayEnvironment } from "react-relay";
+import { fetchQuery, graphql, useRelayEnvironment } from "react-relay";
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
 import type { CheckoutRouteQuery } from "./__generated__/CheckoutRouteQuery.graphql.ts";
 import type { OrderSummaryQuoteQuery as QuoteQueryType } from "../features/checkout/__generated__/OrderSummaryQuoteQuery.graphql.ts";
@@ -11,6 +11,7 @@ import { ReviewStep, type CheckoutResult } from "../features/checkout/ReviewStep
 import { SuccessPanel } from "../features/checkout/SuccessPanel.tsx";
 import { toModeCode } from "@shared/fulfillment.ts";
 import { clearSelection, readSelection, updateSelection, type MembershipSelection, type SelectionAddress } from "../lib/selection.ts";
+import { useRefetchKey, useRouteQuery } from "../lib/routeQuery.ts";
 import { readSession, useSessionVersion } from "../lib/session.ts";
 import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
 import { ErrorBoundary } from "../ui/ErrorBoundary.tsx";
@@ -65,9 +66,11 @@ function CheckoutFlow({ selection }: { selection: MembershipSelection }) {
   const [couponCode, setCouponCode] = useState(selection.couponCode ?? "");
   const [result, setResult] = useState<CheckoutResult | null>(null);
   const state = { step, setStep, contact, setContact, address, setAddress, couponCode, setCouponCode, result, setResult };
+  // A sign-in from the contact step loads the checkout's viewer again.
+  const refetchKey = useRefetchKey(useSessionVersion());
   return (
     <Suspense fallback={<LoadingState label="Loading checkout…" />}>
-      <CheckoutBody selection={selection} state={state} />
+      <CheckoutBody selection={selection} state={state} fetchKey={refetchKey} />
     </Suspense>
   );
 }
@@ -85,13 +88,12 @@ interface FlowState {
   setResult: (r: CheckoutResult) => void;
 }
 
-function CheckoutBody({ selection, state }: { selection: MembershipSelection; state: FlowState }) {
-  const session = useSessionVersion();
+function CheckoutBody({ selection, state, fetchKey }: { selection: MembershipSelection; state: FlowState; fetchKey: string | undefined }) {
   const environment = useRelayEnvironment();
   const navigate = useNavigate();
   const location = useLocation();
   const { slug: pathSlug } = useParams();
-  const data = useLazyLoadQuery<CheckoutRouteQuery>(CheckoutQuery, { slug: selection.businessSlug }, { fetchKey: session, fetchPolicy: "network-only" });
+  const data = useRouteQuery<CheckoutRouteQuery>(CheckoutQuery, { slug: selection.businessSlug }, { fetchKey, fetchPolicy: "network-only" });
   // One login for every membership (issue 14 replaces spec §4 "Session vs selection"): a session made at another
   // business checks out here as the same member.
   const viewer = data.viewer;

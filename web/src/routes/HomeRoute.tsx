@@ -1,10 +1,11 @@
 import { Box, Button, Container, Heading, HStack, SimpleGrid, Stack, Text } from "@chakra-ui/react";
 import { Suspense } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { graphql } from "react-relay";
 import { Link as RouterLink } from "react-router";
 import type { HomeRouteQuery } from "./__generated__/HomeRouteQuery.graphql.ts";
 import { HomeFaqs } from "../features/home/HomeFaqs.tsx";
 import { ErrorBoundary } from "../ui/ErrorBoundary.tsx";
+import { useRouteQuery } from "../lib/routeQuery.ts";
 import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
 import { HeroIllustration } from "../features/home/HeroIllustration.tsx";
 
@@ -45,7 +46,7 @@ const HomeQuery = graphql`
 
 /** Home page content (FAQs) loads after the static sections; a failure leaves them out (spec §8). */
 function HomeContent() {
-  const { homePage } = useLazyLoadQuery<HomeRouteQuery>(HomeQuery, {});
+  const { homePage } = useRouteQuery<HomeRouteQuery>(HomeQuery, {});
   return <HomeFaqs page={homePage} />;
 }
 

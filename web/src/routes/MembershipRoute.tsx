@@ -1,6 +1,6 @@
 import { Box, Button, Container, Flex, Heading, HStack, IconButton, Link, Stack, Text } from "@chakra-ui/react";
 import { Suspense, useEffect, useState } from "react";
-import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
+import { graphql, useMutation } from "react-relay";
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from "react-router";
 import type { MembershipRouteQuery } from "./__generated__/MembershipRouteQuery.graphql.ts";
 import type { MembershipRouteLogoutMutation } from "./__generated__/MembershipRouteLogoutMutation.graphql.ts";
@@ -10,6 +10,7 @@ import { ProfileTab } from "../features/portal/ProfileTab.tsx";
 import { SubscriptionCard } from "../features/portal/SubscriptionCard.tsx";
 import { portalOrder } from "../features/portal/portalOrder.ts";
 import { longDate } from "../lib/dates.ts";
+import { useRefetchKey, useRouteQuery } from "../lib/routeQuery.ts";
 import { clearSession, useSessionVersion } from "../lib/session.ts";
 import { STORAGE_KEYS, writeItem } from "../lib/storage.ts";
 import { currentTenantHost } from "../lib/tenant.ts";
@@ -24,7 +25,6 @@ const PortalQuery = graphql`
     viewer {
       id
       username
-      isAdmin
       subscriptions(onePerBusiness: true) {
         id
         status
@@ -77,6 +77,7 @@ export default function MembershipRoute() {
   const session = useSessionVersion();
   const [attempt, setAttempt] = useState(0);
   const [refresh, setRefresh] = useState(0);
+  const refetchKey = useRefetchKey(attempt, session, refresh);
 
   useEffect(() => {
     // A session made at another business stays signed in here (issue 14 replaces spec §4's logout on load).
@@ -85,15 +86,23 @@ export default function MembershipRoute() {
 
   return (
     <ErrorBoundary key={`${attempt}:${session}`} fallback={(e) => <PageContent><ErrorState message={e.message || "Failed to load your membership. Please try again."} onRetry={() => setAttempt((n) => n + 1)} /></PageContent>}>
-      <Suspense fallback={<LoadingState label="Loading your membership…" />}>
-        <Portal businessSlug={businessSlug} fetchKey={`${attempt}:${session}:${refresh}`} onRefresh={() => setRefresh((n) => n + 1)} />
+      {/* As tall as the public pages' boundary (publicRoutes.tsx): the footer stays below the fold until the
+          login form or the portal arrives, instead of moving down when it does. */}
+      <Suspense
+        fallback={
+          <Box minH="100dvh">
+            <LoadingState label="Loading your membership…" />
+          </Box>
+        }
+      >
+        <Portal businessSlug={businessSlug} fetchKey={refetchKey} onRefresh={() => setRefresh((n) => n + 1)} />
       </Suspense>
     </ErrorBoundary>
   );
 }
 
-function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | null; fetchKey: string; onRefresh: () => void }) {
-  const data = useLazyLoadQuery<MembershipRouteQuery>(PortalQuery, {}, { fetchKey, fetchPolicy: "network-only" });
+function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | null; fetchKey: string | undefined; onRefresh: () => void }) {
+  const data = useRouteQuery<MembershipRouteQuery>(PortalQuery, {}, { fetchKey, fetchPolicy: "network-only" });
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const [tab, setTab] = useState<Tab>(params.get("orderId") ? "Subscriptions" : "Next Box");
@@ -112,8 +121,8 @@ function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | 
               if (ownerHome) writeItem(STORAGE_KEYS.ownerHomePath, ownerHome);
               const host = currentTenantHost();
               if (host) window.location.assign(`${window.location.protocol}//${host.mainHost}/admin`);
-              else navigate("/admin");
-            } else if (r && r.startsWith("/")) navigate(r);
+              else void navigate("/admin");
+            } else if (r && r.startsWith("/")) void navigate(r);
           }}
         />
       </PageContent>
@@ -127,7 +136,7 @@ function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | 
   function logout() {
     commitLogout({ variables: {}, onCompleted: () => undefined, onError: () => undefined });
     clearSession();
-    navigate(businessSlug ? `/b/${businessSlug}` : "/membership");
+    void navigate(businessSlug ? `/b/${businessSlug}` : "/membership");
   }
 
   const tabButton = (t: Tab, vertical = false) => (

@@ -1,6 +1,8 @@
 import { lazy, Suspense } from "react";
 import { Box } from "@chakra-ui/react";
 import { Navigate, Outlet, type RouteObject } from "react-router";
+import type { RouteData, RouteQuery } from "../lib/routeQuery.ts";
+import { readSelection } from "../lib/selection.ts";
 import { currentTenantHost } from "../lib/tenant.ts";
 import { LoadingState } from "../ui/StatusStates.tsx";
 
@@ -23,29 +25,37 @@ const LegacyCheckoutRoute = lazy(() => import("./LegacyCheckoutRoute.tsx"));
 
 const tenantHost = currentTenantHost();
 
-/**
- * The chunk of the page being opened starts loading while the entry script still runs (issue 16), instead of
- * when React first renders the route: its download overlaps the entry's start-up work. Same chunk, same
- * module: React.lazy then finds it loaded or in flight.
- */
-function chunkOf(pathname: string): (() => Promise<unknown>) | null {
-  const p = pathname.replace(/\/+$/, "") || "/";
-  if (p === "/") return tenantHost ? loadBusiness : loadHome;
-  if (p === "/businesses") return loadBusinesses;
-  if (/^(\/b\/[^/]+)?\/membership\/checkout$/.test(p)) return loadCheckout;
-  if (/^(\/b\/[^/]+)?\/membership$/.test(p)) return loadMembership;
-  if (/^\/b\/[^/]+$/.test(p)) return loadBusiness;
-  if (p === "/contact") return loadContact;
-  if (/^\/(terms-of-use|privacy-policy|refund-policy)$/.test(p)) return loadLegal;
-  return null;
-}
+// Each route's query module on its own (a small chunk): its request leaves as soon as it arrives, while the
+// route's chunk still downloads.
+const businessQuery: RouteQuery["query"] = () => import("./__generated__/BusinessRouteQuery.graphql.ts");
+
+/** A business page's data, for /b/:slug or the slug of the tenant host. */
+const businessData = (forcedSlug?: string): RouteData => ({
+  chunk: loadBusiness,
+  query: { query: businessQuery, variables: (p) => ({ slug: (forcedSlug ?? p.slug ?? "").toLowerCase() }), fetchPolicy: "store-and-network" },
+});
+const membershipData: RouteData = {
+  chunk: loadMembership,
+  query: { query: () => import("./__generated__/MembershipRouteQuery.graphql.ts"), variables: () => ({}), fetchPolicy: "network-only" },
+};
+const checkoutData: RouteData = {
+  chunk: loadCheckout,
+  query: {
+    query: () => import("./__generated__/CheckoutRouteQuery.graphql.ts"),
+    // The business of the stored selection (no selection: the route redirects, nothing to load).
+    variables: () => {
+      const selection = readSelection();
+      return selection ? { slug: selection.businessSlug } : null;
+    },
+    fetchPolicy: "network-only",
+  },
+};
 
 // Spec §2: on a tenant subdomain, paths under /admin go to the same path on the main host. Checked before the
-// router renders, so the admin area never starts on a tenant host.
-if (tenantHost && /^\/admin(\/|$)/.test(window.location.pathname)) {
+// router renders, so the admin area never starts on a tenant host (main.tsx then preloads nothing).
+export const leavingForMainHost = !!tenantHost && /^\/admin(\/|$)/.test(window.location.pathname);
+if (leavingForMainHost && tenantHost) {
   window.location.replace(`${window.location.protocol}//${tenantHost.mainHost}${window.location.pathname}${window.location.search}`);
-} else {
-  chunkOf(window.location.pathname)?.().catch(() => undefined);
 }
 
 /**
@@ -74,18 +84,28 @@ export const publicRoutes: RouteObject[] = [
     element: <PublicPage />,
     children: [
       // On {slug}.{host} the landing page is the business page with the slug forced from the host.
-      { index: true, element: tenantHost ? <BusinessRoute forcedSlug={tenantHost.slug} /> : <HomeRoute /> },
-      { path: "businesses", element: <BusinessesRoute /> },
-      { path: "contact", element: <ContactRoute /> },
-      { path: "b/:slug", element: <BusinessRoute /> },
-      { path: "b/:slug/membership", element: <MembershipRoute /> },
-      { path: "b/:slug/membership/checkout", element: <CheckoutRoute /> },
-      { path: "membership", element: <MembershipRoute /> },
-      { path: "membership/checkout", element: <CheckoutRoute /> },
+      tenantHost
+        ? { index: true, element: <BusinessRoute forcedSlug={tenantHost.slug} />, handle: businessData(tenantHost.slug) }
+        : {
+            index: true,
+            element: <HomeRoute />,
+            handle: { chunk: loadHome, query: { query: () => import("./__generated__/HomeRouteQuery.graphql.ts"), variables: () => ({}) } } satisfies RouteData,
+          },
+      {
+        path: "businesses",
+        element: <BusinessesRoute />,
+        handle: { chunk: loadBusinesses, query: { query: () => import("./__generated__/BusinessesRouteQuery.graphql.ts"), variables: () => ({}) } } satisfies RouteData,
+      },
+      { path: "contact", element: <ContactRoute />, handle: { chunk: loadContact } satisfies RouteData },
+      { path: "b/:slug", element: <BusinessRoute />, handle: businessData() },
+      { path: "b/:slug/membership", element: <MembershipRoute />, handle: membershipData },
+      { path: "b/:slug/membership/checkout", element: <CheckoutRoute />, handle: checkoutData },
+      { path: "membership", element: <MembershipRoute />, handle: membershipData },
+      { path: "membership/checkout", element: <CheckoutRoute />, handle: checkoutData },
       { path: "checkout", element: <LegacyCheckoutRoute /> },
-      { path: "terms-of-use", element: <LegalRoute kind="terms" /> },
-      { path: "privacy-policy", element: <LegalRoute kind="privacy" /> },
-      { path: "refund-policy", element: <LegalRoute kind="refund" /> },
+      { path: "terms-of-use", element: <LegalRoute kind="terms" />, handle: { chunk: loadLegal } satisfies RouteData },
+      { path: "privacy-policy", element: <LegalRoute kind="privacy" />, handle: { chunk: loadLegal } satisfies RouteData },
+      { path: "refund-policy", element: <LegalRoute kind="refund" />, handle: { chunk: loadLegal } satisfies RouteData },
       { path: "admin/login", element: <Navigate to="/membership" replace /> },
     ],
   },
