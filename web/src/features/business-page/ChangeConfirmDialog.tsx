@@ -1,13 +1,14 @@
 import { Button, CloseButton, Dialog, Portal, Text } from "@chakra-ui/react";
-import { useEffect, useState } from "react";
-import { fetchQuery, graphql, useMutation, useRelayEnvironment } from "react-relay";
+import { Suspense, useState } from "react";
+import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
 import { useNavigate } from "react-router";
 import type { ChangeConfirmDialogMutation } from "./__generated__/ChangeConfirmDialogMutation.graphql.ts";
-import type { ChangeConfirmDialogQuoteQuery } from "./__generated__/ChangeConfirmDialogQuoteQuery.graphql.ts";
+import type { ChangeConfirmDialogQuoteQuery, ChangeSubscriptionInput } from "./__generated__/ChangeConfirmDialogQuoteQuery.graphql.ts";
 import { toModeCode, type FulfillmentModeName } from "@shared/fulfillment.ts";
 import { clearSelection } from "../../lib/selection.ts";
 import { formatCents } from "@shared/money.ts";
 import { monthYear } from "../../lib/dates.ts";
+import { ErrorBoundary } from "../../ui/ErrorBoundary.tsx";
 
 /** The server prices the new selection as the renewal will: tax (and the membership's coupon) included. */
 const QuoteQuery = graphql`
@@ -30,10 +31,10 @@ const QuoteQuery = graphql`
   }
 `;
 
-type QuoteState = { status: "loading" } | { status: "error"; message: string } | { status: "ok"; discountCents: number; taxCents: number; taxRatePercent: number; totalCents: number; effectivePeriod: string };
+const QUOTE_FAILED = "Could not price this change";
 
 /** "$48.65 / month (incl. $2.65 tax at 5.75%) from January 2027" */
-function quoteText(q: Extract<QuoteState, { status: "ok" }>): string {
+function quoteText(q: { discountCents: number; taxCents: number; taxRatePercent: number; totalCents: number; effectivePeriod: string }): string {
   const parts: string[] = [];
   if (q.discountCents > 0) parts.push(`after ${formatCents(q.discountCents)} discount`);
   if (q.taxCents > 0) parts.push(`incl. ${formatCents(q.taxCents)} tax at ${q.taxRatePercent.toFixed(2)}%`);
@@ -46,19 +47,9 @@ const ChangeMutation = graphql`
       __typename
       ... on ChangeSubscriptionSuccess {
         data {
-          id
-          pendingChange {
-            effectivePeriod
-            mode
-            plan {
-              ref
-              name
-            }
-            addons {
-              ref
-              name
-            }
-          }
+          # The portal's card shows the scheduled change; the builder preselects it on the next visit.
+          ...SubscriptionCardFragment_membership
+          ...MembershipBuilderFragment_membership
         }
       }
       ... on Error {
@@ -86,36 +77,19 @@ export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, 
   const [phase, setPhase] = useState<Phase>("idle");
   const [error, setError] = useState<string | null>(null);
   const navigate = useNavigate();
-  const environment = useRelayEnvironment();
-  const [quote, setQuote] = useState<QuoteState>({ status: "loading" });
-  const addonKey = addonIds.join(",");
-
-  useEffect(() => {
-    if (!open) return;
-    setQuote({ status: "loading" });
-    const input = { subscriptionId: membershipId, planId, addonIds: addonKey ? addonKey.split(",") : [], mode: toModeCode(mode) };
-    const sub = fetchQuery<ChangeConfirmDialogQuoteQuery>(environment, QuoteQuery, { input }, { fetchPolicy: "network-only" }).subscribe({
-      next: (res) => {
-        const r = res.changeQuote;
-        if (r.__typename === "ChangeQuoteSuccess" && "data" in r && r.data) setQuote({ status: "ok", ...r.data });
-        else setQuote({ status: "error", message: ("message" in r && r.message) || "Could not price this change" });
-      },
-      error: () => setQuote({ status: "error", message: "Could not price this change" }),
-    });
-    return () => sub.unsubscribe();
-  }, [open, environment, membershipId, planId, addonKey, mode]);
+  const input: ChangeSubscriptionInput = { subscriptionId: membershipId, planId, addonIds, mode: toModeCode(mode) };
 
   function apply() {
     setPhase("applying");
     setError(null);
     commit({
-      variables: { input: { subscriptionId: membershipId, planId, addonIds, mode: toModeCode(mode) } },
+      variables: { input },
       onCompleted: (res) => {
         const r = res.changeSubscription;
         if (r.data) {
           setPhase("done");
           clearSelection();
-          setTimeout(() => navigate("/membership?changed=1"), 1200);
+          setTimeout(() => void navigate("/membership?changed=1"), 1200);
         } else {
           setPhase("idle");
           setError(("message" in r && r.message) || "Change failed");
@@ -141,9 +115,13 @@ export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, 
               <Text fontWeight="medium" mb="2">
                 {summary}
               </Text>
-              <Text mb="2" data-testid="change-quote" color={quote.status === "error" ? "red.600" : undefined}>
-                {quote.status === "ok" ? quoteText(quote) : quote.status === "error" ? quote.message : "Calculating the new price…"}
-              </Text>
+              {open && (
+                <ErrorBoundary fallback={() => <QuoteLine failed>{QUOTE_FAILED}</QuoteLine>}>
+                  <Suspense fallback={<QuoteLine>Calculating the new price…</QuoteLine>}>
+                    <ChangeQuote input={input} />
+                  </Suspense>
+                </ErrorBoundary>
+              )}
               <Text color="fg.muted">
                 {phase === "done" ? "Your new box starts with your next billing cycle. Taking you to your membership…" : "The change takes effect next billing cycle. There is no charge today."}
               </Text>
@@ -176,5 +154,20 @@ export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, 
         </Dialog.Positioner>
       </Portal>
     </Dialog.Root>
+  );
+}
+
+/** The server's price of the change, asked each time the dialog opens. */
+function ChangeQuote({ input }: { input: ChangeSubscriptionInput }) {
+  const { changeQuote } = useLazyLoadQuery<ChangeConfirmDialogQuoteQuery>(QuoteQuery, { input }, { fetchPolicy: "network-only" });
+  if (changeQuote.data) return <QuoteLine>{quoteText(changeQuote.data)}</QuoteLine>;
+  return <QuoteLine failed>{("message" in changeQuote && changeQuote.message) || QUOTE_FAILED}</QuoteLine>;
+}
+
+function QuoteLine({ failed = false, children }: { failed?: boolean; children: string }) {
+  return (
+    <Text mb="2" data-testid="change-quote" color={failed ? "red.600" : undefined}>
+      {children}
+    </Text>
   );
 }
