@@ -17,7 +17,7 @@ const BRAND_NAMES: Record<string, string> = {
 };
 
 export function cardBrandName(brand: string): string {
-  return BRAND_NAMES[brand.toLowerCase()] ?? (brand ? brand[0]!.toUpperCase() + brand.slice(1) : "Card");
+  return BRAND_NAMES[brand.toLowerCase()] ?? (brand ? brand[0].toUpperCase() + brand.slice(1) : "Card");
 }
 
 /** "Visa •••• 4242, expires 12/2031". */

@@ -13,7 +13,7 @@ function answer(status: number, body: unknown) {
 }
 
 async function send(): Promise<unknown> {
-  return await (fetchGraphQL(operation, {}, {}, null) as Promise<unknown>);
+  return await fetchGraphQL(operation, {}, {}, null);
 }
 
 async function failure(): Promise<GraphQLRequestError> {

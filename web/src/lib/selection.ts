@@ -56,7 +56,7 @@ export interface MembershipSelection {
 export const SELECTION_TTL_MS = 24 * 60 * 60 * 1000;
 
 export function saveSelection(selection: Omit<MembershipSelection, "ts"> & { ts?: number }, now = Date.now(), store?: KeyValueStore | null): MembershipSelection {
-  const stored = { ...selection, ts: now } as MembershipSelection;
+  const stored: MembershipSelection = { ...selection, ts: now };
   writeItem(STORAGE_KEYS.membershipSelection, JSON.stringify(stored), store);
   return stored;
 }

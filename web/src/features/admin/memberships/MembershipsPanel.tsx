@@ -1,21 +1,20 @@
 import { Suspense, useState } from "react";
-import { Badge, Box, Button, HStack, Input, NativeSelect, Stack, Table, Text } from "@chakra-ui/react";
+import { Button, HStack, Input, NativeSelect, Stack, Table, Text } from "@chakra-ui/react";
 import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment, useRelayEnvironment } from "react-relay";
 import { EmptyLine, Panel } from "../../../ui/admin/AdminPage.tsx";
 import { ConfirmDialog } from "../../../ui/admin/ConfirmDialog.tsx";
 import { LoadingState } from "../../../ui/StatusStates.tsx";
-import { formatDate, statusLabel } from "../format.ts";
 import { resultError } from "../mutationResult.ts";
 import { useDebouncedValue } from "../useDebouncedValue.ts";
 import { ADMIN_PAGE_SIZE, LoadMore } from "../LoadMore.tsx";
 import { downloadCsv } from "./csv.ts";
+import { MembershipRow, type MembershipToCancel } from "./MembershipRow.tsx";
 import { exportMembershipsCsv, networkPageFetcher, type MembershipFilterVariables } from "./exportMemberships.ts";
 import type { MembershipsPanelQuery, MembershipStatusFilter } from "./__generated__/MembershipsPanelQuery.graphql.ts";
-import type { MembershipsPanelFragment_query$data, MembershipsPanelFragment_query$key } from "./__generated__/MembershipsPanelFragment_query.graphql.ts";
+import type { MembershipsPanelFragment_query$key } from "./__generated__/MembershipsPanelFragment_query.graphql.ts";
 import type { MembershipsPanelPaginationQuery } from "./__generated__/MembershipsPanelPaginationQuery.graphql.ts";
 import type { MembershipsPanelCancelMutation } from "./__generated__/MembershipsPanelCancelMutation.graphql.ts";
 
-type MembershipRow = MembershipsPanelFragment_query$data["memberships"]["edges"][number]["node"];
 
 export interface BusinessOption {
   databaseId: number;
@@ -92,17 +91,7 @@ function MembershipsTable({ variables }: { variables: MembershipFilterVariables 
           edges {
             node {
               id
-              databaseId
-              username
-              email
-              userPublicId
-              status
-              startedAt
-              canceledAt
-              planName
-              business {
-                name
-              }
+              ...MembershipRowFragment_membership
             }
           }
         }
@@ -111,7 +100,7 @@ function MembershipsTable({ variables }: { variables: MembershipFilterVariables 
     query,
   );
   const environment = useRelayEnvironment();
-  const [cancelling, setCancelling] = useState<MembershipRow | null>(null);
+  const [cancelling, setCancelling] = useState<MembershipToCancel | null>(null);
   const [exported, setExported] = useState<number | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
   const rows = data.memberships.edges.map((e) => e.node);
@@ -145,28 +134,7 @@ function MembershipsTable({ variables }: { variables: MembershipFilterVariables 
         <>
         <Stack hideFrom="md" gap="2">
           {rows.map((m) => (
-            <Box key={m.id} borderWidth="1px" rounded="md" p="3" data-testid="membership-card">
-              <HStack justify="space-between" align="flex-start">
-                <Box minW="0">
-                  <Text fontWeight="semibold">
-                    #{m.databaseId} · {m.username}
-                  </Text>
-                  <Text fontSize="sm" color="fg.muted" truncate>
-                    {m.business.name} · {m.planName}
-                  </Text>
-                  <Text fontSize="xs" color="fg.muted">
-                    Started {formatDate(m.startedAt)}
-                    {m.canceledAt ? ` · canceled ${formatDate(m.canceledAt)}` : ""}
-                  </Text>
-                </Box>
-                <Badge colorPalette={m.status === "ACTIVE" ? "green" : m.status === "CANCELED" ? "gray" : "yellow"}>{statusLabel(m.status)}</Badge>
-              </HStack>
-              {m.status !== "CANCELED" && (
-                <Button mt="2" size="xs" variant="outline" colorPalette="red" onClick={() => setCancelling(m)}>
-                  Cancel
-                </Button>
-              )}
-            </Box>
+            <MembershipRow key={m.id} membership={m} layout="card" onCancel={setCancelling} />
           ))}
         </Stack>
         <Table.ScrollArea borderWidth="1px" rounded="md" hideBelow="md" tabIndex={0} role="region" aria-label="Memberships">
@@ -185,29 +153,7 @@ function MembershipsTable({ variables }: { variables: MembershipFilterVariables 
             </Table.Header>
             <Table.Body>
               {rows.map((m) => (
-                <Table.Row key={m.id} data-testid="membership-row">
-                  <Table.Cell>{m.databaseId}</Table.Cell>
-                  <Table.Cell>
-                    <Box>{m.username}</Box>
-                    <Box fontSize="xs" color="fg.muted">
-                      {m.email ?? m.userPublicId}
-                    </Box>
-                  </Table.Cell>
-                  <Table.Cell>{m.business.name}</Table.Cell>
-                  <Table.Cell>{m.planName}</Table.Cell>
-                  <Table.Cell>
-                    <Badge colorPalette={m.status === "ACTIVE" ? "green" : m.status === "CANCELED" ? "gray" : "yellow"}>{statusLabel(m.status)}</Badge>
-                  </Table.Cell>
-                  <Table.Cell whiteSpace="nowrap">{formatDate(m.startedAt)}</Table.Cell>
-                  <Table.Cell whiteSpace="nowrap">{formatDate(m.canceledAt)}</Table.Cell>
-                  <Table.Cell textAlign="end">
-                    {m.status !== "CANCELED" && (
-                      <Button size="xs" variant="outline" colorPalette="red" onClick={() => setCancelling(m)} aria-label={`Cancel membership ${m.databaseId}`}>
-                        Cancel
-                      </Button>
-                    )}
-                  </Table.Cell>
-                </Table.Row>
+                <MembershipRow key={m.id} membership={m} layout="table" onCancel={setCancelling} />
               ))}
             </Table.Body>
           </Table.Root>
@@ -227,7 +173,7 @@ function MembershipsTable({ variables }: { variables: MembershipFilterVariables 
   );
 }
 
-function CancelDialog({ membership, connections, onClose }: { membership: MembershipRow; connections: string[]; onClose: () => void }) {
+function CancelDialog({ membership, connections, onClose }: { membership: MembershipToCancel; connections: string[]; onClose: () => void }) {
   const [commit, busy] = useMutation<MembershipsPanelCancelMutation>(graphql`
     mutation MembershipsPanelCancelMutation($input: CancelSubscriptionInput!, $connections: [ID!]!) {
       cancelSubscription(input: $input) {
@@ -235,8 +181,7 @@ function CancelDialog({ membership, connections, onClose }: { membership: Member
         ... on CancelSubscriptionSuccess {
           data {
             id @deleteEdge(connections: $connections)
-            status
-            canceledAt
+            ...MembershipRowFragment_membership
           }
         }
         ... on Error {
@@ -246,7 +191,6 @@ function CancelDialog({ membership, connections, onClose }: { membership: Member
     }
   `);
   const cancelNow = () => {
-    if (!membership.id) throw new Error("Missing subscription id");
     commit({
       variables: { input: { subscriptionId: membership.id, mode: "NOW" }, connections },
       onCompleted: ({ cancelSubscription }) => {
@@ -263,7 +207,7 @@ function CancelDialog({ membership, connections, onClose }: { membership: Member
   return (
     <ConfirmDialog title={`Cancel membership #${membership.databaseId}`} cancelLabel="Keep membership" confirmLabel="Cancel immediately" busy={busy} onConfirm={cancelNow} onClose={onClose}>
       <Text>
-        {membership.username} · {membership.business.name}
+        {membership.username} · {membership.businessName}
       </Text>
       <Text mt="3" color="fg.muted">
         Cancel immediately ends access at once. There is no automatic refund.

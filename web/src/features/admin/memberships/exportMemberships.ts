@@ -1,4 +1,4 @@
-import { getRequest, type Environment, type GraphQLResponse, type GraphQLTaggedNode } from "relay-runtime";
+import { getRequest, type Environment, type GraphQLTaggedNode } from "relay-runtime";
 import { graphql } from "react-relay";
 import { toCsv } from "@shared/csv.ts";
 import type { exportMembershipsQuery, exportMembershipsQuery$data, MembershipStatusFilter } from "./__generated__/exportMembershipsQuery.graphql.ts";
@@ -44,7 +44,7 @@ export type FetchExportPage = (variables: exportMembershipsQuery["variables"]) =
 export function networkPageFetcher(environment: Environment): FetchExportPage {
   const params = getRequest(ExportQuery).params;
   return async (variables) => {
-    const response = (await environment.getNetwork().execute(params, variables, { force: true }).toPromise()) as GraphQLResponse | undefined;
+    const response = (await environment.getNetwork().execute(params, variables, { force: true }).toPromise());
     const body = response as { data?: exportMembershipsQuery$data; errors?: { message: string }[] } | undefined;
     if (!body?.data) throw new Error(body?.errors?.map((e) => e.message).join("; ") || "Export failed");
     return body.data.memberships;
