@@ -1,5 +1,6 @@
 import { lazy } from "react";
 import { Navigate, type RouteObject } from "react-router";
+import type { RouteData, RouteQuery } from "../lib/routeQuery.ts";
 
 // Every admin module is its own chunk, loaded only under /admin: the public pages never download them.
 const AdminLayout = lazy(() => import("./admin/AdminLayoutRoute.tsx"));
@@ -20,6 +21,13 @@ const ChangePasswordRoute = lazy(() => import("./admin/ChangePasswordRoute.tsx")
 const ApiTokensRoute = lazy(() => import("./admin/ApiTokensRoute.tsx"));
 const JobsRoute = lazy(() => import("./admin/JobsRoute.tsx"));
 
+/** The route's query, started by the router with the route's chunk (lib/routeQuery.ts). */
+function withQuery(query: RouteQuery["query"], variables: RouteQuery["variables"], fetchPolicy: RouteQuery["fetchPolicy"]): { handle: RouteData } {
+  return { handle: { query: { query, variables, fetchPolicy } } };
+}
+const none = () => ({});
+const businessId = (p: Record<string, string | undefined>) => ({ id: Number(p.id) });
+
 /**
  * The admin area (/admin/*): its own layout, guard and pages. Mounted beside the public site by router.tsx.
  */
@@ -31,21 +39,21 @@ export const adminRoutes: RouteObject[] = [
     path: "/admin",
     element: <AdminLayout />,
     children: [
-      { index: true, element: <AdminHomeRoute /> },
-      { path: "businesses", element: <AdminBusinessesRoute /> },
-      { path: "my", element: <MyBusinessesRoute /> },
-      { path: "page", element: <HomePageEditorRoute /> },
-      { path: "coupons", element: <CouponsRoute /> },
-      { path: "next-boxes", element: <NextBoxesRoute /> },
-      { path: "users", element: <UsersRoute /> },
+      { index: true, element: <AdminHomeRoute />, ...withQuery(() => import("./admin/__generated__/AdminHomeRouteQuery.graphql.ts"), none, "store-and-network") },
+      { path: "businesses", element: <AdminBusinessesRoute />, ...withQuery(() => import("./admin/__generated__/AdminBusinessesRouteQuery.graphql.ts"), none, "store-and-network") },
+      { path: "my", element: <MyBusinessesRoute />, ...withQuery(() => import("./admin/__generated__/MyBusinessesRouteQuery.graphql.ts"), none, "store-and-network") },
+      { path: "page", element: <HomePageEditorRoute />, ...withQuery(() => import("./admin/__generated__/HomePageEditorRouteQuery.graphql.ts"), none, "network-only") },
+      { path: "coupons", element: <CouponsRoute />, ...withQuery(() => import("./admin/__generated__/CouponsRouteQuery.graphql.ts"), none, "store-and-network") },
+      { path: "next-boxes", element: <NextBoxesRoute />, ...withQuery(() => import("./admin/__generated__/NextBoxesRouteQuery.graphql.ts"), none, "store-and-network") },
+      { path: "users", element: <UsersRoute />, ...withQuery(() => import("./admin/__generated__/UsersRouteQuery.graphql.ts"), () => ({ search: null }), "store-and-network") },
       { path: "jobs", element: <JobsRoute /> },
-      { path: "memberships", element: <MembershipsRoute /> },
+      { path: "memberships", element: <MembershipsRoute />, ...withQuery(() => import("./admin/__generated__/MembershipsRouteQuery.graphql.ts"), none, "store-or-network") },
       { path: "change-password", element: <ChangePasswordRoute /> },
-      { path: "business/:id", element: <BusinessDashboardRoute /> },
-      { path: "business/:id/page", element: <BusinessPageEditorRoute /> },
+      { path: "business/:id", element: <BusinessDashboardRoute />, ...withQuery(() => import("./admin/__generated__/BusinessDashboardRouteQuery.graphql.ts"), businessId, "store-and-network") },
+      { path: "business/:id/page", element: <BusinessPageEditorRoute />, ...withQuery(() => import("./admin/__generated__/BusinessPageEditorRouteQuery.graphql.ts"), businessId, "network-only") },
       { path: "business/:id/next-box", element: <NextBoxEditorRoute /> },
-      { path: "business/:id/memberships", element: <BusinessMembershipsRoute /> },
-      { path: "business/:id/api-tokens", element: <ApiTokensRoute /> },
+      { path: "business/:id/memberships", element: <BusinessMembershipsRoute />, ...withQuery(() => import("./admin/__generated__/BusinessMembershipsRouteQuery.graphql.ts"), businessId, "store-or-network") },
+      { path: "business/:id/api-tokens", element: <ApiTokensRoute />, ...withQuery(() => import("./admin/__generated__/ApiTokensRouteQuery.graphql.ts"), businessId, "store-and-network") },
       { path: "*", element: <Navigate to="/admin" replace /> },
     ],
   },

@@ -1,11 +1,12 @@
 import { startTransition, Suspense, useState } from "react";
 import { Box, Button, Code, Stack, Table, Text } from "@chakra-ui/react";
-import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment } from "react-relay";
+import { graphql, useMutation, usePaginationFragment } from "react-relay";
 import { BusinessLinks } from "../../features/admin/businesses/BusinessActions.tsx";
 import { CreateBusinessForm } from "../../features/admin/businesses/CreateBusinessForm.tsx";
 import { ManageUsersDialog } from "../../features/admin/businesses/ManageUsersDialog.tsx";
 import { ADMIN_PAGE_SIZE, LoadMore } from "../../features/admin/LoadMore.tsx";
 import { resultError } from "../../features/admin/mutationResult.ts";
+import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage, EmptyLine, Panel } from "../../ui/admin/AdminPage.tsx";
 import { LoadingState } from "../../ui/StatusStates.tsx";
 import type { AdminBusinessesRouteQuery } from "./__generated__/AdminBusinessesRouteQuery.graphql.ts";
@@ -29,14 +30,14 @@ export default function AdminBusinessesRoute() {
 }
 
 function BusinessList({ fetchKey }: { fetchKey: number }) {
-  const query = useLazyLoadQuery<AdminBusinessesRouteQuery>(
+  const query = useRouteQuery<AdminBusinessesRouteQuery>(
     graphql`
       query AdminBusinessesRouteQuery {
         ...AdminBusinessesRouteFragment_query
       }
     `,
     {},
-    { fetchKey, fetchPolicy: "store-and-network" },
+    { fetchKey: fetchKey || undefined, fetchPolicy: "store-and-network" },
   );
   const { data, loadNext, hasNext, isLoadingNext } = usePaginationFragment<AdminBusinessesRoutePaginationQuery, AdminBusinessesRouteFragment_query$key>(
     graphql`

@@ -1,15 +1,16 @@
 import { SimpleGrid, Stack } from "@chakra-ui/react";
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { graphql } from "react-relay";
 import { MetricCards } from "../../features/admin/dashboard/MetricCards.tsx";
 import { MonthlyCharts } from "../../features/admin/dashboard/MonthlyCharts.tsx";
 import { RecentSubscriptions } from "../../features/admin/dashboard/RecentSubscriptions.tsx";
 import { SubscriptionsByBusiness } from "../../features/admin/dashboard/SubscriptionsByBusiness.tsx";
+import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage } from "../../ui/admin/AdminPage.tsx";
 import type { AdminHomeRouteQuery } from "./__generated__/AdminHomeRouteQuery.graphql.ts";
 
 /** /admin: the platform dashboard (admins). */
 export default function AdminHomeRoute() {
-  const data = useLazyLoadQuery<AdminHomeRouteQuery>(
+  const data = useRouteQuery<AdminHomeRouteQuery>(
     graphql`
       query AdminHomeRouteQuery {
         adminMetrics {

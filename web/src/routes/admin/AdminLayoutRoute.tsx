@@ -56,7 +56,7 @@ export default function AdminLayoutRoute() {
   const canManageApiTokens = useCanManageApiTokens(businessId ? Number(businessId) : null, isAdmin);
   const logout = () => {
     clearStoredSession();
-    navigate("/membership");
+    void navigate("/membership");
   };
   return (
     <AdminGuard>

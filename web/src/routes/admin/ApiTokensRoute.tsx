@@ -1,7 +1,8 @@
 import { Code, Text } from "@chakra-ui/react";
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { graphql } from "react-relay";
 import { useParams } from "react-router";
 import { ApiTokensPanel } from "../../features/admin/api-tokens/ApiTokensPanel.tsx";
+import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage } from "../../ui/admin/AdminPage.tsx";
 import { EmptyMessage } from "../../ui/StatusStates.tsx";
 import type { ApiTokensRouteQuery } from "./__generated__/ApiTokensRouteQuery.graphql.ts";
@@ -9,7 +10,7 @@ import type { ApiTokensRouteQuery } from "./__generated__/ApiTokensRouteQuery.gr
 /** /admin/business/:id/api-tokens: the business's partner API tokens (owners and administrators). */
 export default function ApiTokensRoute() {
   const id = Number(useParams().id);
-  const data = useLazyLoadQuery<ApiTokensRouteQuery>(
+  const data = useRouteQuery<ApiTokensRouteQuery>(
     graphql`
       query ApiTokensRouteQuery($id: Int!) {
         adminBusiness(id: $id) {

@@ -1,9 +1,10 @@
 import { Button, Stack } from "@chakra-ui/react";
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { graphql } from "react-relay";
 import { Link as RouterLink, useParams } from "react-router";
 import { MetricCards } from "../../features/admin/dashboard/MetricCards.tsx";
 import { MonthlyCharts } from "../../features/admin/dashboard/MonthlyCharts.tsx";
 import { RecentSubscriptions } from "../../features/admin/dashboard/RecentSubscriptions.tsx";
+import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage } from "../../ui/admin/AdminPage.tsx";
 import { EmptyMessage } from "../../ui/StatusStates.tsx";
 import type { BusinessDashboardRouteQuery } from "./__generated__/BusinessDashboardRouteQuery.graphql.ts";
@@ -11,7 +12,7 @@ import type { BusinessDashboardRouteQuery } from "./__generated__/BusinessDashbo
 /** /admin/business/:id: the business dashboard. */
 export default function BusinessDashboardRoute() {
   const id = Number(useParams().id);
-  const data = useLazyLoadQuery<BusinessDashboardRouteQuery>(
+  const data = useRouteQuery<BusinessDashboardRouteQuery>(
     graphql`
       query BusinessDashboardRouteQuery($id: Int!) {
         adminBusiness(id: $id) {

@@ -1,6 +1,7 @@
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { graphql } from "react-relay";
 import { useParams } from "react-router";
 import { MembershipsPanel } from "../../features/admin/memberships/MembershipsPanel.tsx";
+import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage } from "../../ui/admin/AdminPage.tsx";
 import { EmptyMessage } from "../../ui/StatusStates.tsx";
 import type { BusinessMembershipsRouteQuery } from "./__generated__/BusinessMembershipsRouteQuery.graphql.ts";
@@ -8,7 +9,7 @@ import type { BusinessMembershipsRouteQuery } from "./__generated__/BusinessMemb
 /** /admin/business/:id/memberships: the members of one business. */
 export default function BusinessMembershipsRoute() {
   const id = Number(useParams().id);
-  const data = useLazyLoadQuery<BusinessMembershipsRouteQuery>(
+  const data = useRouteQuery<BusinessMembershipsRouteQuery>(
     graphql`
       query BusinessMembershipsRouteQuery($id: Int!) {
         adminBusiness(id: $id) {

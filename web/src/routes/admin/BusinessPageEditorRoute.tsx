@@ -1,9 +1,10 @@
 import { useCallback, useState } from "react";
-import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
+import { graphql, useMutation } from "react-relay";
 import { useParams } from "react-router";
 import { addonInputs, contentInput, pageDraftFrom, planInputs, type PageDraft } from "../../features/admin/page-editor/draft.ts";
 import { PageEditor, type SavedRefs } from "../../features/admin/page-editor/PageEditor.tsx";
 import { saveFailure } from "../../features/admin/page-editor/saveFailure.ts";
+import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage } from "../../ui/admin/AdminPage.tsx";
 import { EmptyMessage } from "../../ui/StatusStates.tsx";
 import type { BusinessPageEditorRouteQuery } from "./__generated__/BusinessPageEditorRouteQuery.graphql.ts";
@@ -12,7 +13,7 @@ import type { BusinessPageEditorRouteSaveMutation } from "./__generated__/Busine
 /** /admin/business/:id/page: the business page editor (page content with its plans and add-ons). */
 export default function BusinessPageEditorRoute() {
   const id = Number(useParams().id);
-  const data = useLazyLoadQuery<BusinessPageEditorRouteQuery>(
+  const data = useRouteQuery<BusinessPageEditorRouteQuery>(
     graphql`
       query BusinessPageEditorRouteQuery($id: Int!) {
         adminBusiness(id: $id) {

@@ -33,7 +33,7 @@ export default function ChangePasswordRoute() {
         const failure = resultError(changePassword, "Failed to change password");
         if (failure) return setError(failure);
         clearStoredSession();
-        navigate("/membership");
+        void navigate("/membership");
       },
       onError: (e) => setError(e.message || "Failed to change password"),
     });

@@ -1,9 +1,10 @@
 import { startTransition, Suspense, useState } from "react";
 import { Badge, Box, Button, Checkbox, Field, HStack, Input, NativeSelect, SimpleGrid, Stack, Table, Text } from "@chakra-ui/react";
-import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
+import { graphql, useMutation } from "react-relay";
 import { parseCouponForm, type CouponType } from "../../features/admin/coupons/couponForm.ts";
 import { resultError } from "../../features/admin/mutationResult.ts";
 import { formatCents } from "@shared/money.ts";
+import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage, EmptyLine, Panel } from "../../ui/admin/AdminPage.tsx";
 import type { CouponsRouteQuery, CouponsRouteQuery$data } from "./__generated__/CouponsRouteQuery.graphql.ts";
 import type { CouponsRouteCreateMutation } from "./__generated__/CouponsRouteCreateMutation.graphql.ts";
@@ -108,14 +109,13 @@ function couponValue(c: CouponRow): string {
 }
 
 function CouponTable({ fetchKey, onChanged }: { fetchKey: number; onChanged: () => void }) {
-  const data = useLazyLoadQuery<CouponsRouteQuery>(
+  const data = useRouteQuery<CouponsRouteQuery>(
     graphql`
       query CouponsRouteQuery {
         coupons(first: 200) {
           edges {
             node {
               id
-              databaseId
               code
               type
               value
@@ -126,7 +126,7 @@ function CouponTable({ fetchKey, onChanged }: { fetchKey: number; onChanged: () 
       }
     `,
     {},
-    { fetchKey, fetchPolicy: "store-and-network" },
+    { fetchKey: fetchKey || undefined, fetchPolicy: "store-and-network" },
   );
   const [toggle] = useMutation<CouponsRouteToggleMutation>(graphql`
     mutation CouponsRouteToggleMutation($input: ToggleCouponInput!) {

@@ -1,16 +1,17 @@
 import { useCallback, useState } from "react";
-import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
+import { graphql, useMutation } from "react-relay";
 import { contentInput, pageDraftFrom, type PageDraft } from "../../features/admin/page-editor/draft.ts";
 import { PageEditor, type SavedRefs } from "../../features/admin/page-editor/PageEditor.tsx";
 import { saveFailure } from "../../features/admin/page-editor/saveFailure.ts";
 import { readItem, STORAGE_KEYS } from "../../lib/storage.ts";
+import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage } from "../../ui/admin/AdminPage.tsx";
 import type { HomePageEditorRouteQuery } from "./__generated__/HomePageEditorRouteQuery.graphql.ts";
 import type { HomePageEditorRouteSaveMutation } from "./__generated__/HomePageEditorRouteSaveMutation.graphql.ts";
 
 /** /admin/page (admins): the main home page content. The home page has no catalogue of its own. */
 export default function HomePageEditorRoute() {
-  const data = useLazyLoadQuery<HomePageEditorRouteQuery>(
+  const data = useRouteQuery<HomePageEditorRouteQuery>(
     graphql`
       query HomePageEditorRouteQuery {
         homePage {

@@ -1,11 +1,12 @@
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { graphql } from "react-relay";
 import { MembershipsPanel } from "../../features/admin/memberships/MembershipsPanel.tsx";
+import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage } from "../../ui/admin/AdminPage.tsx";
 import type { MembershipsRouteQuery } from "./__generated__/MembershipsRouteQuery.graphql.ts";
 
 /** /admin/memberships (admins): every membership, with the business filter. */
 export default function MembershipsRoute() {
-  const data = useLazyLoadQuery<MembershipsRouteQuery>(
+  const data = useRouteQuery<MembershipsRouteQuery>(
     graphql`
       query MembershipsRouteQuery {
         myBusinesses(first: 500) {

@@ -1,7 +1,8 @@
 import { Box, Code, SimpleGrid, Text } from "@chakra-ui/react";
-import { graphql, useLazyLoadQuery, usePaginationFragment } from "react-relay";
+import { graphql, usePaginationFragment } from "react-relay";
 import { BusinessLinks } from "../../features/admin/businesses/BusinessActions.tsx";
 import { ADMIN_PAGE_SIZE, LoadMore } from "../../features/admin/LoadMore.tsx";
+import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage } from "../../ui/admin/AdminPage.tsx";
 import { EmptyMessage } from "../../ui/StatusStates.tsx";
 import type { MyBusinessesRouteQuery } from "./__generated__/MyBusinessesRouteQuery.graphql.ts";
@@ -10,7 +11,7 @@ import type { MyBusinessesRoutePaginationQuery } from "./__generated__/MyBusines
 
 /** /admin/my: the businesses the viewer is attached to. */
 export default function MyBusinessesRoute() {
-  const query = useLazyLoadQuery<MyBusinessesRouteQuery>(
+  const query = useRouteQuery<MyBusinessesRouteQuery>(
     graphql`
       query MyBusinessesRouteQuery {
         ...MyBusinessesRouteFragment_query

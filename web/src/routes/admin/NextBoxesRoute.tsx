@@ -1,8 +1,9 @@
 import { Box, Button, Code, SimpleGrid, Stack, Text } from "@chakra-ui/react";
 import { Suspense } from "react";
-import { graphql, useLazyLoadQuery, usePaginationFragment } from "react-relay";
+import { graphql, usePaginationFragment } from "react-relay";
 import { Link as RouterLink } from "react-router";
 import { ADMIN_PAGE_SIZE, LoadMore } from "../../features/admin/LoadMore.tsx";
+import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage } from "../../ui/admin/AdminPage.tsx";
 import { EmptyMessage, LoadingState } from "../../ui/StatusStates.tsx";
 import type { NextBoxesRouteQuery } from "./__generated__/NextBoxesRouteQuery.graphql.ts";
@@ -21,7 +22,7 @@ export default function NextBoxesRoute() {
 }
 
 function NextBoxCards() {
-  const query = useLazyLoadQuery<NextBoxesRouteQuery>(
+  const query = useRouteQuery<NextBoxesRouteQuery>(
     graphql`
       query NextBoxesRouteQuery {
         ...NextBoxesRouteFragment_query

@@ -1,10 +1,11 @@
 import { startTransition, Suspense, useState } from "react";
 import { Badge, Button, Checkbox, Field, HStack, Input, SimpleGrid, Stack, Table, Text } from "@chakra-ui/react";
-import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment } from "react-relay";
+import { graphql, useMutation, usePaginationFragment } from "react-relay";
 import { formatDate } from "../../features/admin/format.ts";
 import { ADMIN_PAGE_SIZE, LoadMore } from "../../features/admin/LoadMore.tsx";
 import { resultError } from "../../features/admin/mutationResult.ts";
 import { useDebouncedValue } from "../../features/admin/useDebouncedValue.ts";
+import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage, EmptyLine, Panel } from "../../ui/admin/AdminPage.tsx";
 import { LoadingState } from "../../ui/StatusStates.tsx";
 import type { UsersRouteQuery } from "./__generated__/UsersRouteQuery.graphql.ts";
@@ -107,14 +108,14 @@ function CreateUserForm({ onCreated }: { onCreated: () => void }) {
 }
 
 function UserTable({ search, fetchKey }: { search: string; fetchKey: number }) {
-  const query = useLazyLoadQuery<UsersRouteQuery>(
+  const query = useRouteQuery<UsersRouteQuery>(
     graphql`
       query UsersRouteQuery($search: String) {
         ...UsersRouteFragment_query @arguments(search: $search)
       }
     `,
     { search: search || null },
-    { fetchKey, fetchPolicy: "store-and-network" },
+    { fetchKey: fetchKey || undefined, fetchPolicy: "store-and-network" },
   );
   const { data, loadNext, hasNext, isLoadingNext } = usePaginationFragment<UsersRoutePaginationQuery, UsersRouteFragment_query$key>(
     graphql`
