@@ -1,15 +1,19 @@
 import { Badge, Box, Button, Code, HStack, Stack, Table, Text } from "@chakra-ui/react";
 import { graphql, useFragment } from "react-relay";
 import { formatDate } from "../format.ts";
-import type { ApiTokenRowFragment_token$data, ApiTokenRowFragment_token$key } from "./__generated__/ApiTokenRowFragment_token.graphql.ts";
+import type { ApiTokenRowFragment_token$key } from "./__generated__/ApiTokenRowFragment_token.graphql.ts";
 
-export type ApiTokenRowData = ApiTokenRowFragment_token$data;
+/** What the revoke dialog needs of a token. */
+export interface TokenToRevoke {
+  id: string;
+  name: string;
+}
 
 const dateTimeFormat = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
 const lastUsed = (iso: string | null) => (iso ? dateTimeFormat.format(new Date(iso)) : "Never");
 
 /** One partner token: name, the first characters of its secret, who made it when, last use and state. */
-export function ApiTokenRow({ token: key, layout, onRevoke }: { token: ApiTokenRowFragment_token$key; layout: "table" | "card"; onRevoke: (token: ApiTokenRowData) => void }) {
+export function ApiTokenRow({ token: key, layout, onRevoke }: { token: ApiTokenRowFragment_token$key; layout: "table" | "card"; onRevoke: (token: TokenToRevoke) => void }) {
   const token = useFragment(
     graphql`
       fragment ApiTokenRowFragment_token on ApiToken {
@@ -32,7 +36,7 @@ export function ApiTokenRow({ token: key, layout, onRevoke }: { token: ApiTokenR
     <Badge colorPalette="green">Active</Badge>
   );
   const revoke = !token.revokedAt && (
-    <Button size="xs" variant="outline" colorPalette="red" onClick={() => onRevoke(token)} aria-label={`Revoke ${token.name}`}>
+    <Button size="xs" variant="outline" colorPalette="red" onClick={() => onRevoke({ id: token.id, name: token.name })} aria-label={`Revoke ${token.name}`}>
       Revoke
     </Button>
   );

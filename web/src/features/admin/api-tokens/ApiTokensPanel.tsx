@@ -5,7 +5,7 @@ import { EmptyLine, Panel } from "../../../ui/admin/AdminPage.tsx";
 import { ConfirmDialog } from "../../../ui/admin/ConfirmDialog.tsx";
 import { LoadMore } from "../LoadMore.tsx";
 import { resultError } from "../mutationResult.ts";
-import { ApiTokenRow, type ApiTokenRowData } from "./ApiTokenRow.tsx";
+import { ApiTokenRow, type TokenToRevoke } from "./ApiTokenRow.tsx";
 import { CreateApiTokenForm } from "./CreateApiTokenForm.tsx";
 import type { ApiTokensPanelFragment_business$key } from "./__generated__/ApiTokensPanelFragment_business.graphql.ts";
 import type { ApiTokensPanelRevokeMutation } from "./__generated__/ApiTokensPanelRevokeMutation.graphql.ts";
@@ -34,7 +34,7 @@ export function ApiTokensPanel({ business: key }: { business: ApiTokensPanelFrag
     `,
     key,
   );
-  const [revoking, setRevoking] = useState<ApiTokenRowData | null>(null);
+  const [revoking, setRevoking] = useState<TokenToRevoke | null>(null);
   const connection = data.apiTokens;
   if (!connection) return null;
   const edges = connection.edges;
@@ -82,7 +82,7 @@ export function ApiTokensPanel({ business: key }: { business: ApiTokensPanelFrag
   );
 }
 
-function RevokeDialog({ token, onClose }: { token: ApiTokenRowData; onClose: () => void }) {
+function RevokeDialog({ token, onClose }: { token: TokenToRevoke; onClose: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [commit, busy] = useMutation<ApiTokensPanelRevokeMutation>(graphql`
     mutation ApiTokensPanelRevokeMutation($input: RevokeApiTokenInput!) {
@@ -90,8 +90,7 @@ function RevokeDialog({ token, onClose }: { token: ApiTokenRowData; onClose: () 
         __typename
         ... on RevokeApiTokenSuccess {
           data {
-            id
-            revokedAt
+            ...ApiTokenRowFragment_token
           }
         }
         ... on Error {

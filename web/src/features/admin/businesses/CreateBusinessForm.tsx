@@ -34,15 +34,15 @@ export function CreateBusinessForm({ onCreated }: { onCreated: () => void }) {
   const [status, setStatus] = useState<string | null>(null);
   // Remounts the user search after a create, clearing its text and results.
   const [searchKey, setSearchKey] = useState(0);
+  // Only the stored name comes back (for the status line): the list is fetched again after a create (onCreated),
+  // since where a new business lands in the paged list is the server's order.
   const [commit, creating] = useMutation<CreateBusinessFormMutation>(graphql`
     mutation CreateBusinessFormMutation($input: CreateBusinessInput!) {
       createBusiness(input: $input) {
         __typename
         ... on CreateBusinessSuccess {
           data {
-            databaseId
             name
-            slug
           }
         }
         ... on Error {

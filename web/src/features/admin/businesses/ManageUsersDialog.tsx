@@ -75,6 +75,8 @@ function ManageUsers({ businessId }: { businessId: number }) {
   const [role, setRole] = useState<BusinessRole>("EDITOR");
   const [status, flashStatus] = useFlash<string>();
   const [error, setError] = useState<string | null>(null);
+  // Attach and remove return nothing to show: the dialog's query is fetched again after either (the attached users
+  // and the business's user count change together, and an attached BusinessUser names no business to update).
   const [attach, attaching] = useMutation<ManageUsersDialogAttachMutation>(graphql`
     mutation ManageUsersDialogAttachMutation($input: AttachBusinessUserInput!) {
       attachBusinessUser(input: $input) {
@@ -96,6 +98,7 @@ function ManageUsers({ businessId }: { businessId: number }) {
     }
   `);
   const users = data.adminBusiness?.users?.edges.map((e) => e.node) ?? [];
+  const userCount = data.adminBusiness?.userCount ?? users.length;
 
   const onAttach = () => {
     if (!picked) return;
@@ -128,7 +131,7 @@ function ManageUsers({ businessId }: { businessId: number }) {
 
   return (
     <Stack gap="5">
-      {users.length === 0 ? (
+      {userCount === 0 ? (
         <EmptyLine>No users attached</EmptyLine>
       ) : (
         <Table.Root size="sm">

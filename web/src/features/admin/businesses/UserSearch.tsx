@@ -20,23 +20,23 @@ export function UserSearch({ businessId, selected, onSelect, exclude = [] }: { b
   const environment = useRelayEnvironment();
   const [text, setText] = useState("");
   const term = useDebouncedValue(text.trim());
-  const [results, setResults] = useState<readonly FoundUser[]>([]);
+  const [results, setResults] = useState<{ term: string; users: readonly FoundUser[] }>({ term: "", users: [] });
   const [error, setError] = useState<string | null>(null);
+  // A debounced search: each settled term is fetched with Relay's fetchQuery (through its network and store) and
+  // its answers kept here, since they belong to this box until one is picked.
   useEffect(() => {
-    if (!term) {
-      setResults([]);
-      return;
-    }
+    if (!term) return;
     const subscription = fetchQuery<UserSearchQuery>(environment, query, { query: term, businessId: businessId ?? null }, { fetchPolicy: "network-only" }).subscribe({
       next: (data) => {
         setError(null);
-        setResults(data.userSearch);
+        setResults({ term, users: data.userSearch });
       },
       error: () => setError("Search failed"),
     });
     return () => subscription.unsubscribe();
   }, [environment, term, businessId]);
-  const shown = results.filter((u) => !exclude.includes(u.id));
+  // Only the current term's answers: nothing while a new term is on its way.
+  const shown = term && results.term === term ? results.users.filter((u) => !exclude.includes(u.id)) : [];
   return (
     <Stack gap="2">
       <Input placeholder="Search users by username" aria-label="Search users" value={text} onChange={(e) => { setText(e.target.value); onSelect(null); }} />
