@@ -57,6 +57,7 @@ const PortalQuery = graphql`
   }
 `;
 
+// Ends the server's session; nothing to show comes back (the session is cleared here and the login shows).
 const LogoutMutation = graphql`
   mutation MembershipRouteLogoutMutation {
     logout

@@ -51,7 +51,7 @@ export const adminRoutes: RouteObject[] = [
       { path: "change-password", element: <ChangePasswordRoute /> },
       { path: "business/:id", element: <BusinessDashboardRoute />, ...withQuery(() => import("./admin/__generated__/BusinessDashboardRouteQuery.graphql.ts"), businessId, "store-and-network") },
       { path: "business/:id/page", element: <BusinessPageEditorRoute />, ...withQuery(() => import("./admin/__generated__/BusinessPageEditorRouteQuery.graphql.ts"), businessId, "network-only") },
-      { path: "business/:id/next-box", element: <NextBoxEditorRoute /> },
+      { path: "business/:id/next-box", element: <NextBoxEditorRoute />, ...withQuery(() => import("./admin/__generated__/NextBoxEditorRouteQuery.graphql.ts"), businessId, "network-only") },
       { path: "business/:id/memberships", element: <BusinessMembershipsRoute />, ...withQuery(() => import("./admin/__generated__/BusinessMembershipsRouteQuery.graphql.ts"), businessId, "store-or-network") },
       { path: "business/:id/api-tokens", element: <ApiTokensRoute />, ...withQuery(() => import("./admin/__generated__/ApiTokensRouteQuery.graphql.ts"), businessId, "store-and-network") },
       { path: "*", element: <Navigate to="/admin" replace /> },

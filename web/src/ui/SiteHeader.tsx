@@ -9,6 +9,7 @@ import { tenantFromPath } from "../lib/tenant.ts";
 /** The member portal's paths (/membership, /b/{slug}/membership), whose Log Out tab is the portal's one logout. */
 const PORTAL_PATH = /^(\/b\/[^/]+)?\/membership\/?$/i;
 
+// Ends the server's session; nothing to show comes back (the session is cleared here and the page leaves).
 const LogoutMutation = graphql`
   mutation SiteHeaderLogoutMutation {
     logout
@@ -31,7 +32,7 @@ export function SiteHeader() {
   function logout() {
     commitLogout({ variables: {}, onCompleted: () => undefined, onError: () => undefined });
     clearSession();
-    navigate(browsing ? `/b/${browsing}` : "/");
+    void navigate(browsing ? `/b/${browsing}` : "/");
   }
 
   return (

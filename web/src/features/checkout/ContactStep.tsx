@@ -1,4 +1,4 @@
-import { Box, Button, Checkbox, Field, Flex, Heading, Input, Link, Stack, Text } from "@chakra-ui/react";
+import { Button, Checkbox, Field, Flex, Heading, Input, Link, Stack, Text } from "@chakra-ui/react";
 import { useEffect, useState } from "react";
 import { fetchQuery, graphql, useRelayEnvironment } from "react-relay";
 import { Link as RouterLink } from "react-router";
@@ -6,6 +6,7 @@ import type { ContactStepUsernameQuery } from "./__generated__/ContactStepUserna
 import type { ContactStepRegisterMutation } from "./__generated__/ContactStepRegisterMutation.graphql.ts";
 import { commitAsync } from "../../lib/mutations.ts";
 import { saveSession } from "../../lib/session.ts";
+import { useDebouncedValue } from "../../lib/useDebouncedValue.ts";
 
 const UsernameQuery = graphql`
   query ContactStepUsernameQuery($username: String!) {
@@ -13,6 +14,7 @@ const UsernameQuery = graphql`
   }
 `;
 
+// The new account's session goes to storage, not to a screen: the checkout loads its viewer again on sign-in.
 const RegisterMutation = graphql`
   mutation ContactStepRegisterMutation($input: RegisterInput!) {
     register(input: $input) {
@@ -61,35 +63,24 @@ interface Props {
 /** Step 0 'Contact & Account Information': profile details when logged in, registration fields otherwise. */
 export function ContactStep({ loggedInUser, values, onChange, onBack, onContinue, loginPath }: Props) {
   const environment = useRelayEnvironment();
-  const [availability, setAvailability] = useState<Availability>("unchecked");
-  const [availabilityError, setAvailabilityError] = useState("");
+  const [checked, setChecked] = useState<{ name: string; outcome: "available" | "taken" | "error"; message?: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const name = values.username.trim();
+  const settledName = useDebouncedValue(name, USERNAME_CHECK_DELAY_MS);
 
+  // A debounced check: each settled username is asked with Relay's fetchQuery (network only: another sign-up
+  // may have taken it since) and the answer kept with the name it answers.
   useEffect(() => {
-    if (loggedInUser) return;
-    const name = values.username.trim();
-    if (name.length < USERNAME_MIN_LENGTH) {
-      setAvailability("unchecked");
-      return;
-    }
-    setAvailability("checking");
-    let cancelled = false;
-    const timer = setTimeout(() => {
-      fetchQuery<ContactStepUsernameQuery>(environment, UsernameQuery, { username: name }, { fetchPolicy: "network-only" })
-        .toPromise()
-        .then((res) => !cancelled && setAvailability(res?.usernameAvailable ? "available" : "taken"))
-        .catch((e: Error) => {
-          if (cancelled) return;
-          setAvailability("error");
-          setAvailabilityError(e.message || "Error checking username availability");
-        });
-    }, USERNAME_CHECK_DELAY_MS);
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
-  }, [values.username, loggedInUser, environment]);
+    if (loggedInUser || settledName.length < USERNAME_MIN_LENGTH) return;
+    const subscription = fetchQuery<ContactStepUsernameQuery>(environment, UsernameQuery, { username: settledName }, { fetchPolicy: "network-only" }).subscribe({
+      next: (res) => setChecked({ name: settledName, outcome: res.usernameAvailable ? "available" : "taken" }),
+      error: (e: Error) => setChecked({ name: settledName, outcome: "error", message: e.message }),
+    });
+    return () => subscription.unsubscribe();
+  }, [settledName, loggedInUser, environment]);
+  const availability: Availability = name.length < USERNAME_MIN_LENGTH ? "unchecked" : checked?.name === name ? checked.outcome : "checking";
+  const availabilityError = checked?.outcome === "error" ? checked.message : undefined;
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();

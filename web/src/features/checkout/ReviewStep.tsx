@@ -11,6 +11,7 @@ import { formatCents } from "@shared/money.ts";
 import { MODE_LABELS, toModeCode } from "@shared/fulfillment.ts";
 import type { MembershipSelection, SelectionAddress } from "../../lib/selection.ts";
 
+// The payment intent for the card form: nothing in the store shows it.
 const StartMutation = graphql`
   mutation ReviewStepStartMutation($input: StartCheckoutInput!) {
     startCheckout(input: $input) {
@@ -28,6 +29,8 @@ const StartMutation = graphql`
   }
 `;
 
+// The success panel shows the charge and order from this payload; the new membership comes back in the portal
+// card's shape, so the portal renders it from the store.
 const CompleteMutation = graphql`
   mutation ReviewStepCompleteMutation($paymentIntentId: String!) {
     completeCheckout(paymentIntentId: $paymentIntentId) {
@@ -42,8 +45,7 @@ const CompleteMutation = graphql`
             databaseId
           }
           membership {
-            id
-            status
+            ...SubscriptionCardFragment_membership
           }
         }
       }

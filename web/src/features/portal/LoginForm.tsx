@@ -6,6 +6,7 @@ import type { LoginFormBusinessesQuery } from "./__generated__/LoginFormBusiness
 import { commitAsync } from "../../lib/mutations.ts";
 import { saveSession } from "../../lib/session.ts";
 
+// The new session (token, tenant, user) goes to storage, not to a screen: the pages load their data once signed in.
 const LoginMutation = graphql`
   mutation LoginFormMutation($input: LoginInput!) {
     login(input: $input) {
@@ -30,6 +31,8 @@ const LoginMutation = graphql`
   }
 `;
 
+// Where an owner lands after signing in: asked once in the submit handler, with the new session's token, to pick
+// the destination (no screen renders it, so it is not kept).
 const MyBusinessesQuery = graphql`
   query LoginFormBusinessesQuery {
     myBusinesses(first: 1) {

@@ -41,6 +41,7 @@ const SaveMutation = graphql`
   }
 `;
 
+// Returns only whether it worked: success clears the session and returns to login (spec §4), nothing to show.
 const PasswordMutation = graphql`
   mutation ProfileTabPasswordMutation($input: ChangePasswordInput!) {
     changePassword(input: $input) {

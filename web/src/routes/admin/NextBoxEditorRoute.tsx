@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { Box, Button, HStack, SimpleGrid, Stack, Text } from "@chakra-ui/react";
-import { fetchQuery, graphql, useMutation, useRelayEnvironment } from "react-relay";
+import { graphql, useMutation } from "react-relay";
 import { useParams } from "react-router";
 import { resultError } from "../../features/admin/mutationResult.ts";
 import { RichTextEditor } from "../../features/admin/richtext/RichTextEditor.tsx";
@@ -8,6 +8,8 @@ import type { RichTextDoc, RichTextValue } from "../../features/admin/richtext/b
 import { RichTextFlushContext, useRichTextFlushRegistry } from "../../features/admin/richtext/flush.ts";
 import { NEXT_BOX_LOAD_ERROR_MS, NEXT_BOX_RETRY_MS, SAVE_FAILURE_MS, SAVE_SUCCESS_MS } from "../../features/admin/timings.ts";
 import { useFlash } from "../../features/admin/useFlash.ts";
+import { useRouteQuery } from "../../lib/routeQuery.ts";
+import { ErrorBoundary } from "../../ui/ErrorBoundary.tsx";
 import { AdminPage, Panel } from "../../ui/admin/AdminPage.tsx";
 import { RichHtml } from "../../ui/RichHtml.tsx";
 import { EmptyMessage, LoadingState } from "../../ui/StatusStates.tsx";
@@ -22,7 +24,6 @@ const query = graphql`
       nextBox {
         contentHtml
         contentDoc
-        updatedAt
       }
     }
   }
@@ -37,20 +38,76 @@ type Loaded = NonNullable<NextBoxEditorRouteQuery$data["adminBusiness"]>;
 /** /admin/business/:id/next-box: the Next Box note editor. */
 export default function NextBoxEditorRoute() {
   const id = Number(useParams().id);
-  const environment = useRelayEnvironment();
-  const [business, setBusiness] = useState<Loaded | null>(null);
-  const [loading, setLoading] = useState(true);
+  // Spec §4: a failed load is retried once after 300 ms; the second failure says so.
+  const [attempt, setAttempt] = useState(0);
+  return (
+    <ErrorBoundary key={attempt} fallback={(error) => <LoadFailed error={error} retry={attempt === 0 ? () => setAttempt(1) : null} />}>
+      <Suspense fallback={<Loading />}>
+        <NextBoxEditorLoader id={id} fetchKey={attempt || undefined} />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
+
+function Loading() {
+  return (
+    <AdminPage title="Next Box" description="">
+      <LoadingState label="Loading content…" />
+    </AdminPage>
+  );
+}
+
+function LoadFailed({ error, retry }: { error: Error; retry: (() => void) | null }) {
+  const [loadError, flashLoadError] = useFlash<string>();
+  useEffect(() => {
+    if (retry) {
+      const timer = setTimeout(retry, NEXT_BOX_RETRY_MS);
+      return () => clearTimeout(timer);
+    }
+    flashLoadError(error.message ? `Failed to load content: ${error.message}` : "Failed to load content", NEXT_BOX_LOAD_ERROR_MS);
+  }, [error, retry, flashLoadError]);
+  if (retry) return <Loading />;
+  return (
+    <AdminPage title="Next Box" description="">
+      {loadError && (
+        <Text color="red.600" role="alert">
+          {loadError}
+        </Text>
+      )}
+      <NoBusiness />
+    </AdminPage>
+  );
+}
+
+function NoBusiness() {
+  // Not attached to this business (or no such business): the server refuses it, so no editor either.
+  return <EmptyMessage title="No businesses found" description="This business does not exist or you do not have access to it." />;
+}
+
+function NextBoxEditorLoader({ id, fetchKey }: { id: number; fetchKey: number | undefined }) {
+  const data = useRouteQuery<NextBoxEditorRouteQuery>(query, { id }, { fetchKey, fetchPolicy: "network-only" });
+  const business = data.adminBusiness;
+  if (!business) {
+    return (
+      <AdminPage title="Next Box" description="">
+        <NoBusiness />
+      </AdminPage>
+    );
+  }
+  return <NextBoxEditor id={id} business={business} />;
+}
+
+function NextBoxEditor({ id, business }: { id: number; business: Loaded }) {
   // The last saved content and the editor's: documents are what is saved, the HTML is for the sample preview.
-  const [saved, setSaved] = useState<RichTextValue>(EMPTY);
-  const [draft, setDraftState] = useState<RichTextValue>(EMPTY);
-  const latest = useRef<RichTextValue>(EMPTY);
+  const [saved, setSaved] = useState<RichTextValue>(() => valueOf(business.nextBox));
+  const [draft, setDraftState] = useState<RichTextValue>(saved);
+  const latest = useRef<RichTextValue>(saved);
   const setDraft = useCallback((value: RichTextValue) => {
     latest.current = value;
     setDraftState(value);
   }, []);
   const { registry, flushAll } = useRichTextFlushRegistry();
   const [editorKey, setEditorKey] = useState(0);
-  const [loadError, flashLoadError] = useFlash<string>();
   const [message, flashMessage] = useFlash<{ ok: boolean; text: string }>();
   const [commit, saving] = useMutation<NextBoxEditorRouteSaveMutation>(graphql`
     mutation NextBoxEditorRouteSaveMutation($input: SaveNextBoxInput!) {
@@ -69,30 +126,6 @@ export default function NextBoxEditorRoute() {
       }
     }
   `);
-
-  const load = useCallback(
-    (attempt: number) => {
-      setLoading(true);
-      fetchQuery<NextBoxEditorRouteQuery>(environment, query, { id }, { fetchPolicy: "network-only" })
-        .toPromise()
-        .then((data) => {
-          const content = valueOf(data?.adminBusiness?.nextBox);
-          setBusiness(data?.adminBusiness ?? null);
-          setSaved(content);
-          setDraft(content);
-          setEditorKey((k) => k + 1);
-          setLoading(false);
-        })
-        .catch((error: Error) => {
-          // Spec §4: retried once after 300 ms.
-          if (attempt === 0) return void setTimeout(() => load(1), NEXT_BOX_RETRY_MS);
-          setLoading(false);
-          flashLoadError(error.message ? `Failed to load content: ${error.message}` : "Failed to load content", NEXT_BOX_LOAD_ERROR_MS);
-        });
-    },
-    [environment, id, flashLoadError, setDraft],
-  );
-  useEffect(() => load(0), [load]);
 
   const save = async () => {
     await flushAll();
@@ -113,50 +146,38 @@ export default function NextBoxEditorRoute() {
   };
 
   return (
-    <AdminPage title="Next Box" description={business?.name ?? ""}>
-      {loadError && (
-        <Text color="red.600" role="alert">
-          {loadError}
-        </Text>
-      )}
-      {loading ? (
-        <LoadingState label="Loading content…" />
-      ) : !business ? (
-        // Not attached to this business (or no such business): the server refuses it, so no editor either.
-        <EmptyMessage title="No businesses found" description="This business does not exist or you do not have access to it." />
-      ) : (
-        <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4" alignItems="start">
-          <Panel title="Content">
-            <Stack gap="4">
-              {!business.viewerCanEdit && <Text color="fg.muted">Read only: your role can view the Next Box note but not change it; saving will be refused.</Text>}
-              <RichTextFlushContext.Provider value={registry}>
-                <RichTextEditor key={editorKey} label="Next Box content" initial={draft} onChange={setDraft} preset="full" minHeight={200} />
-              </RichTextFlushContext.Provider>
-              <HStack gap="3" wrap="wrap">
-                <Button colorPalette="orange" onClick={save} loading={saving}>
-                  Save Changes
-                </Button>
-                <Button variant="outline" onClick={reset} disabled={saving}>
-                  Reset to Last Saved
-                </Button>
-                {message && (
-                  <Text role="status" color={message.ok ? "green.700" : "red.600"}>
-                    {message.text}
-                  </Text>
-                )}
-              </HStack>
-            </Stack>
-          </Panel>
-          <Panel title="Sample preview">
-            <Box borderWidth="1px" rounded="lg" p="4" bg="orange.50/40">
-              <Text fontSize="sm" color="fg.muted" mb="2">
-                What members see in their portal under Next Box
-              </Text>
-              {draft.html ? <RichHtml html={draft.html} data-testid="next-box-preview" /> : <Text color="fg.muted">Nothing yet</Text>}
-            </Box>
-          </Panel>
-        </SimpleGrid>
-      )}
+    <AdminPage title="Next Box" description={business.name}>
+      <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4" alignItems="start">
+        <Panel title="Content">
+          <Stack gap="4">
+            {!business.viewerCanEdit && <Text color="fg.muted">Read only: your role can view the Next Box note but not change it; saving will be refused.</Text>}
+            <RichTextFlushContext.Provider value={registry}>
+              <RichTextEditor key={editorKey} label="Next Box content" initial={draft} onChange={setDraft} preset="full" minHeight={200} />
+            </RichTextFlushContext.Provider>
+            <HStack gap="3" wrap="wrap">
+              <Button colorPalette="orange" onClick={save} loading={saving}>
+                Save Changes
+              </Button>
+              <Button variant="outline" onClick={reset} disabled={saving}>
+                Reset to Last Saved
+              </Button>
+              {message && (
+                <Text role="status" color={message.ok ? "green.700" : "red.600"}>
+                  {message.text}
+                </Text>
+              )}
+            </HStack>
+          </Stack>
+        </Panel>
+        <Panel title="Sample preview">
+          <Box borderWidth="1px" rounded="lg" p="4" bg="orange.50/40">
+            <Text fontSize="sm" color="fg.muted" mb="2">
+              What members see in their portal under Next Box
+            </Text>
+            {draft.html ? <RichHtml html={draft.html} data-testid="next-box-preview" /> : <Text color="fg.muted">Nothing yet</Text>}
+          </Box>
+        </Panel>
+      </SimpleGrid>
     </AdminPage>
   );
 }

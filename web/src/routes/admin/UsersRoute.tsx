@@ -4,7 +4,7 @@ import { graphql, useMutation, usePaginationFragment } from "react-relay";
 import { formatDate } from "../../features/admin/format.ts";
 import { ADMIN_PAGE_SIZE, LoadMore } from "../../features/admin/LoadMore.tsx";
 import { resultError } from "../../features/admin/mutationResult.ts";
-import { useDebouncedValue } from "../../features/admin/useDebouncedValue.ts";
+import { useDebouncedValue } from "../../lib/useDebouncedValue.ts";
 import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage, EmptyLine, Panel } from "../../ui/admin/AdminPage.tsx";
 import { LoadingState } from "../../ui/StatusStates.tsx";

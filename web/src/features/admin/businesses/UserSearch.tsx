@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Box, Button, Input, Stack, Text } from "@chakra-ui/react";
 import { fetchQuery, graphql, useRelayEnvironment } from "react-relay";
-import { useDebouncedValue } from "../useDebouncedValue.ts";
+import { useDebouncedValue } from "../../../lib/useDebouncedValue.ts";
 import type { UserSearchQuery, UserSearchQuery$data } from "./__generated__/UserSearchQuery.graphql.ts";
 
 export type FoundUser = UserSearchQuery$data["userSearch"][number];

@@ -5,7 +5,7 @@ import { EmptyLine, Panel } from "../../../ui/admin/AdminPage.tsx";
 import { ConfirmDialog } from "../../../ui/admin/ConfirmDialog.tsx";
 import { LoadingState } from "../../../ui/StatusStates.tsx";
 import { resultError } from "../mutationResult.ts";
-import { useDebouncedValue } from "../useDebouncedValue.ts";
+import { useDebouncedValue } from "../../../lib/useDebouncedValue.ts";
 import { ADMIN_PAGE_SIZE, LoadMore } from "../LoadMore.tsx";
 import { downloadCsv } from "./csv.ts";
 import { MembershipRow, type MembershipToCancel } from "./MembershipRow.tsx";
