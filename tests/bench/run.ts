@@ -24,6 +24,8 @@ import { buildApp } from "../../api/server.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { hashToken, newToken, SESSION_TOKEN_PREFIX } from "../../api/auth/tokens.ts";
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, runRenewals } from "../../api/billing/renewals.ts";
+import { startJobQueue, type JobQueue } from "../../api/jobs/queue.ts";
+import { RENEWALS_QUEUE, renewalsJob } from "../../api/jobs/renewals-job.ts";
 import { seriesMonths } from "../../api/metrics/service.ts";
 import { businessPageQuery, dashboardQuery, idCursor, membershipsPageQuery, portalViewerQuery } from "./queries.ts";
 import { businessPageSql, dashboardSql, membershipsSql, portalSql } from "./sql.ts";
@@ -44,6 +46,8 @@ const { values } = parseArgs({
     "renewal-batch-size": { type: "string" },
     /** Renewal batches in flight at once within the run (default: the billing clock's own). */
     "renewal-concurrency": { type: "string" },
+    /** Each renewal pass is a job of the job queue (pg-boss on the copy), sent and awaited, as the schedule runs it. */
+    "renewals-via-queue": { type: "boolean", default: false },
     /** Server processes of their own that take the load (0: the server in this process, as before). */
     processes: { type: "string", default: "0" },
     /** PUBLIC_CACHE_TTL_SECONDS of the servers (default: the app's; 0 measures the public pages uncached). */
@@ -397,6 +401,9 @@ async function renewals(sourceUrl: string, config: ReturnType<typeof loadConfig>
     copy.pathname = `/${copyName}`;
     const db = await openDatabase({ url: copy.toString(), poolSize: Math.max(10, Number(values["renewal-workers"]) + 2) });
     try {
+      // A data set seeded before the latest migrations (the events table, for one) gets them on the copy.
+      const applied = await db.migrate();
+      if (applied.length) console.log(`  renewals: applied ${applied.join(", ")} to the copy`);
       const ctx = { db: db.prisma, clock: new FixedClock(BENCH_BILLING_INSTANT), config: { ...config, databaseUrl: copy.toString() }, log: pino({ level: "silent" }) };
       const limit = values["renewal-businesses"] ? Number(values["renewal-businesses"]) : null;
       const workers = Number(values["renewal-workers"]);
@@ -407,8 +414,23 @@ async function renewals(sourceUrl: string, config: ReturnType<typeof loadConfig>
       const ids = (await db.prisma.business.findMany({ select: { id: true }, orderBy: { id: "asc" }, ...(limit ? { take: limit } : {}) })).map((b) => b.id);
       const total = await db.prisma.subscription.count();
       const n = limit ? await db.prisma.subscription.count({ where: { businessId: { in: ids } } }) : total;
+      const viaQueue = values["renewals-via-queue"];
+      const jobs: JobQueue | undefined = viaQueue
+        ? await startJobQueue({ db, log: ctx.log, definitions: [renewalsJob(ctx, batching)], schedules: [], pollingIntervalSeconds: 0.5 })
+        : undefined;
+      /** One renewal pass as the schedule runs it: a job sent to the queue, awaited until it ends (its result is the report). */
+      const queuedPass = async (queue: JobQueue) => {
+        const id = (await queue.boss.send(RENEWALS_QUEUE, {}))!;
+        for (;;) {
+          const job = await queue.boss.getJobById<object>(RENEWALS_QUEUE, id);
+          const output = job?.output as (Awaited<ReturnType<typeof runRenewals>> & { report?: Awaited<ReturnType<typeof runRenewals>> }) | undefined;
+          if (job && ["completed", "failed", "retry"].includes(job.state)) return output?.report ?? output!;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
       /** One pass of the billing clock: runRenewals itself, or per business with `workers` at once. */
       const pass = async () => {
+        if (jobs) return queuedPass(jobs);
         if (!limit && workers === 1) return runRenewals(ctx, batching);
         const sum: Record<string, number> = {};
         const queue = [...ids];
@@ -427,9 +449,11 @@ async function renewals(sourceUrl: string, config: ReturnType<typeof loadConfig>
       const s2 = performance.now();
       const second = await pass();
       const t2 = (performance.now() - s2) / 1000;
+      await jobs?.stop();
       out.push(
         `\nRenewals over ${n} memberships${limit ? ` (the first ${limit} businesses of ${total} memberships)` : ""}, ${workers} business(es) at once, ` +
-          `batches of ${batching.batchSize}, ${batching.concurrency} batch(es) in flight, as of ${BENCH_BILLING_INSTANT} (on a copy of the database):`,
+          `batches of ${batching.batchSize}, ${batching.concurrency} batch(es) in flight, as of ${BENCH_BILLING_INSTANT} (on a copy of the database)` +
+          `${jobs ? ", each pass a job of the job queue (pg-boss), from send to completion" : ""}:`,
       );
       out.push(`  first run:  ${t1.toFixed(1)} s, ${((t1 * 1000) / Math.max(1, first.due)).toFixed(2)} ms per due membership  ${JSON.stringify(first)}`);
       if (limit) out.push(`  at that rate all ${total} memberships (${Math.round((first.due * total) / n)} due) would take ≈ ${((t1 * total) / n).toFixed(0)} s`);
