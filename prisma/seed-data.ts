@@ -462,6 +462,6 @@ async function saveDemoCards(db: PrismaClient, clock: Clock): Promise<void> {
     await db.user.update({ where: { id: member.id }, data: { paymentCustomerId: customerId } });
     const setup = await sandbox.createSetupIntent({ customerId, idempotencyKey: `demo-card:${member.id}` });
     const saved = await sandbox.confirmSetupIntent(setup.clientSecret, { number: "4242424242424242", expMonth: 12, expYear: clock.now().getUTCFullYear() + 4, cvc: "123" });
-    await saveDefaultCard(db, sandbox.name, member.id, await sandbox.describeCard(saved.paymentMethodId!));
+    await saveDefaultCard({ db, clock }, sandbox.name, member.id, await sandbox.describeCard(saved.paymentMethodId!));
   }
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { ServiceContext } from "../context.ts";
-import type { PrismaClient } from "../db.ts";
+import type { Actor, ServiceContext } from "../context.ts";
+import { eventActorOf, writeEvents } from "../events/outbox.ts";
 import { requireUser } from "../auth/policy.ts";
 import { ConflictError, NotFoundError, RuleViolationError } from "../shared/errors.ts";
+import { globalId } from "../shared/global-id.ts";
 import type { CardSummary } from "./provider.ts";
 import { providerFor } from "./service.ts";
 import { retryPastDue } from "./renewals.ts";
@@ -13,21 +14,35 @@ import { retryPastDue } from "./renewals.ts";
  * (a setup intent).
  */
 
-/** Makes `card` the user's default and the card of their open memberships. */
-export async function saveDefaultCard(db: PrismaClient, provider: string, userId: number, card: CardSummary) {
-  const [, saved] = await db.$transaction([
-    db.paymentMethod.updateMany({ where: { userId, provider, NOT: { providerPaymentMethodId: card.id } }, data: { isDefault: false } }),
-    db.paymentMethod.upsert({
+/**
+ * Makes `card` the user's default and the card of their open memberships. A card that was not the default yet
+ * announces card.updated.v1 in the same transaction (saving the same card again announces nothing).
+ */
+export async function saveDefaultCard(ctx: Pick<ServiceContext, "db" | "clock"> & { actor?: Actor }, provider: string, userId: number, card: CardSummary) {
+  return ctx.db.$transaction(async (tx) => {
+    const before = await tx.paymentMethod.findUnique({ where: { providerPaymentMethodId: card.id }, select: { isDefault: true } });
+    await tx.paymentMethod.updateMany({ where: { userId, provider, NOT: { providerPaymentMethodId: card.id } }, data: { isDefault: false } });
+    const saved = await tx.paymentMethod.upsert({
       where: { providerPaymentMethodId: card.id },
       create: { userId, provider, providerPaymentMethodId: card.id, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear, isDefault: true },
       update: { isDefault: true },
-    }),
-    db.subscription.updateMany({
+    });
+    await tx.subscription.updateMany({
       where: { userId, status: { in: ["INCOMPLETE", "ACTIVE", "PAST_DUE"] } },
       data: { providerPaymentMethodId: card.id },
-    }),
-  ]);
-  return saved;
+    });
+    if (!before?.isDefault) {
+      await writeEvents(tx, { at: ctx.clock.now(), actor: eventActorOf(ctx.actor) }, [
+        {
+          type: "card.updated.v1",
+          businessId: null,
+          objectId: globalId("User", userId),
+          payload: { userId, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear },
+        },
+      ]);
+    }
+    return saved;
+  });
 }
 
 async function customerOf(ctx: ServiceContext, userId: number): Promise<string> {
@@ -59,7 +74,7 @@ export async function finishCardUpdate(ctx: ServiceContext, input: { setupIntent
   if (intent.status !== "succeeded" || !intent.paymentMethodId) {
     throw new RuleViolationError(intent.lastError?.message ?? "Confirmation failed", intent.lastError?.code ?? "setup_incomplete");
   }
-  const saved = await saveDefaultCard(ctx.db, provider.name, actor.user.id, await provider.describeCard(intent.paymentMethodId));
+  const saved = await saveDefaultCard(ctx, provider.name, actor.user.id, await provider.describeCard(intent.paymentMethodId));
   await retryPastDue(ctx, actor.user.id);
   return saved;
 }
@@ -95,5 +110,5 @@ export async function promotePaymentMethod(ctx: ServiceContext, input: { payment
     const setup = await provider.createSetupIntent({ customerId, idempotencyKey: `promote:${intent.id}` });
     throw new SingleUsePaymentMethodError(setup.clientSecret);
   }
-  return saveDefaultCard(ctx.db, provider.name, actor.user.id, card);
+  return saveDefaultCard(ctx, provider.name, actor.user.id, card);
 }

@@ -312,7 +312,7 @@ export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "cl
   } else if (intent.paymentMethodId) {
     const card = await provider.describeCard(intent.paymentMethodId);
     // A card that was saved to the customer becomes the one renewals charge.
-    if (card.customerId) await saveDefaultCard(ctx.db, provider.name, payment.userId, card);
+    if (card.customerId) await saveDefaultCard(ctx, provider.name, payment.userId, card);
   }
   const order = await ctx.db.order.findUniqueOrThrow({
     where: { id: settled.orderId! },

@@ -1,4 +1,6 @@
+import { SYSTEM_ACTOR, writeEvents, type NewEvent } from "../events/outbox.ts";
 import type { PaymentStatus, Prisma } from "../generated/prisma/client.ts";
+import { globalId } from "../shared/global-id.ts";
 import type { PaymentIntentInfo } from "./provider.ts";
 import { MAX_ATTEMPTS, renewalKey } from "./renewal-attempts.ts";
 import type { Charge } from "./renewal-charges.ts";
@@ -77,7 +79,9 @@ export async function recordRenewals(
       await tx.subscription.updateMany({ where: { id: { in: canceledIds } }, data: { status: "CANCELED", canceledAt: now, renewalLeaseUntil: null } });
     }
     if (untouchedIds.length) await tx.subscription.updateMany({ where: { id: { in: untouchedIds } }, data: { renewalLeaseUntil: null } });
-    return { orderOf, paymentOf: new Map(rows.map((p) => [p.subscription_id, p.id])) };
+    const paymentOf = new Map(rows.map((p) => [p.subscription_id, p.id]));
+    await writeEvents(tx, { at: now, actor: SYSTEM_ACTOR }, renewalEvents(period, paid, unpaid, orderOf, paymentOf));
+    return { orderOf, paymentOf };
   });
 
   for (const { r, error } of errored) {
@@ -110,6 +114,53 @@ export async function recordRenewals(
       ctx.log.error({ err, subscriptionId: p.sub.id, period }, "renewal paid a period paid meanwhile, and its refund failed");
     }
   }
+}
+
+/**
+ * What a recorded batch announces (written last in its transaction): each period paid here (its order, the
+ * membership renewed), and each declined charge (the payment failed, the membership past due or, after the last
+ * attempt, canceled). A period whose order was made meanwhile announces nothing here (settlement does, if it
+ * keeps our charge).
+ */
+function renewalEvents(
+  period: string,
+  paid: { sub: RenewalSubscription }[],
+  unpaid: { r: Renewal; intent: PaymentIntentInfo; last: boolean }[],
+  orderOf: Map<number, number>,
+  paymentOf: Map<number, number>,
+): NewEvent[] {
+  const events: NewEvent[] = [];
+  for (const { sub } of paid) {
+    const orderId = orderOf.get(sub.id);
+    if (orderId === undefined) continue;
+    const membershipId = sub.id;
+    const common = { businessId: sub.businessId };
+    events.push(
+      {
+        ...common,
+        type: "order.created.v1",
+        objectId: globalId("Order", orderId),
+        payload: { orderId, membershipId, userId: sub.userId, period, kind: "RENEWAL", totalCents: sub.totalCents },
+      },
+      { ...common, type: "membership.renewed.v1", objectId: globalId("Membership", membershipId), payload: { membershipId, userId: sub.userId, orderId, period, totalCents: sub.totalCents } },
+    );
+  }
+  for (const { r, intent, last } of unpaid) {
+    const { sub } = r;
+    const membershipId = sub.id;
+    const common = { businessId: sub.businessId, objectId: globalId("Membership", membershipId) };
+    events.push({
+      ...common,
+      type: "payment.failed.v1",
+      payload: { paymentId: paymentOf.get(sub.id) ?? null, membershipId, userId: sub.userId, amountCents: intent.amountCents, period, code: intent.lastError?.code ?? intent.status },
+    });
+    events.push(
+      last
+        ? { ...common, type: "membership.canceled.v1", payload: { membershipId, userId: sub.userId, reason: "payment_failed" } }
+        : { ...common, type: "membership.past_due.v1", payload: { membershipId, userId: sub.userId, period, attempt: r.attempt } },
+    );
+  }
+  return events;
 }
 
 /**

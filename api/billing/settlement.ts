@@ -15,18 +15,21 @@
  * Every path that opens a membership (checkout start, settlement, reactivation) takes the same lock, so
  * concurrent requests of one member (two tabs, two server processes) are decided one after the other.
  */
-import type { ServiceContext } from "../context.ts";
+import type { Actor, ServiceContext } from "../context.ts";
 import type { FulfillmentMode, OrderKind, Prisma } from "../generated/prisma/client.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
+import { eventActorOf, writeEvents, type NewEvent } from "../events/outbox.ts";
 import { crashPoint } from "../shared/crash-points.ts";
 import { NotFoundError } from "../shared/errors.ts";
+import { globalId } from "../shared/global-id.ts";
 import { formatCents } from "../shared/money.ts";
 import type { PaymentIntentInfo } from "./provider.ts";
 import { PurchaseSchema, type Purchase } from "./purchase.ts";
 import { periodOrder, providerFor, recordPayment, subscriptionForBilling } from "./service.ts";
 
 type Tx = Prisma.TransactionClient;
-type SettleContext = Pick<ServiceContext, "db" | "clock" | "config" | "log">;
+/** `actor`: who the events of a settlement name (absent: the system, e.g. a provider webhook). */
+type SettleContext = Pick<ServiceContext, "db" | "clock" | "config" | "log"> & { actor?: Actor };
 
 /** A membership's current selection as a purchase (a restart or a renewal buys what the membership holds). */
 function purchaseOf(sub: {
@@ -115,7 +118,7 @@ export type Settlement =
  * the payment cannot be matched. Idempotent: a payment settled or refused before gets the same answer.
  */
 export async function settlePaidPeriod(
-  ctx: Pick<ServiceContext, "db" | "clock">,
+  ctx: Pick<ServiceContext, "db" | "clock"> & { actor?: Actor },
   args: { userId: number; subscriptionId: number | null; paymentId: number | null; paidCents: number; period: string; kind: OrderKind },
 ): Promise<Settlement> {
   const settle = () =>
@@ -166,6 +169,7 @@ export async function settlePaidPeriod(
       if (payment) await tx.payment.update({ where: { id: payment.id }, data: { orderId: order.id } });
       const paidThrough = sub.paidThroughPeriod && sub.paidThroughPeriod > args.period ? sub.paidThroughPeriod : args.period;
       await tx.subscription.update({ where: { id: sub.id }, data: { status: "ACTIVE", canceledAt: null, paidThroughPeriod: paidThrough } });
+      await writeEvents(tx, { at: ctx.clock.now(), actor: eventActorOf(ctx.actor) }, settledEvents(sub, billable, order.id, args));
       crashPoint("settle:before-commit");
       return { outcome: "settled" as const, orderId: order.id };
     });
@@ -176,6 +180,33 @@ export async function settlePaidPeriod(
     if ((e as { code?: string }).code === "P2002") return settle();
     throw e;
   }
+}
+
+/** What a settled period announces: its order, and the membership started, restarted or renewed. */
+function settledEvents(
+  sub: { id: number; userId: number; businessId: number },
+  billable: { planId: number; mode: string; totalCents: number },
+  orderId: number,
+  args: { period: string; kind: OrderKind; paidCents: number },
+): NewEvent[] {
+  const membershipId = sub.id;
+  const common = { businessId: sub.businessId, objectId: globalId("Membership", membershipId) };
+  const base = { membershipId, userId: sub.userId };
+  const membership: NewEvent =
+    args.kind === "INITIAL"
+      ? { ...common, type: "membership.started.v1", payload: { ...base, orderId, period: args.period, planId: billable.planId, mode: billable.mode, totalCents: billable.totalCents } }
+      : args.kind === "RESTART"
+        ? { ...common, type: "membership.restarted.v1", payload: { ...base, orderId, period: args.period, chargedCents: args.paidCents } }
+        : { ...common, type: "membership.renewed.v1", payload: { ...base, orderId, period: args.period, totalCents: billable.totalCents } };
+  return [
+    {
+      type: "order.created.v1",
+      businessId: sub.businessId,
+      objectId: globalId("Order", orderId),
+      payload: { orderId, membershipId, userId: sub.userId, period: args.period, kind: args.kind, totalCents: billable.totalCents },
+    },
+    membership,
+  ];
 }
 
 function refundReasonOf(value: string): RefundReason {

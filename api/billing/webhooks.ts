@@ -58,7 +58,7 @@ async function handleStripeEvent(ctx: WebhookContext, event: Stripe.Event): Prom
         break;
       }
       const provider = providerFor(ctx);
-      await saveDefaultCard(ctx.db, provider.name, user.id, await provider.describeCard(pmId));
+      await saveDefaultCard(ctx, provider.name, user.id, await provider.describeCard(pmId));
       break;
     }
     case "charge.refunded": {

@@ -4,7 +4,9 @@ import { Prisma, type Page } from "../generated/prisma/client.ts";
 import { assertCan, requireAdmin } from "../auth/policy.ts";
 import { businessById, businessBySlug } from "../businesses/service.ts";
 import { catalogue, saveCatalog, withCatalog } from "../catalog/service.ts";
+import { eventActorOf, writeEvents } from "../events/outbox.ts";
 import { NotFoundError } from "../shared/errors.ts";
+import { globalId } from "../shared/global-id.ts";
 import { parseInput } from "../shared/validation.ts";
 import { PageContentSchema, pageData, type PageContentInput } from "./content.ts";
 import { publicPageChanged } from "./public-cache.ts";
@@ -108,13 +110,17 @@ export interface SaveBusinessPageInput {
 export async function saveBusinessPage(ctx: ServiceContext, input: SaveBusinessPageInput) {
   await assertCan(ctx, input.businessId, "editContent");
   const data = parseInput(SaveBusinessPageSchema, input);
-  const business = await ctx.db.business.findUnique({ where: { id: data.businessId }, select: { id: true } });
+  const business = await ctx.db.business.findUnique({ where: { id: data.businessId }, select: { id: true, slug: true } });
   if (!business) throw new NotFoundError("Business");
   const page = contentData(data.content);
   const now = ctx.clock.now();
   await ctx.db.$transaction(async (tx) => {
     await tx.page.upsert({ where: { businessId: business.id }, create: { ...page, businessId: business.id }, update: page });
     await saveCatalog(tx, business.id, data, now);
+    // A saved business page is live at once: the public page now shows it.
+    await writeEvents(tx, { at: now, actor: eventActorOf(ctx.actor) }, [
+      { type: "page.published.v1", businessId: business.id, objectId: globalId("Business", business.id), payload: { businessId: business.id, slug: business.slug } },
+    ]);
   }, TX_OPTIONS);
   await publicPageChanged(ctx, business.id);
   return business;

@@ -10,8 +10,10 @@ import { assertCan, requireMember } from "../auth/policy.ts";
 import { chargeForPeriod, claimOpenMembership, lockMember } from "../billing/settlement.ts";
 import { priceScheduledChange, type PriceBreakdown } from "../billing/pricing.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
+import { eventActorOf, writeEvents, type NewEvent } from "../events/outbox.ts";
 import { isoDate, ordinal } from "../shared/calendar.ts";
 import { ConflictError, ForbiddenError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
+import { globalId } from "../shared/global-id.ts";
 import { parseInput } from "../shared/validation.ts";
 import { currentPeriod, nextBillingPeriod, resumeDate, skipTargetMonth, windowState, type DayWindow, type WindowState } from "./rules.ts";
 import { timingOf, timingSelect, todayIn, type PageTiming } from "./timing.ts";
@@ -53,6 +55,12 @@ export async function ownSubscription(ctx: ServiceContext, id: number): Promise<
 
 function requireActive(sub: { status: string }, action: string): void {
   if (sub.status !== "ACTIVE") throw new RuleViolationError(`Only an active subscription can be ${action}.`, "not_active");
+}
+
+/** Writes a membership's event in the transaction of its change, as the request's actor, at the clock's now. */
+function membershipEvent<E extends NewEvent>(ctx: ServiceContext, tx: Prisma.TransactionClient, sub: { id: number; businessId: number }, event: Pick<E, "type" | "payload">) {
+  const full = { ...event, businessId: sub.businessId, objectId: globalId("Membership", sub.id) } as NewEvent;
+  return writeEvents(tx, { at: ctx.clock.now(), actor: eventActorOf(ctx.actor) }, [full]);
 }
 
 const SubscriptionIdInput = z.object({ subscriptionId: z.number().int().positive("Missing subscription id") });
@@ -111,10 +119,15 @@ export async function skipMonth(ctx: ServiceContext, input: { subscriptionId: nu
   const { month, resumeDate: resumesOn } = skipTargetOf(ctx, { ...sub, skips: [] });
   const already = new ConflictError("This month is already skipped", "already_skipped");
   if (await ctx.db.skip.findUnique({ where: { subscriptionId_yearMonth: { subscriptionId, yearMonth: month } } })) throw already;
-  await ctx.db.skip.create({ data: { subscriptionId, yearMonth: month } }).catch((e: { code?: string }) => {
-    if (e.code === "P2002") throw already; // a concurrent skip of the same month won
-    throw e;
-  });
+  await ctx.db
+    .$transaction(async (tx) => {
+      await tx.skip.create({ data: { subscriptionId, yearMonth: month } });
+      await membershipEvent(ctx, tx, sub, { type: "membership.skipped.v1", payload: { membershipId: sub.id, userId: sub.userId, month, resumeDate: resumesOn } });
+    })
+    .catch((e: { code?: string }) => {
+      if (e.code === "P2002") throw already; // a concurrent skip of the same month won
+      throw e;
+    });
   return { subscriptionId, skippedMonth: month, resumeDate: resumesOn };
 }
 
@@ -197,13 +210,19 @@ export async function changeSubscription(
 
   const unchanged = plan.id === sub.planId && data.mode === sub.mode && sameSet(addonIds, sub.addons.map((a) => a.addonId));
   if (unchanged) {
-    const withdrawn = await ctx.db.subscriptionChange.deleteMany({ where: { subscriptionId: sub.id } });
-    if (withdrawn.count === 0) throw new RuleViolationError("Your selection has not changed.", "no_change");
+    await ctx.db.$transaction(async (tx) => {
+      const withdrawn = await tx.subscriptionChange.deleteMany({ where: { subscriptionId: sub.id } });
+      if (withdrawn.count === 0) throw new RuleViolationError("Your selection has not changed.", "no_change");
+      await membershipEvent(ctx, tx, sub, { type: "membership.change_withdrawn.v1", payload: { membershipId: sub.id, userId: sub.userId } });
+    });
     return { subscriptionId: sub.id, effectivePeriod: null };
   }
   const effectivePeriod = nextBillingPeriod(today, sub.paidThroughPeriod);
   const change = { planId: plan.id, mode: data.mode, addonIds, effectivePeriod };
-  await ctx.db.subscriptionChange.upsert({ where: { subscriptionId: sub.id }, create: { subscriptionId: sub.id, ...change }, update: { ...change, createdAt: ctx.clock.now() } });
+  await ctx.db.$transaction(async (tx) => {
+    await tx.subscriptionChange.upsert({ where: { subscriptionId: sub.id }, create: { subscriptionId: sub.id, ...change }, update: { ...change, createdAt: ctx.clock.now() } });
+    await membershipEvent(ctx, tx, sub, { type: "membership.changed.v1", payload: { membershipId: sub.id, userId: sub.userId, ...change } });
+  });
   return { subscriptionId: sub.id, effectivePeriod };
 }
 
@@ -218,7 +237,7 @@ const CancelInput = z.object({ subscriptionId: z.number().int().positive("Missin
  */
 export async function cancelSubscription(ctx: ServiceContext, input: { subscriptionId: number; mode?: "NOW" }): Promise<{ subscriptionId: number }> {
   const { subscriptionId } = parseInput(CancelInput, input);
-  const sub = await ctx.db.subscription.findUnique({ where: { id: subscriptionId }, select: { id: true, businessId: true, status: true } });
+  const sub = await ctx.db.subscription.findUnique({ where: { id: subscriptionId }, select: { id: true, businessId: true, userId: true, status: true } });
   if (!sub) throw new NotFoundError("Subscription");
   await assertCan(ctx, sub.businessId, "cancelMemberships");
   const already = new ConflictError("This subscription is already canceled", "already_canceled");
@@ -231,6 +250,7 @@ export async function cancelSubscription(ctx: ServiceContext, input: { subscript
     });
     if (count === 0) throw already;
     await tx.subscriptionChange.deleteMany({ where: { subscriptionId: sub.id } });
+    await membershipEvent(ctx, tx, sub, { type: "membership.canceled.v1", payload: { membershipId: sub.id, userId: sub.userId, reason: "business" } });
   });
   return { subscriptionId: sub.id };
 }
@@ -275,7 +295,12 @@ export async function restartSubscription(ctx: ServiceContext, input: { subscrip
     const reactivated = await ctx.db.$transaction(async (tx) => {
       await lockMember(tx, sub.userId);
       if (!(await claimOpenMembership(tx, sub))) return false;
-      await tx.subscription.updateMany({ where: { id: sub.id, status: "CANCELED" }, data: { status: "ACTIVE", canceledAt: null } });
+      const { count } = await tx.subscription.updateMany({ where: { id: sub.id, status: "CANCELED" }, data: { status: "ACTIVE", canceledAt: null } });
+      // A double submit finds it reactivated already: the same answer, one event.
+      if (count > 0) await membershipEvent(ctx, tx, sub, {
+        type: "membership.restarted.v1",
+        payload: { membershipId: sub.id, userId: sub.userId, orderId: null, period: sub.paidThroughPeriod!, chargedCents: 0 },
+      });
       return true;
     });
     if (!reactivated) throw alreadyMember();

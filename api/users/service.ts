@@ -4,8 +4,10 @@ import { hashPassword, verifyPassword, burnPasswordCheck } from "../auth/passwor
 import { openSession, revokeSession, revokeUserSessions } from "../auth/sessions.ts";
 import { LIMITS, giveBack, reserve, reserveAll } from "../auth/throttle.ts";
 import { assertCan, requireAdmin, requireUser } from "../auth/policy.ts";
+import { eventActorOf, writeEvents } from "../events/outbox.ts";
 import type { Prisma, User } from "../generated/prisma/client.ts";
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
+import { globalId } from "../shared/global-id.ts";
 import { parseInput, searchTerm, singleLine } from "../shared/validation.ts";
 
 // Spec §5: username at least 3 characters. We also bound it and keep it URL- and log-safe.
@@ -134,7 +136,13 @@ export async function changePassword(ctx: ServiceContext, input: { currentPasswo
   if (data.currentPassword === data.newPassword) {
     throw new ValidationError("New password must differ from the current one", [{ path: "newPassword", message: "New password must differ from the current one" }]);
   }
-  await ctx.db.user.update({ where: { id: actor.user.id }, data: { passwordHash: await hashPassword(data.newPassword) } });
+  const passwordHash = await hashPassword(data.newPassword);
+  await ctx.db.$transaction(async (tx) => {
+    await tx.user.update({ where: { id: actor.user.id }, data: { passwordHash } });
+    await writeEvents(tx, { at: ctx.clock.now(), actor: eventActorOf(ctx.actor) }, [
+      { type: "user.password_changed.v1", businessId: null, objectId: globalId("User", actor.user.id), payload: { userId: actor.user.id } },
+    ]);
+  });
   await revokeUserSessions(ctx.db, ctx.clock, actor.user.id);
 }
 
