@@ -63,6 +63,7 @@ function BusinessList({ fetchKey }: { fetchKey: number }) {
   const [managing, setManaging] = useState<BusinessRow | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [commitDelete] = useMutation<AdminBusinessesRouteDeleteMutation>(graphql`
+    # Only the deleted id, which removes the business's row from the list (@deleteEdge); nothing else shows it.
     mutation AdminBusinessesRouteDeleteMutation($input: DeleteBusinessInput!, $connections: [ID!]!) {
       deleteBusiness(input: $input) {
         __typename

@@ -48,15 +48,17 @@ export default function BusinessPageEditorRoute() {
       saveBusinessPage(input: $input) {
         __typename
         ... on SaveBusinessPageSuccess {
+          # The saved page in the editor's shapes, and the business page's top (name, logo, description).
           data {
-            id
-            name
-            logoUrl
-            description
+            ...BusinessHeroFragment_business
+            page {
+              ...draft_page
+            }
             plans(first: 50, includeUnlisted: true) {
               edges {
                 node {
                   ref
+                  ...draft_plan
                 }
               }
             }
@@ -64,6 +66,7 @@ export default function BusinessPageEditorRoute() {
               edges {
                 node {
                   ref
+                  ...draft_addon
                 }
               }
             }

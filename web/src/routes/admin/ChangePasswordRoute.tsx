@@ -14,6 +14,7 @@ export default function ChangePasswordRoute() {
   const [newPassword, setNew] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [commit, busy] = useMutation<ChangePasswordRouteMutation>(graphql`
+    # Nothing to show comes back: success clears the session and returns to login.
     mutation ChangePasswordRouteMutation($input: ChangePasswordInput!) {
       changePassword(input: $input) {
         __typename

@@ -33,6 +33,7 @@ function CreateCouponForm({ onCreated }: { onCreated: () => void }) {
   const [active, setActive] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [commit, busy] = useMutation<CouponsRouteCreateMutation>(graphql`
+    # Nothing to show comes back: the table is fetched again, a new code's place in it being the server's order.
     mutation CouponsRouteCreateMutation($input: CreateCouponInput!) {
       createCoupon(input: $input) {
         __typename
@@ -129,6 +130,7 @@ function CouponTable({ fetchKey, onChanged }: { fetchKey: number; onChanged: () 
     { fetchKey: fetchKey || undefined, fetchPolicy: "store-and-network" },
   );
   const [toggle] = useMutation<CouponsRouteToggleMutation>(graphql`
+    # The one field the coupon's row shows (the table's rows have no fragment of their own), with an optimistic answer.
     mutation CouponsRouteToggleMutation($input: ToggleCouponInput!) {
       toggleCoupon(input: $input) {
         __typename
@@ -145,6 +147,7 @@ function CouponTable({ fetchKey, onChanged }: { fetchKey: number; onChanged: () 
     }
   `);
   const [remove] = useMutation<CouponsRouteDeleteMutation>(graphql`
+    # Nothing to show comes back: the table is fetched again without the coupon.
     mutation CouponsRouteDeleteMutation($input: DeleteCouponInput!) {
       deleteCoupon(input: $input) {
         __typename

@@ -23,6 +23,7 @@ export default function HomePageEditorRoute() {
     { fetchPolicy: "network-only" },
   );
   const [commit] = useMutation<HomePageEditorRouteSaveMutation>(graphql`
+    # Nothing to show comes back: the editor keeps the saved draft, and the public home page loads its own query.
     mutation HomePageEditorRouteSaveMutation($input: SaveHomePageInput!) {
       saveHomePage(input: $input) {
         __typename

@@ -110,6 +110,7 @@ function NextBoxEditor({ id, business }: { id: number; business: Loaded }) {
   const [editorKey, setEditorKey] = useState(0);
   const [message, flashMessage] = useFlash<{ ok: boolean; text: string }>();
   const [commit, saving] = useMutation<NextBoxEditorRouteSaveMutation>(graphql`
+    # The saved note in the query's shape: the editor's saved copy (what Cancel returns to) is set from it.
     mutation NextBoxEditorRouteSaveMutation($input: SaveNextBoxInput!) {
       saveNextBox(input: $input) {
         __typename

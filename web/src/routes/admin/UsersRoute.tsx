@@ -38,6 +38,7 @@ function CreateUserForm({ onCreated }: { onCreated: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [commit, busy] = useMutation<UsersRouteCreateMutation>(graphql`
+    # Only the new username comes back (the status line): the table is fetched again, a new user's place in it being the server's order.
     mutation UsersRouteCreateMutation($input: CreateUserInput!) {
       createUser(input: $input) {
         __typename

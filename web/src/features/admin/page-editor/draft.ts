@@ -189,12 +189,14 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
       footerButtonText: page?.theme.footerButtonText ?? "",
       footerButtonBorder: page?.theme.footerButtonBorder ?? "",
     },
-    social: { facebook: "", instagram: "", twitter: "", youtube: "", tiktok: "", ...page?.social },
+    social: page ? { facebook: page.social.facebook, instagram: page.social.instagram, twitter: page.social.twitter, youtube: page.social.youtube, tiktok: page.social.tiktok } : { facebook: "", instagram: "", twitter: "", youtube: "", tiktok: "" },
     items,
     addons,
     addonLimit: page?.addonLimit ?? 0,
     addonSectionTitle: page?.addonSectionTitle || DEFAULT_ADDON_SECTION_TITLE,
-    fulfillment: { pickup: true, shipping: false, delivery: false, pickupAddress: "", shippingText: "Nationwide Shipping", deliveryArea: "", ...page?.fulfillment },
+    fulfillment: page
+      ? { pickup: page.fulfillment.pickup, shipping: page.fulfillment.shipping, delivery: page.fulfillment.delivery, pickupAddress: page.fulfillment.pickupAddress, shippingText: page.fulfillment.shippingText, deliveryArea: page.fulfillment.deliveryArea }
+      : { pickup: true, shipping: false, delivery: false, pickupAddress: "", shippingText: "Nationwide Shipping", deliveryArea: "" },
     tax: { enabled: page?.tax.enabled ?? false, ratePercent: page?.tax.ratePercent ?? 5.75 },
     subscriptionCutoffDay: page?.subscriptionCutoffDay ?? null,
     boxReadyDay: page?.boxReadyDay ?? null,
