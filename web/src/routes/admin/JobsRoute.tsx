@@ -1,7 +1,8 @@
 import { startTransition, Suspense, useState } from "react";
 import { Badge, Button, Stack, Table, Text } from "@chakra-ui/react";
-import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
+import { graphql, useMutation } from "react-relay";
 import { resultError } from "../../features/admin/mutationResult.ts";
+import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage, EmptyLine, Panel } from "../../ui/admin/AdminPage.tsx";
 import { LoadingState } from "../../ui/StatusStates.tsx";
 import type { JobsRouteQuery, JobRunState } from "./__generated__/JobsRouteQuery.graphql.ts";
@@ -46,7 +47,7 @@ export default function JobsRoute() {
 }
 
 function JobQueues({ fetchKey, onChanged }: { fetchKey: number; onChanged: () => void }) {
-  const { jobQueues } = useLazyLoadQuery<JobsRouteQuery>(
+  const { jobQueues } = useRouteQuery<JobsRouteQuery>(
     graphql`
       query JobsRouteQuery {
         jobQueues {
@@ -69,7 +70,7 @@ function JobQueues({ fetchKey, onChanged }: { fetchKey: number; onChanged: () =>
       }
     `,
     {},
-    { fetchKey, fetchPolicy: "store-and-network" },
+    { fetchKey: fetchKey || undefined, fetchPolicy: "store-and-network" },
   );
   if (jobQueues.length === 0) return <EmptyLine>No job queues</EmptyLine>;
   return (
