@@ -38,8 +38,11 @@ export function BusinessFooter({ page }: { page: BusinessFooterFragment_page$key
   const data = useFragment(BusinessFooterFragment, page);
   const surface = pageSurface(data.theme.pageBg);
   const dark = surface.light;
-  const button = footerButtonColors(data.theme);
-  const socials = (Object.keys(ICONS) as (keyof typeof data.social)[]).filter((k) => data.social[k]);
+  const { pageBg, footerButtonBg, footerButtonText, footerButtonBorder } = data.theme;
+  const button = footerButtonColors({ pageBg, footerButtonBg, footerButtonText, footerButtonBorder });
+  const { facebook, instagram, twitter, youtube, tiktok } = data.social;
+  const links: Record<keyof typeof ICONS, string> = { facebook, instagram, twitter, youtube, tiktok };
+  const socials = Object.keys(ICONS).filter((k) => links[k]);
   return (
     <Box as="section" aria-label={`${data.brandName} footer`} borderTopWidth="1px" borderColor={dark ? "whiteAlpha.300" : "blackAlpha.200"} mt="12">
       <Container maxW="6xl" py="8">
@@ -48,7 +51,7 @@ export function BusinessFooter({ page }: { page: BusinessFooterFragment_page$key
             {socials.length > 0 && (
               <HStack gap="3" aria-label="Social links" role="list">
                 {socials.map((k) => (
-                  <Link key={k} href={data.social[k]} target="_blank" rel="noopener noreferrer" aria-label={LABELS[k]} role="listitem" display="inline-flex" p="2" rounded="full" bg={dark ? "whiteAlpha.200" : "blackAlpha.100"} color="inherit" _hover={{ opacity: 0.8 }}>
+                  <Link key={k} href={links[k]} target="_blank" rel="noopener noreferrer" aria-label={LABELS[k]} role="listitem" display="inline-flex" p="2" rounded="full" bg={dark ? "whiteAlpha.200" : "blackAlpha.100"} color="inherit" _hover={{ opacity: 0.8 }}>
                     <svg width="20" height="20" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true">
                       <path d={ICONS[k]} />
                     </svg>

@@ -11,7 +11,6 @@ import { RichHtml } from "../../ui/RichHtml.tsx";
 const BusinessHeroFragment = graphql`
   fragment BusinessHeroFragment_business on Business {
     name
-    slug
     logoUrl
     description
     memberCount
@@ -23,10 +22,9 @@ const BusinessHeroFragment = graphql`
       }
       theme {
         pageBg
-        primary
       }
       gallery {
-        url
+        __typename
       }
       ...BusinessGalleryFragment_page
     }

@@ -76,7 +76,6 @@ const MembershipBuilderFragment = graphql`
 const MembershipFragment = graphql`
   fragment MembershipBuilderFragment_membership on Membership {
     id
-    status
     mode
     plan {
       ref
@@ -124,7 +123,8 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
   const plans = data.plans.edges.map((e) => e.node);
   const addons = data.addons.edges.map((e) => e.node);
   const fulfillment = page?.fulfillment ?? { pickup: true, shipping: false, delivery: false, pickupAddress: "", shippingText: "Nationwide Shipping", deliveryArea: "" };
-  const modes = enabledModes(fulfillment);
+  const offered = { pickup: fulfillment.pickup, shipping: fulfillment.shipping, delivery: fulfillment.delivery };
+  const modes = enabledModes(offered);
   const addonLimit = page?.addonLimit ?? 0;
   const theme = page?.theme;
   const surface = pageSurface(theme?.pageBg ?? "#ffffff");
@@ -149,7 +149,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
   const [choice, setChoice] = useState<Choice>(() => ({
     planRef: original && plans.some((p) => p.ref === original.planRef) ? original.planRef : (plans[0]?.ref ?? ""),
     addonRefs: original ? original.addonRefs.filter((r) => addons.some((a) => a.ref === r)) : [],
-    mode: original?.mode && modes.includes(original.mode) ? original.mode : defaultMode(fulfillment),
+    mode: original?.mode && modes.includes(original.mode) ? original.mode : defaultMode(offered),
   }));
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmOpen, setConfirmOpen] = useState(false);
@@ -163,7 +163,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
   const changed = !!original && (original.planRef !== choice.planRef || original.mode !== choice.mode || !sameIds(original.addonRefs, choice.addonRefs));
 
   const primaryButton = {
-    ...primaryButtonColors(theme),
+    ...primaryButtonColors(theme && { primary: theme.primary, primaryText: theme.primaryText, buttonBorder: theme.buttonBorder }),
     borderWidth: "2px",
     _hover: { filter: "brightness(0.92)" },
     _disabled: { opacity: 0.5, cursor: "not-allowed", filter: "none" },
@@ -212,7 +212,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
       account: null,
     };
     saveSelection(selection);
-    navigate(checkoutPath);
+    void navigate(checkoutPath);
   }
 
   // Spec §5/§8: past the cutoff day the server refuses new memberships; say so before anyone registers.

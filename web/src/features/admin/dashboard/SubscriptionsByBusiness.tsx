@@ -10,7 +10,6 @@ export function SubscriptionsByBusiness({ metrics }: { metrics: SubscriptionsByB
       fragment SubscriptionsByBusinessFragment on AdminMetrics {
         subscriptionsByBusiness {
           businessSlug
-          businessName
           count
         }
       }

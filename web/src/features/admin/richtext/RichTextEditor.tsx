@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useEffectEvent, useRef } from "react";
 import { Box } from "@chakra-ui/react";
 import EditorJS, { type OutputData, type ToolConstructable, type ToolSettings } from "@editorjs/editorjs";
 import Header from "@editorjs/header";
@@ -34,8 +34,7 @@ function valueOf(blocks: Block[], output?: Pick<OutputData, "time" | "version">)
  */
 export function RichTextEditor({ initial: initialValue, onChange, preset = "essential", label, minHeight = 120 }: { initial: RichTextValue; onChange: (value: { doc: RichTextDoc; html: string }) => void; preset?: RichTextPreset; label: string; minHeight?: number }) {
   const holder = useRef<HTMLDivElement>(null);
-  const onChangeRef = useRef(onChange);
-  onChangeRef.current = onChange;
+  const reportChange = useEffectEvent(onChange);
   const initial = useRef(initialValue);
   const registry = useRichTextFlushContext();
 
@@ -52,13 +51,14 @@ export function RichTextEditor({ initial: initialValue, onChange, preset = "esse
       data: { blocks: initialBlocks(initial.current) },
       minHeight,
       placeholder: "Start writing…",
-      onChange: async (api) => {
+      onChange: (api) => {
         // A replaced editor (reset, remount) must not report its content late; neither does an undo's re-render.
         if (destroyed || restoring) return;
-        const saved = await api.saver.save();
-        if (destroyed) return;
-        history.record(saved.blocks as Block[], Date.now());
-        onChangeRef.current(valueOf(saved.blocks as Block[], saved));
+        void api.saver.save().then((saved) => {
+          if (destroyed) return;
+          history.record(saved.blocks as Block[], Date.now());
+          reportChange(valueOf(saved.blocks as Block[], saved));
+        });
       },
     });
     // Undo/redo across blocks (the browser's own undo stops at a block's edge).
@@ -69,7 +69,7 @@ export function RichTextEditor({ initial: initialValue, onChange, preset = "esse
       restoring = true;
       try {
         await editor.render({ blocks: blocks.length ? blocks : [{ type: "paragraph", data: { text: "" } }] });
-        onChangeRef.current(valueOf(blocks));
+        reportChange(valueOf(blocks));
         // Rendering drops the caret: keep the keyboard in the editor for the next undo or redo.
         editor.focus(true);
       } finally {
@@ -94,7 +94,7 @@ export function RichTextEditor({ initial: initialValue, onChange, preset = "esse
       await editor.isReady;
       if (destroyed) return;
       const saved = await editor.save();
-      onChangeRef.current(valueOf(saved.blocks as Block[], saved));
+      reportChange(valueOf(saved.blocks as Block[], saved));
     });
     return () => {
       destroyed = true;
