@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { ServiceContext } from "../context.ts";
+import type { Actor, ServiceContext } from "../context.ts";
 import type { FulfillmentMode } from "../generated/prisma/client.ts";
 import { requireMember, requireUser } from "../auth/policy.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
@@ -243,7 +243,7 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
   // The provider answers a key it has seen with its first intent: one made for another selection is not this one.
   if (intent.amountCents !== purchase.totalCents) throw keyReused();
   const record = (linked: number | null) =>
-    recordPayment(ctx.db, intent, { userId, subscriptionId: linked, provider: provider.name, idempotencyKey, purchase, at: ctx.clock.now() });
+    recordPayment(ctx.db, intent, { userId, subscriptionId: linked, provider: provider.name, idempotencyKey, purchase, at: ctx.clock.now(), actor: ctx.actor });
   try {
     await record(subscriptionId);
   } catch (e) {
@@ -288,11 +288,11 @@ export async function completeCheckout(ctx: ServiceContext, input: { paymentInte
  * (api/billing/settlement.ts). A payment that cannot be matched is refunded: one for a period already paid
  * answers with that period's order (a double submit), any other is refused with the reason.
  */
-export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "clock" | "config" | "log">, paymentId: number): Promise<CompletedCheckout> {
+export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "clock" | "config" | "log"> & { actor?: Actor }, paymentId: number): Promise<CompletedCheckout> {
   const payment = await ctx.db.payment.findUniqueOrThrow({ where: { id: paymentId } });
   const provider = providerFor(ctx);
   const intent = await provider.retrievePaymentIntent(payment.providerPaymentId);
-  await recordPayment(ctx.db, intent, { userId: payment.userId, subscriptionId: payment.subscriptionId, provider: provider.name, at: ctx.clock.now() });
+  await recordPayment(ctx.db, intent, { userId: payment.userId, subscriptionId: payment.subscriptionId, provider: provider.name, at: ctx.clock.now(), actor: ctx.actor });
   if (intent.status !== "succeeded") {
     throw new RuleViolationError(intent.lastError?.message ?? "Payment was not completed", intent.lastError?.code ?? "payment_incomplete");
   }

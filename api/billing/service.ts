@@ -1,6 +1,8 @@
-import type { ServiceContext } from "../context.ts";
+import type { Actor, ServiceContext } from "../context.ts";
 import type { PrismaClient } from "../db.ts";
+import { eventActorOf, writeEvents } from "../events/outbox.ts";
 import type { OrderKind, PaymentStatus, Prisma } from "../generated/prisma/client.ts";
+import { globalId } from "../shared/global-id.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
 import { formatCents } from "../shared/money.ts";
 import type { IntentStatus, PaymentIntentInfo, PaymentProvider } from "./provider.ts";
@@ -44,9 +46,12 @@ export function paymentStatusOf(intent: PaymentIntentInfo): PaymentStatus {
   return intent.lastError && intent.status === "requires_payment_method" ? "FAILED" : PAYMENT_STATUS[intent.status];
 }
 
-/** Records (or updates) our row for a provider payment intent. */
+/**
+ * Records (or updates) our row for a provider payment intent. A payment that becomes FAILED here (declined at
+ * checkout or restart, reported by a webhook) announces payment.failed.v1 in the same transaction, once.
+ */
 export async function recordPayment(
-  db: Prisma.TransactionClient | PrismaClient,
+  db: PrismaClient,
   intent: PaymentIntentInfo,
   link: {
     userId: number;
@@ -57,6 +62,8 @@ export async function recordPayment(
     /** What the payment was created to buy (checkout, restart): settlement activates exactly this. */
     purchase?: Purchase;
     at: Date;
+    /** Who the event of a failed payment names (absent: the system, e.g. a webhook). */
+    actor?: Actor;
   },
 ) {
   const status = paymentStatusOf(intent);
@@ -68,28 +75,58 @@ export async function recordPayment(
     failureMessage: intent.lastError?.message ?? null,
     ...(link.orderId ? { orderId: link.orderId } : {}),
   };
-  const upsert = () => db.payment.upsert({
-    where: { providerPaymentId: intent.id },
-    create: {
-      ...common,
-      providerPaymentId: intent.id,
-      provider: link.provider,
-      userId: link.userId,
-      subscriptionId: link.subscriptionId ?? null,
-      idempotencyKey: link.idempotencyKey ?? null,
-      ...(link.purchase ? { purchase: link.purchase as Prisma.InputJsonObject } : {}),
-      // Domain time (the injectable clock), not the database's: retries are spaced by it.
-      createdAt: link.at,
-    },
-    update: common,
-  });
+  const record = () =>
+    db.$transaction(async (tx) => {
+      const before = status === "FAILED" ? await tx.payment.findUnique({ where: { providerPaymentId: intent.id }, select: { status: true } }) : null;
+      const payment = await tx.payment.upsert({
+        where: { providerPaymentId: intent.id },
+        create: {
+          ...common,
+          providerPaymentId: intent.id,
+          provider: link.provider,
+          userId: link.userId,
+          subscriptionId: link.subscriptionId ?? null,
+          idempotencyKey: link.idempotencyKey ?? null,
+          ...(link.purchase ? { purchase: link.purchase as Prisma.InputJsonObject } : {}),
+          // Domain time (the injectable clock), not the database's: retries are spaced by it.
+          createdAt: link.at,
+        },
+        update: common,
+      });
+      if (status === "FAILED" && before?.status !== "FAILED") await paymentFailedEvent(tx, payment, intent, link);
+      return payment;
+    });
   try {
-    return await upsert();
+    return await record();
   } catch (e) {
     // Two requests recorded the same intent at once (a double submit): the row exists now, update it.
-    if ((e as { code?: string }).code === "P2002") return upsert();
+    if ((e as { code?: string }).code === "P2002") return record();
     throw e;
   }
+}
+
+async function paymentFailedEvent(
+  tx: Prisma.TransactionClient,
+  payment: { id: number; userId: number; subscriptionId: number | null; amountCents: number },
+  intent: PaymentIntentInfo,
+  link: { at: Date; actor?: Actor },
+) {
+  const sub = payment.subscriptionId ? await tx.subscription.findUnique({ where: { id: payment.subscriptionId }, select: { businessId: true } }) : null;
+  await writeEvents(tx, { at: link.at, actor: eventActorOf(link.actor) }, [
+    {
+      type: "payment.failed.v1",
+      businessId: sub?.businessId ?? null,
+      objectId: sub ? globalId("Membership", payment.subscriptionId!) : globalId("User", payment.userId),
+      payload: {
+        paymentId: payment.id,
+        membershipId: sub ? payment.subscriptionId : null,
+        userId: payment.userId,
+        amountCents: payment.amountCents,
+        period: intent.metadata.period ?? null,
+        code: intent.lastError?.code ?? null,
+      },
+    },
+  ]);
 }
 
 /** What charging and settling a period reads of a subscription (the order snapshot, the customer). */

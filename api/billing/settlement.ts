@@ -300,6 +300,7 @@ export async function chargeForPeriod(
     idempotencyKey: args.idempotencyKey,
     purchase: purchaseOf(sub),
     at: ctx.clock.now(),
+    actor: ctx.actor,
   });
 
   if (intent.status === "succeeded") {

@@ -134,6 +134,34 @@ describe("membership events", () => {
   });
 });
 
+describe("declined payments", () => {
+  it("a card declined at checkout writes payment.failed once, however often the payment is recorded", async () => {
+    t.clock.set("2026-03-05T15:00:00Z");
+    const declined = await f.user({ username: "declined" });
+    const token = await f.session(declined, "farm");
+    const DECLINE = `mutation($s: String!) { confirmSandboxPayment(clientSecret: $s, card: { number: "4000000000000002", expMonth: 12, expYear: 2031, cvc: "123" }) { __typename } }`;
+    let subscriptionId = 0;
+    const events = await eventsOf(async () => {
+      const started = await t.gqlOk(PAY.START, { input: { selection: { businessSlug: "farm", planRef: veg.ref, mode: "PICKUP" }, email: "d@example.com", idempotencyKey: "events-declined", expectedTotalCents: 2400 } }, { token, tenant: "farm" });
+      const data = started.startCheckout.data;
+      subscriptionId = data.membership.databaseId;
+      await t.gqlOk(DECLINE, { s: data.clientSecret });
+      for (let i = 0; i < 2; i++) expect((await t.gqlOk(PAY.COMPLETE, { id: data.paymentIntentId }, { token })).completeCheckout.__typename).not.toBe("CompleteCheckoutSuccess");
+    });
+    const payment = await t.db.prisma.payment.findFirstOrThrow({ where: { userId: declined.id } });
+    expect(payment.status).toBe("FAILED");
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: "payment.failed.v1",
+        businessId: farm.id,
+        actor: user(declined.id),
+        objectId: globalId("Membership", subscriptionId),
+        payload: { paymentId: payment.id, membershipId: subscriptionId, userId: declined.id, amountCents: 2400, period: "2026-03", code: "card_declined" },
+      }),
+    ]);
+  });
+});
+
 describe("billing run events", () => {
   async function memberWithCard(business: { id: number }, plan: { id: number }, cardNumber: string) {
     const u = await f.user();
