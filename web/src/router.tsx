@@ -29,7 +29,7 @@ export function preloadRoute(environment: IEnvironment, location: Pick<Location,
   for (const { route, params } of matches) {
     const data = route.handle as RouteData | undefined;
     data?.chunk?.().catch(() => undefined); // React.lazy reports a failed download when the route renders
-    if (data?.query) queries.push({ route: data.query, params });
+    for (const query of [data?.query ?? []].flat()) queries.push({ route: query, params });
   }
   preloadRouteQueries(environment, location.key, queries);
 }

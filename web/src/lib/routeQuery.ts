@@ -57,7 +57,8 @@ export interface RouteQuery<P = Record<string, string | undefined>> {
 /** A route object's `handle`: what starts loading when the route matches (its chunk, its query). */
 export interface RouteData {
   chunk?: () => Promise<unknown>;
-  query?: RouteQuery;
+  /** Several when one request would cost more than the server allows: they leave together. */
+  query?: RouteQuery | RouteQuery[];
 }
 
 /** Loaded queries of the previous navigation that no route took. */

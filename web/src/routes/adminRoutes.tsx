@@ -47,7 +47,16 @@ export const adminRoutes: RouteObject[] = [
       { path: "next-boxes", element: <NextBoxesRoute />, ...withQuery(() => import("./admin/__generated__/NextBoxesRouteQuery.graphql.ts"), none, "store-and-network") },
       { path: "users", element: <UsersRoute />, ...withQuery(() => import("./admin/__generated__/UsersRouteQuery.graphql.ts"), () => ({ search: null }), "store-and-network") },
       { path: "jobs", element: <JobsRoute />, ...withQuery(() => import("./admin/__generated__/JobsRouteQuery.graphql.ts"), none, "store-and-network") },
-      { path: "memberships", element: <MembershipsRoute />, ...withQuery(() => import("./admin/__generated__/MembershipsRouteQuery.graphql.ts"), none, "store-and-network") },
+      {
+        path: "memberships",
+        element: <MembershipsRoute />,
+        handle: {
+          query: [
+            { query: () => import("./admin/__generated__/MembershipsRouteQuery.graphql.ts"), variables: none, fetchPolicy: "store-and-network" },
+            { query: () => import("./admin/__generated__/MembershipsRouteBusinessesQuery.graphql.ts"), variables: none, fetchPolicy: "store-or-network" },
+          ],
+        } satisfies RouteData,
+      },
       { path: "change-password", element: <ChangePasswordRoute /> },
       { path: "business/:id", element: <BusinessDashboardRoute />, ...withQuery(() => import("./admin/__generated__/BusinessDashboardRouteQuery.graphql.ts"), businessId, "store-and-network") },
       { path: "business/:id/page", element: <BusinessPageEditorRoute />, ...withQuery(() => import("./admin/__generated__/BusinessPageEditorRouteQuery.graphql.ts"), businessId, "network-only") },

@@ -15,14 +15,16 @@ export default function BusinessMembershipsRoute() {
         adminBusiness(id: $id) {
           name
         }
+        ...MembershipsPanelFragment_query @arguments(status: ANY, businessId: $id)
       }
     `,
     { id },
+    { fetchPolicy: "store-and-network" },
   );
   if (!data.adminBusiness) return <EmptyMessage title="No businesses found" description="This business does not exist or you do not have access to it." />;
   return (
     <AdminPage title="Memberships" description={data.adminBusiness.name}>
-      <MembershipsPanel businessId={id} />
+      <MembershipsPanel query={data} businessId={id} />
     </AdminPage>
   );
 }

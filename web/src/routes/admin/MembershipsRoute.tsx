@@ -3,12 +3,25 @@ import { MembershipsPanel } from "../../features/admin/memberships/MembershipsPa
 import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage } from "../../ui/admin/AdminPage.tsx";
 import type { MembershipsRouteQuery } from "./__generated__/MembershipsRouteQuery.graphql.ts";
+import type { MembershipsRouteBusinessesQuery } from "./__generated__/MembershipsRouteBusinessesQuery.graphql.ts";
 
-/** /admin/memberships (admins): every membership, with the business filter. */
+/**
+ * /admin/memberships (admins): every membership, with the business filter. The list and the business options
+ * are two queries, started together by the router: in one request they cost more than the server allows.
+ */
 export default function MembershipsRoute() {
-  const data = useRouteQuery<MembershipsRouteQuery>(
+  const list = useRouteQuery<MembershipsRouteQuery>(
     graphql`
       query MembershipsRouteQuery {
+        ...MembershipsPanelFragment_query @arguments(status: ANY)
+      }
+    `,
+    {},
+    { fetchPolicy: "store-and-network" },
+  );
+  const options = useRouteQuery<MembershipsRouteBusinessesQuery>(
+    graphql`
+      query MembershipsRouteBusinessesQuery {
         myBusinesses(first: 500) {
           edges {
             node {
@@ -24,7 +37,7 @@ export default function MembershipsRoute() {
   );
   return (
     <AdminPage title="Memberships" description="Every membership on the platform.">
-      <MembershipsPanel businessOptions={data.myBusinesses.edges.map((e) => e.node)} />
+      <MembershipsPanel query={list} businessOptions={options.myBusinesses.edges.map(({ node }) => ({ databaseId: node.databaseId, name: node.name }))} />
     </AdminPage>
   );
 }

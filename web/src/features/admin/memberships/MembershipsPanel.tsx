@@ -1,6 +1,6 @@
-import { Suspense, useState } from "react";
+import { Suspense, useEffect, useRef, useState } from "react";
 import { Button, HStack, Input, NativeSelect, Stack, Table, Text } from "@chakra-ui/react";
-import { graphql, useLazyLoadQuery, useMutation, usePaginationFragment, useRelayEnvironment } from "react-relay";
+import { graphql, useMutation, usePaginationFragment, useRelayEnvironment } from "react-relay";
 import { EmptyLine, Panel } from "../../../ui/admin/AdminPage.tsx";
 import { ConfirmDialog } from "../../../ui/admin/ConfirmDialog.tsx";
 import { LoadingState } from "../../../ui/StatusStates.tsx";
@@ -10,9 +10,8 @@ import { ADMIN_PAGE_SIZE, LoadMore } from "../LoadMore.tsx";
 import { downloadCsv } from "./csv.ts";
 import { MembershipRow, type MembershipToCancel } from "./MembershipRow.tsx";
 import { exportMembershipsCsv, networkPageFetcher, type MembershipFilterVariables } from "./exportMemberships.ts";
-import type { MembershipsPanelQuery, MembershipStatusFilter } from "./__generated__/MembershipsPanelQuery.graphql.ts";
 import type { MembershipsPanelFragment_query$key } from "./__generated__/MembershipsPanelFragment_query.graphql.ts";
-import type { MembershipsPanelPaginationQuery } from "./__generated__/MembershipsPanelPaginationQuery.graphql.ts";
+import type { MembershipsPanelPaginationQuery, MembershipStatusFilter } from "./__generated__/MembershipsPanelPaginationQuery.graphql.ts";
 import type { MembershipsPanelCancelMutation } from "./__generated__/MembershipsPanelCancelMutation.graphql.ts";
 
 
@@ -25,7 +24,7 @@ export interface BusinessOption {
  * Memberships with search and status filter; admins also filter by business. Cancel ends access at once
  * (spec §2 'Cancel immediately'); the filtered list exports as CSV.
  */
-export function MembershipsPanel({ businessId, businessOptions }: { businessId?: number; businessOptions?: BusinessOption[] }) {
+export function MembershipsPanel({ query, businessId, businessOptions }: { query: MembershipsPanelFragment_query$key; businessId?: number; businessOptions?: BusinessOption[] }) {
   const [search, setSearch] = useState("");
   const [status, setStatus] = useState<MembershipStatusFilter>("ANY");
   const [business, setBusiness] = useState<string>("");
@@ -59,23 +58,18 @@ export function MembershipsPanel({ businessId, businessOptions }: { businessId?:
         )}
       </Stack>
       <Suspense fallback={<LoadingState label="Loading memberships…" />}>
-        <MembershipsTable variables={{ search: term || null, status, businessId: effectiveBusiness }} />
+        <MembershipsTable query={query} variables={{ search: term || null, status, businessId: effectiveBusiness }} />
       </Suspense>
     </Panel>
   );
 }
 
-function MembershipsTable({ variables }: { variables: MembershipFilterVariables }) {
-  const query = useLazyLoadQuery<MembershipsPanelQuery>(
-    graphql`
-      query MembershipsPanelQuery($search: String, $status: MembershipStatusFilter, $businessId: Int) {
-        ...MembershipsPanelFragment_query @arguments(search: $search, status: $status, businessId: $businessId)
-      }
-    `,
-    variables,
-    { fetchPolicy: "store-and-network" },
-  );
-  const { data, loadNext, hasNext, isLoadingNext } = usePaginationFragment<MembershipsPanelPaginationQuery, MembershipsPanelFragment_query$key>(
+/**
+ * The route's query spreads the list with the first filters (any status, the route's business); a filter
+ * change refetches the fragment with the new ones (the table shows its loading state meanwhile).
+ */
+function MembershipsTable({ query, variables }: { query: MembershipsPanelFragment_query$key; variables: MembershipFilterVariables }) {
+  const { data, loadNext, hasNext, isLoadingNext, refetch } = usePaginationFragment<MembershipsPanelPaginationQuery, MembershipsPanelFragment_query$key>(
     graphql`
       fragment MembershipsPanelFragment_query on Query
       @refetchable(queryName: "MembershipsPanelPaginationQuery")
@@ -99,6 +93,13 @@ function MembershipsTable({ variables }: { variables: MembershipFilterVariables 
     `,
     query,
   );
+  const filters = JSON.stringify(variables);
+  const shown = useRef(filters);
+  useEffect(() => {
+    if (shown.current === filters) return;
+    shown.current = filters;
+    refetch(JSON.parse(filters) as MembershipFilterVariables, { fetchPolicy: "store-and-network" });
+  }, [filters, refetch]);
   const environment = useRelayEnvironment();
   const [cancelling, setCancelling] = useState<MembershipToCancel | null>(null);
   const [exported, setExported] = useState<number | null>(null);
