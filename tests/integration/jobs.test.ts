@@ -10,7 +10,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../api/db.ts";
 import { startJobQueue, type JobQueue } from "../../api/jobs/queue.ts";
-import { RENEWALS_QUEUE, renewalsJob } from "../../api/jobs/renewals-job.ts";
+import { RENEWALS_QUEUE, renewalSchedule, renewalsJob } from "../../api/jobs/renewals-job.ts";
 import { recentRuns, retryRun } from "../../api/jobs/service.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
@@ -134,6 +134,25 @@ describe("the renewal schedule", () => {
     for (const q of queues) await q.boss.unschedule(RENEWALS_QUEUE);
     for (const q of queues) await q.stop();
   }, 60_000);
+});
+
+describe("BILLING_INTERVAL_MINUTES as the schedule", () => {
+  it("becomes a cron expression, and 0 removes the schedule a previous start left", async () => {
+    expect(renewalSchedule(15)).toEqual([{ queue: RENEWALS_QUEUE, cron: "*/15 * * * *" }]);
+    expect(renewalSchedule(60)[0].cron).toBe("0 */1 * * *");
+    expect(renewalSchedule(360)[0].cron).toBe("0 */6 * * *");
+    expect(renewalSchedule(1440)[0].cron).toBe("0 0 * * *");
+    expect(renewalSchedule(0)).toEqual([]);
+
+    const ctx = { db: t.db.prisma, clock: new FixedClock(BILLING_INSTANT), config: t.config, log };
+    const start = (minutes: number) => startJobQueue({ db: t.db, log, definitions: [renewalsJob(ctx)], schedules: renewalSchedule(minutes), work: false });
+    const first = await start(60);
+    expect((await first.boss.getSchedules()).map((s) => [s.name, s.cron])).toEqual([[RENEWALS_QUEUE, "0 */1 * * *"]]);
+    await first.stop();
+    const again = await start(0);
+    expect(await again.boss.getSchedules()).toEqual([]);
+    await again.stop();
+  });
 });
 
 describe.skipIf(!onPostgres)("a worker killed mid-job (PostgreSQL: the worker is another process)", () => {
