@@ -1,7 +1,7 @@
 import { isReadable, parseHexColor, readableText, WHITE } from "@shared/contrast.ts";
 
 /** Parses #rgb, #rrggbb or #rrggbbaa; null for anything else (e.g. "transparent"). */
-export function parseHex(color: string): { r: number; g: number; b: number } | null {
+function parseHex(color: string): { r: number; g: number; b: number } | null {
   const hex = color.trim().replace(/^#/, "");
   if (!/^[0-9a-f]+$/i.test(hex)) return null;
   const full = hex.length === 3 ? hex.split("").map((c) => c + c).join("") : hex.length === 6 || hex.length === 8 ? hex.slice(0, 6) : null;
@@ -10,7 +10,7 @@ export function parseHex(color: string): { r: number; g: number; b: number } | n
 }
 
 /** Perceived brightness 0–255 (ITU-R BT.601 weights). */
-export function brightness(color: string): number | null {
+function brightness(color: string): number | null {
   const rgb = parseHex(color);
   return rgb ? (rgb.r * 299 + rgb.g * 587 + rgb.b * 114) / 1000 : null;
 }

@@ -1,7 +1,7 @@
 import type { FulfillmentModeName } from "@shared/fulfillment.ts";
 import { readJson, STORAGE_KEYS, writeItem, type KeyValueStore } from "./storage.ts";
 
-export interface SelectionAddon {
+interface SelectionAddon {
   id: string;
   name: string;
   price: string;

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from "react";
 import { readItem, readJson, STORAGE_KEYS, writeItem } from "./storage.ts";
 
-export interface StoredUser {
+interface StoredUser {
   id: string;
   username: string;
   email?: string | null;

@@ -45,7 +45,7 @@ import {
  * imported in web/src reads must be listed here: theme.test.ts checks it, so a newly used component cannot
  * render unstyled.
  */
-export const recipes = {
+const recipes = {
   badge: badgeRecipe,
   button: buttonRecipe,
   checkmark: checkmarkRecipe,
@@ -61,7 +61,7 @@ export const recipes = {
   textarea: textareaRecipe,
 };
 
-export const slotRecipes = {
+const slotRecipes = {
   accordion: accordionSlotRecipe,
   avatar: avatarSlotRecipe,
   card: cardSlotRecipe,

@@ -1,8 +1,8 @@
 /** Spec §5: every day value of the subscription settings is clamped to 1–28 before each save. */
-export const MIN_DAY = 1;
-export const MAX_DAY = 28;
+const MIN_DAY = 1;
+const MAX_DAY = 28;
 
-export const DAY_CLAMP_FOOTER = "All day values must be between 1 and 28 to ensure they work in February.";
+const DAY_CLAMP_FOOTER = "All day values must be between 1 and 28 to ensure they work in February.";
 
 export interface DaySettings {
   boxReadyDay: number | null;

@@ -1,7 +1,7 @@
 import { readItem, readJson, STORAGE_KEYS, writeItem, type KeyValueStore } from "../../lib/storage.ts";
 
 /** The stored user (auth_user); the portal writes is_admin, older sessions may carry isAdmin. */
-export interface StoredUser {
+interface StoredUser {
   id?: string | number;
   username?: string;
   is_admin?: boolean;

@@ -20,10 +20,10 @@ const BusinessGalleryFragment = graphql`
 const GALLERY_SIZES = "(min-width: 64em) 36rem, 100vw";
 
 /** Spec §9 gallery swipe threshold. */
-export const SWIPE_THRESHOLD_PX = 50;
+const SWIPE_THRESHOLD_PX = 50;
 
 /** Next index with wraparound (delta ±1). */
-export function wrapIndex(index: number, delta: number, count: number): number {
+function wrapIndex(index: number, delta: number, count: number): number {
   return count === 0 ? 0 : (((index + delta) % count) + count) % count;
 }
 

@@ -41,7 +41,7 @@ export function profileAddress(viewer: AddressStepFragment_viewer$key): Selectio
 }
 
 /** Spec §9 address save delay while editing. */
-export const ADDRESS_SAVE_DELAY_MS = 800;
+const ADDRESS_SAVE_DELAY_MS = 800;
 
 export const EMPTY_ADDRESS: SelectionAddress = { fullName: "", phone: "", street: "", apt: "", city: "", state: "", zip: "", country: "United States" };
 

@@ -39,8 +39,8 @@ const RegisterMutation = graphql`
 `;
 
 /** Spec §9 username check delay and §5 minimum length. */
-export const USERNAME_CHECK_DELAY_MS = 500;
-export const USERNAME_MIN_LENGTH = 3;
+const USERNAME_CHECK_DELAY_MS = 500;
+const USERNAME_MIN_LENGTH = 3;
 
 type Availability = "unchecked" | "checking" | "available" | "taken" | "error";
 

@@ -84,7 +84,7 @@ interface Props {
 type Phase = "idle" | "processing" | "success" | "error";
 
 /** How long Stripe.js may take to load before the sandbox form is used (it cannot load offline and may hang). */
-export const STRIPE_LOAD_TIMEOUT_MS = 8000;
+const STRIPE_LOAD_TIMEOUT_MS = 8000;
 
 /**
  * The card form: Stripe Elements when a publishable key is configured and Stripe.js loads in time, otherwise the

@@ -97,9 +97,9 @@ export const CARD_UPDATE_ERRORS = {
   finish: "Failed to update card",
 } as const;
 
-export const CARD_UPDATED_MESSAGE = "Card updated successfully.";
+const CARD_UPDATED_MESSAGE = "Card updated successfully.";
 /** Spec §9: the form closes this long after 'Card updated successfully.'. */
-export const CARD_UPDATED_CLOSE_MS = 1500;
+const CARD_UPDATED_CLOSE_MS = 1500;
 /** The past-due notice links here (/membership#card-update): the section opens its form on arrival. */
 export const CARD_UPDATE_ANCHOR = "card-update";
 

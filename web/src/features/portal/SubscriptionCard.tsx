@@ -121,7 +121,7 @@ const CompleteMutation = graphql`
   }
 `;
 
-export const RESTART_CONFIRMATION = "Restart this subscription? You will be charged for the current period now.";
+const RESTART_CONFIRMATION = "Restart this subscription? You will be charged for the current period now.";
 
 const STATUS_LABEL: Record<string, { label: string; palette: string }> = {
   ACTIVE: { label: "Active", palette: "green" },

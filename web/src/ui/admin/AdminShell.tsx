@@ -3,7 +3,7 @@ import { Box, Button, CloseButton, Drawer, Flex, HStack, IconButton, Link, Porta
 import { Link as RouterLink, NavLink } from "react-router";
 import { BrandMark } from "../BrandMark.tsx";
 
-export interface AdminNavItem {
+interface AdminNavItem {
   to: string;
   label: string;
   /** Only this exact path marks it current (index routes). */

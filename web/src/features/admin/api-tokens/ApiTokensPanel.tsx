@@ -10,7 +10,7 @@ import { CreateApiTokenForm } from "./CreateApiTokenForm.tsx";
 import type { ApiTokensPanelFragment_business$key } from "./__generated__/ApiTokensPanelFragment_business.graphql.ts";
 import type { ApiTokensPanelRevokeMutation } from "./__generated__/ApiTokensPanelRevokeMutation.graphql.ts";
 
-export const API_TOKENS_PAGE_SIZE = 20;
+const API_TOKENS_PAGE_SIZE = 20;
 
 /** A business's partner API tokens: create (secret shown once), list newest first with paging, revoke. */
 export function ApiTokensPanel({ business: key }: { business: ApiTokensPanelFragment_business$key }) {

@@ -5,7 +5,7 @@ import { resultError } from "../mutationResult.ts";
 import type { CreateApiTokenFormMutation } from "./__generated__/CreateApiTokenFormMutation.graphql.ts";
 
 /** The server's own message for a blank name (api/businesses/service.ts). */
-export const TOKEN_NAME_REQUIRED = "Please name the token";
+const TOKEN_NAME_REQUIRED = "Please name the token";
 
 interface NewToken {
   name: string;

@@ -30,7 +30,7 @@ export interface AddonDraft {
   listed: boolean;
 }
 
-export interface FaqDraft {
+interface FaqDraft {
   key: string;
   q: string;
   /** The answer's HTML: the server's, then the editor's rendering of aDoc (previews). */
@@ -64,7 +64,7 @@ export interface PageDraft {
   faqs: FaqDraft[];
 }
 
-export const DEFAULT_ADDON_SECTION_TITLE = "Available Add-ons";
+const DEFAULT_ADDON_SECTION_TITLE = "Available Add-ons";
 
 let sequence = 0;
 /** Spec §3 ids for new entries: item_{timestamp}, addon_{timestamp} (a counter keeps quick adds distinct). */

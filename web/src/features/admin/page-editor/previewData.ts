@@ -1,8 +1,8 @@
-import { readItem, STORAGE_KEYS, writeItem } from "../../../lib/storage.ts";
+import { readItem, STORAGE_KEYS } from "../../../lib/storage.ts";
 import type { PageDraft } from "./draft.ts";
 
 /** What the editor hands to the preview tab through page_preview_data. */
-export interface PreviewData {
+interface PreviewData {
   tenant: string;
   draft: PageDraft;
   createdAt: string;
@@ -50,8 +50,4 @@ export function readPreviewAccess(slug: string, store: Pick<Storage, "getItem"> 
   if (!raw) return { ok: false, message: "No preview data found. Please go back to the edit page and click Preview again." };
   if (parseFailed || !data) return { ok: false, message: "Failed to load preview data." };
   return { ok: true, data };
-}
-
-export function clearPreviewData(): void {
-  writeItem(STORAGE_KEYS.pagePreviewData, null);
 }

@@ -9,7 +9,7 @@ import type { RichTextBlock, RichTextCounterType, RichTextDoc, RichTextListItem 
 export { blocksToHtml, INLINE_IMAGE_MAX_BYTES, INLINE_IMAGE_TYPES, LIST_MAX_DEPTH } from "@shared/richtext-blocks.ts";
 export type { RichTextDoc } from "@shared/richtext-blocks.ts";
 export type Block = RichTextBlock;
-export type ListItem = RichTextListItem;
+type ListItem = RichTextListItem;
 
 /** A rich-text field as the editors hold it: the document (null until the editor has made one) and its HTML. */
 export interface RichTextValue {

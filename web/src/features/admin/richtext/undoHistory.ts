@@ -1,6 +1,6 @@
 /** Spec §9 rich-text undo: changes within 1000 ms merge into one step; at most 100 steps are kept. */
-export const UNDO_MERGE_MS = 1000;
-export const UNDO_MAX_STEPS = 100;
+const UNDO_MERGE_MS = 1000;
+const UNDO_MAX_STEPS = 100;
 
 export class UndoHistory<T> {
   private past: T[] = [];
