@@ -20,7 +20,7 @@ export interface EventPayloads {
   "membership.changed.v1": { membershipId: number; userId: number; planId: number; mode: string; addonIds: number[]; effectivePeriod: string };
   /** The member withdrew a scheduled change (chose the current selection again). */
   "membership.change_withdrawn.v1": { membershipId: number; userId: number };
-  /** A renewal charge was declined (`code`: the provider's decline code, or the intent's status, e.g. requires_action, when the member must act). */
+  /** A payment was declined, once per payment: a renewal charge (`code`: the decline code, or the intent's status, e.g. requires_action, when the member must act), or a checkout or restart card. */
   "payment.failed.v1": { paymentId: number | null; membershipId: number | null; userId: number; amountCents: number; period: string | null; code: string | null };
   /** A period's order was made (every paid period: first, renewal, restart). */
   "order.created.v1": { orderId: number; membershipId: number; userId: number; period: string; kind: string; totalCents: number };

@@ -443,9 +443,12 @@ async function renewals(sourceUrl: string, config: ReturnType<typeof loadConfig>
         );
         return sum as unknown as Awaited<ReturnType<typeof runRenewals>>;
       };
+      const eventCount = () => db.prisma.event.count();
+      const eventsBefore = await eventCount();
       const s1 = performance.now();
       const first = await pass();
       const t1 = (performance.now() - s1) / 1000;
+      const eventsWritten = (await eventCount()) - eventsBefore;
       const s2 = performance.now();
       const second = await pass();
       const t2 = (performance.now() - s2) / 1000;
@@ -456,6 +459,7 @@ async function renewals(sourceUrl: string, config: ReturnType<typeof loadConfig>
           `${jobs ? ", each pass a job of the job queue (pg-boss), from send to completion" : ""}:`,
       );
       out.push(`  first run:  ${t1.toFixed(1)} s, ${((t1 * 1000) / Math.max(1, first.due)).toFixed(2)} ms per due membership  ${JSON.stringify(first)}`);
+      out.push(`  events written by the first run (outbox, same transactions): ${eventsWritten}, ${(eventsWritten / t1).toFixed(0)} per second`);
       if (limit) out.push(`  at that rate all ${total} memberships (${Math.round((first.due * total) / n)} due) would take ≈ ${((t1 * total) / n).toFixed(0)} s`);
       out.push(`  second run: ${t2.toFixed(1)} s  ${JSON.stringify(second)}  (charged ${second.charged}: must be 0)`);
     } finally {
