@@ -3,17 +3,14 @@ import { graphql, useFragment } from "react-relay";
 import { Link as RouterLink } from "react-router";
 import type { BusinessFooterFragment_page$key } from "./__generated__/BusinessFooterFragment_page.graphql.ts";
 import { footerButtonColors, pageSurface } from "../../lib/color.ts";
+import { readSocialLinks, type SocialLinks } from "./pageShapes.ts";
 
 const BusinessFooterFragment = graphql`
   fragment BusinessFooterFragment_page on Page {
     brandName
     supportPhone
     social {
-      facebook
-      instagram
-      twitter
-      youtube
-      tiktok
+      ...pageShapes_social
     }
     theme {
       pageBg
@@ -40,9 +37,8 @@ export function BusinessFooter({ page }: { page: BusinessFooterFragment_page$key
   const dark = surface.light;
   const { pageBg, footerButtonBg, footerButtonText, footerButtonBorder } = data.theme;
   const button = footerButtonColors({ pageBg, footerButtonBg, footerButtonText, footerButtonBorder });
-  const { facebook, instagram, twitter, youtube, tiktok } = data.social;
-  const links: Record<keyof typeof ICONS, string> = { facebook, instagram, twitter, youtube, tiktok };
-  const socials = Object.keys(ICONS).filter((k) => links[k]);
+  const links = readSocialLinks(data.social);
+  const socials = (Object.keys(ICONS) as (keyof SocialLinks)[]).filter((k) => links[k]);
   return (
     <Box as="section" aria-label={`${data.brandName} footer`} borderTopWidth="1px" borderColor={dark ? "whiteAlpha.300" : "blackAlpha.200"} mt="12">
       <Container maxW="6xl" py="8">

@@ -5,6 +5,7 @@ import { useNavigate } from "react-router";
 import type { MembershipBuilderFragment_business$key } from "./__generated__/MembershipBuilderFragment_business.graphql.ts";
 import type { MembershipBuilderFragment_membership$key } from "./__generated__/MembershipBuilderFragment_membership.graphql.ts";
 import { defaultMode, enabledModes, modeExtraCents, sameIds, toggleAddon } from "./rules.ts";
+import { readFulfillment } from "./pageShapes.ts";
 import { formatCents, formatSurcharge } from "@shared/money.ts";
 import { fromModeCode, MODE_LABELS, type FulfillmentModeName } from "@shared/fulfillment.ts";
 import { readSelection, saveSelection, type MembershipSelection } from "../../lib/selection.ts";
@@ -23,12 +24,7 @@ const MembershipBuilderFragment = graphql`
       addonSectionTitle
       billingDay
       fulfillment {
-        pickup
-        shipping
-        delivery
-        pickupAddress
-        shippingText
-        deliveryArea
+        ...pageShapes_fulfillment
       }
       tax {
         enabled
@@ -122,9 +118,8 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
   const page = data.page;
   const plans = data.plans.edges.map((e) => e.node);
   const addons = data.addons.edges.map((e) => e.node);
-  const fulfillment = page?.fulfillment ?? { pickup: true, shipping: false, delivery: false, pickupAddress: "", shippingText: "Nationwide Shipping", deliveryArea: "" };
-  const offered = { pickup: fulfillment.pickup, shipping: fulfillment.shipping, delivery: fulfillment.delivery };
-  const modes = enabledModes(offered);
+  const fulfillment = readFulfillment(page?.fulfillment);
+  const modes = enabledModes(fulfillment);
   const addonLimit = page?.addonLimit ?? 0;
   const theme = page?.theme;
   const surface = pageSurface(theme?.pageBg ?? "#ffffff");
@@ -149,7 +144,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
   const [choice, setChoice] = useState<Choice>(() => ({
     planRef: original && plans.some((p) => p.ref === original.planRef) ? original.planRef : (plans[0]?.ref ?? ""),
     addonRefs: original ? original.addonRefs.filter((r) => addons.some((a) => a.ref === r)) : [],
-    mode: original?.mode && modes.includes(original.mode) ? original.mode : defaultMode(offered),
+    mode: original?.mode && modes.includes(original.mode) ? original.mode : defaultMode(fulfillment),
   }));
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmOpen, setConfirmOpen] = useState(false);

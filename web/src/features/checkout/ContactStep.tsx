@@ -5,7 +5,7 @@ import { Link as RouterLink } from "react-router";
 import type { ContactStepUsernameQuery } from "./__generated__/ContactStepUsernameQuery.graphql.ts";
 import type { ContactStepRegisterMutation } from "./__generated__/ContactStepRegisterMutation.graphql.ts";
 import { commitAsync } from "../../lib/mutations.ts";
-import { saveSession } from "../../lib/session.ts";
+import { saveSessionFrom } from "../../lib/sessionPayload.ts";
 import { useDebouncedValue } from "../../lib/useDebouncedValue.ts";
 
 const UsernameQuery = graphql`
@@ -21,14 +21,7 @@ const RegisterMutation = graphql`
       __typename
       ... on RegisterSuccess {
         data {
-          token
-          tenant
-          user {
-            id
-            username
-            email
-            isAdmin
-          }
+          ...sessionPayload_auth
         }
       }
       ... on Error {
@@ -109,7 +102,7 @@ export function ContactStep({ loggedInUser, values, onChange, onBack, onContinue
         setError(("message" in r && r.message) || "Registration failed");
         return;
       }
-      saveSession({ token: r.data.token, tenant: r.data.tenant, user: r.data.user });
+      saveSessionFrom(r.data);
       onContinue();
     } catch (err) {
       setError((err as Error).message || "Registration failed");

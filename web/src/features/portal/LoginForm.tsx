@@ -4,7 +4,7 @@ import { fetchQuery, graphql, useRelayEnvironment } from "react-relay";
 import type { LoginFormMutation } from "./__generated__/LoginFormMutation.graphql.ts";
 import type { LoginFormBusinessesQuery } from "./__generated__/LoginFormBusinessesQuery.graphql.ts";
 import { commitAsync } from "../../lib/mutations.ts";
-import { saveSession } from "../../lib/session.ts";
+import { saveSessionFrom } from "../../lib/sessionPayload.ts";
 
 // The new session (token, tenant, user) goes to storage, not to a screen: the pages load their data once signed in.
 const LoginMutation = graphql`
@@ -13,14 +13,7 @@ const LoginMutation = graphql`
       __typename
       ... on LoginSuccess {
         data {
-          token
-          tenant
-          user {
-            id
-            username
-            email
-            isAdmin
-          }
+          ...sessionPayload_auth
         }
       }
       ... on Error {
@@ -65,14 +58,14 @@ export function LoginForm({ onLoggedIn, businessName }: { onLoggedIn: (dest: { a
         setError(("message" in r && (r.message || r.reason)) || "Login failed");
         return;
       }
-      saveSession({ token: r.data.token, tenant: r.data.tenant, user: r.data.user });
+      const { isAdmin } = saveSessionFrom(r.data);
       let ownerHome: string | null = null;
-      if (!r.data.user.isAdmin) {
+      if (!isAdmin) {
         const mine = await fetchQuery<LoginFormBusinessesQuery>(environment, MyBusinessesQuery, {}, { fetchPolicy: "network-only" }).toPromise().catch(() => null);
         const first = mine?.myBusinesses.edges[0]?.node;
         if (first) ownerHome = `/admin/business/${first.databaseId}`;
       }
-      onLoggedIn({ admin: r.data.user.isAdmin, ownerHome });
+      onLoggedIn({ admin: isAdmin, ownerHome });
     } catch (err) {
       setError((err as Error).message || "Login failed");
     } finally {

@@ -3,6 +3,7 @@ import type { draft_page$key } from "./__generated__/draft_page.graphql.ts";
 import type { draft_plan$key } from "./__generated__/draft_plan.graphql.ts";
 import type { draft_addon$key } from "./__generated__/draft_addon.graphql.ts";
 import type { RichTextDoc } from "../richtext/blocksHtml.ts";
+import { readFulfillment, readSocialLinks, type Fulfillment, type SocialLinks } from "../../business-page/pageShapes.ts";
 import { MODE_ORDER, type FulfillmentModeName } from "@shared/fulfillment.ts";
 import { dollarsToCents as typedDollarsToCents } from "@shared/money.ts";
 
@@ -47,12 +48,12 @@ export interface PageDraft {
   descriptionDoc: RichTextDoc | null;
   gallery: string[];
   theme: { primary: string; selection: string; primaryText: string; buttonBorder: string; pageBg: string; footerButtonBg: string; footerButtonText: string; footerButtonBorder: string };
-  social: { facebook: string; instagram: string; twitter: string; youtube: string; tiktok: string };
+  social: SocialLinks;
   items: ItemDraft[];
   addons: AddonDraft[];
   addonLimit: number;
   addonSectionTitle: string;
-  fulfillment: { pickup: boolean; shipping: boolean; delivery: boolean; pickupAddress: string; shippingText: string; deliveryArea: string };
+  fulfillment: Fulfillment;
   tax: { enabled: boolean; ratePercent: number };
   subscriptionCutoffDay: number | null;
   boxReadyDay: number | null;
@@ -98,21 +99,12 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
               footerButtonBorder
             }
             social {
-              facebook
-              instagram
-              twitter
-              youtube
-              tiktok
+              ...pageShapes_social
             }
             addonLimit
             addonSectionTitle
             fulfillment {
-              pickup
-              shipping
-              delivery
-              pickupAddress
-              shippingText
-              deliveryArea
+              ...pageShapes_fulfillment
             }
             tax {
               enabled
@@ -189,14 +181,12 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
       footerButtonText: page?.theme.footerButtonText ?? "",
       footerButtonBorder: page?.theme.footerButtonBorder ?? "",
     },
-    social: page ? { facebook: page.social.facebook, instagram: page.social.instagram, twitter: page.social.twitter, youtube: page.social.youtube, tiktok: page.social.tiktok } : { facebook: "", instagram: "", twitter: "", youtube: "", tiktok: "" },
+    social: readSocialLinks(page?.social),
     items,
     addons,
     addonLimit: page?.addonLimit ?? 0,
     addonSectionTitle: page?.addonSectionTitle || DEFAULT_ADDON_SECTION_TITLE,
-    fulfillment: page
-      ? { pickup: page.fulfillment.pickup, shipping: page.fulfillment.shipping, delivery: page.fulfillment.delivery, pickupAddress: page.fulfillment.pickupAddress, shippingText: page.fulfillment.shippingText, deliveryArea: page.fulfillment.deliveryArea }
-      : { pickup: true, shipping: false, delivery: false, pickupAddress: "", shippingText: "Nationwide Shipping", deliveryArea: "" },
+    fulfillment: readFulfillment(page?.fulfillment),
     tax: { enabled: page?.tax.enabled ?? false, ratePercent: page?.tax.ratePercent ?? 5.75 },
     subscriptionCutoffDay: page?.subscriptionCutoffDay ?? null,
     boxReadyDay: page?.boxReadyDay ?? null,
