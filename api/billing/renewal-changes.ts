@@ -1,4 +1,6 @@
 import type { Addon, FulfillmentMode } from "../generated/prisma/client.ts";
+import { SYSTEM_ACTOR, writeEvents } from "../events/outbox.ts";
+import { globalId } from "../shared/global-id.ts";
 import { variationFor } from "../catalog/service.ts";
 import { priceScheduledChange, type PriceBreakdown } from "./pricing.ts";
 import type { BillingContext, RenewalSubscription, TaxSettings } from "./renewal-types.ts";
@@ -69,5 +71,23 @@ export async function applyScheduledChanges(ctx: BillingContext, subs: RenewalSu
       if (rows.length) await tx.subscriptionAddon.createMany({ data: rows });
     }
     await tx.subscriptionChange.deleteMany({ where: { id: { in: subs.map((s) => s.pendingChange!.id) } } });
+    await writeEvents(
+      tx,
+      { at: now, actor: SYSTEM_ACTOR },
+      updates.map((u) => ({
+        type: "membership.change_applied.v1",
+        businessId: u.sub.businessId,
+        objectId: globalId("Membership", u.sub.id),
+        payload: {
+          membershipId: u.sub.id,
+          userId: u.sub.userId,
+          planId: u.planId,
+          mode: u.mode,
+          addonIds: u.addons.map((a) => a.id),
+          period: u.sub.pendingChange!.effectivePeriod,
+          totalCents: u.price.totalCents,
+        },
+      })),
+    );
   });
 }

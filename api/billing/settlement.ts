@@ -219,7 +219,20 @@ const fullRefundKey = (paymentIntentId: string) => `refund:${paymentIntentId}`;
 /** Gives back a payment that settlement could not match, records it, and logs why. */
 export async function refundUnmatched(ctx: SettleContext, payment: { id: number }, intent: PaymentIntentInfo, reason: RefundReason): Promise<void> {
   await providerFor(ctx).refund({ paymentIntentId: intent.id, amountCents: intent.amountCents, idempotencyKey: fullRefundKey(intent.id) });
-  await ctx.db.payment.update({ where: { id: payment.id }, data: { refundedCents: intent.amountCents } });
+  await ctx.db.$transaction(async (tx) => {
+    // Recorded (and announced) once, whichever path refunds it first.
+    const { count } = await tx.payment.updateMany({ where: { id: payment.id, refundedCents: { not: intent.amountCents } }, data: { refundedCents: intent.amountCents } });
+    if (count === 0) return;
+    const row = await tx.payment.findUniqueOrThrow({ where: { id: payment.id }, select: { userId: true, subscriptionId: true, subscription: { select: { businessId: true } } } });
+    await writeEvents(tx, { at: ctx.clock.now(), actor: eventActorOf(ctx.actor) }, [
+      {
+        type: "payment.refunded.v1",
+        businessId: row.subscription?.businessId ?? null,
+        objectId: row.subscription ? globalId("Membership", row.subscriptionId!) : globalId("User", row.userId),
+        payload: { paymentId: payment.id, membershipId: row.subscription ? row.subscriptionId : null, userId: row.userId, amountCents: intent.amountCents, reason },
+      },
+    ]);
+  });
   ctx.log.warn(
     { paymentId: payment.id, paymentIntentId: intent.id, amountCents: intent.amountCents, reason },
     "payment refunded: it could not be matched to what it was created for",

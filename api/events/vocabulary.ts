@@ -18,14 +18,20 @@ export interface EventPayloads {
   "membership.skipped.v1": { membershipId: number; userId: number; month: string; resumeDate: string };
   /** The member scheduled a new selection from `effectivePeriod`. */
   "membership.changed.v1": { membershipId: number; userId: number; planId: number; mode: string; addonIds: number[]; effectivePeriod: string };
+  /** A renewal applied the scheduled change from `period`: the membership now holds it at `totalCents` a month. */
+  "membership.change_applied.v1": { membershipId: number; userId: number; planId: number; mode: string; addonIds: number[]; period: string; totalCents: number };
   /** The member withdrew a scheduled change (chose the current selection again). */
   "membership.change_withdrawn.v1": { membershipId: number; userId: number };
   /** A payment was declined, once per payment: a renewal charge (`code`: the decline code, or the intent's status, e.g. requires_action, when the member must act), or a checkout or restart card. */
   "payment.failed.v1": { paymentId: number | null; membershipId: number | null; userId: number; amountCents: number; period: string | null; code: string | null };
+  /** A payment was given back in full because it could not be matched to what it was made for (settlement's `reason`). */
+  "payment.refunded.v1": { paymentId: number; membershipId: number | null; userId: number; amountCents: number; reason: string };
   /** A period's order was made (every paid period: first, renewal, restart). */
   "order.created.v1": { orderId: number; membershipId: number; userId: number; period: string; kind: string; totalCents: number };
   /** A member saved a new default card. */
   "card.updated.v1": { userId: number; brand: string; last4: string; expMonth: number; expYear: number };
+  /** An account was registered (`tenant`: the business site it registered on, null on the main site). */
+  "user.registered.v1": { userId: number; username: string; tenant: string | null };
   /** An account's password was changed (by its holder). */
   "user.password_changed.v1": { userId: number };
   /** A business's page was published (made visible to the public). */

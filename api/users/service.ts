@@ -70,10 +70,17 @@ export async function register(ctx: ServiceContext, input: z.input<typeof Regist
   if (!(await isUsernameAvailable(ctx, data.username))) {
     throw new ConflictError("Username is already taken. Please choose a different one.", "username_taken");
   }
-  const user = await ctx.db.user
-    .create({
-      data: { username: data.username, passwordHash: await hashPassword(data.password), email: data.email || null, name: data.name || null, createdAt: ctx.clock.now() },
-      select: publicUserSelect,
+  const passwordHash = await hashPassword(data.password);
+  const user = await ctx.db
+    .$transaction(async (tx) => {
+      const created = await tx.user.create({
+        data: { username: data.username, passwordHash, email: data.email || null, name: data.name || null, createdAt: ctx.clock.now() },
+        select: publicUserSelect,
+      });
+      await writeEvents(tx, { at: ctx.clock.now(), actor: { type: "user", id: created.id } }, [
+        { type: "user.registered.v1", businessId: null, objectId: globalId("User", created.id), payload: { userId: created.id, username: created.username, tenant: ctx.tenant } },
+      ]);
+      return created;
     })
     .catch((e: { code?: string }) => {
       // Two registrations raced for the name: the unique index decides.

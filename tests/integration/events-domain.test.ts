@@ -5,7 +5,8 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runRenewals } from "../../api/billing/renewals.ts";
-import { sandboxFor } from "../../api/billing/service.ts";
+import { recordPayment, sandboxFor } from "../../api/billing/service.ts";
+import { refundUnmatched } from "../../api/billing/settlement.ts";
 import { readEvents, type StoredEvent } from "../../api/events/outbox.ts";
 import { globalId } from "../../api/shared/global-id.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
@@ -162,6 +163,34 @@ describe("declined payments", () => {
   });
 });
 
+describe("refunds", () => {
+  it("a payment given back because it matched nothing writes payment.refunded once, whichever path refunds it", async () => {
+    t.clock.set("2026-03-05T15:00:00Z");
+    const ctx = { db: t.db.prisma, clock: t.clock, config: t.config, log };
+    const u = await f.user();
+    const s = sandboxFor(ctx);
+    const customerId = await s.ensureCustomer({ userId: u.id });
+    const seti = await s.createSetupIntent({ customerId, idempotencyKey: `events-refund-${u.id}` });
+    const card = await s.confirmSetupIntent(seti.clientSecret, { number: "4242424242424242", expMonth: 12, expYear: 2031, cvc: "123" });
+    const intent = await s.chargeSavedCard({ customerId, paymentMethodId: card.paymentMethodId!, amountCents: 2400, currency: "usd", idempotencyKey: `events-refund-charge-${u.id}`, metadata: {} });
+    const sub = await f.subscription({ user: u, business: farm, plan: veg, planAmountCents: 2400 });
+    const payment = await recordPayment(t.db.prisma, intent, { userId: u.id, subscriptionId: sub.id, provider: "sandbox", at: t.clock.now() });
+    const events = await eventsOf(async () => {
+      await refundUnmatched(ctx, payment, intent, "duplicate");
+      await refundUnmatched(ctx, payment, intent, "duplicate");
+    });
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: "payment.refunded.v1",
+        businessId: farm.id,
+        actor: { type: "system", id: null },
+        objectId: globalId("Membership", sub.id),
+        payload: { paymentId: payment.id, membershipId: sub.id, userId: u.id, amountCents: 2400, reason: "duplicate" },
+      }),
+    ]);
+  });
+});
+
 describe("billing run events", () => {
   async function memberWithCard(business: { id: number }, plan: { id: number }, cardNumber: string) {
     const u = await f.user();
@@ -180,6 +209,8 @@ describe("billing run events", () => {
     const plan = await f.plan(dairy, { prices: { PICKUP: 2000 } });
     const good = await memberWithCard(dairy, plan, "4242424242424242");
     const bad = await memberWithCard(dairy, plan, "4000000000000341");
+    const bigger = await f.plan(dairy, { prices: { PICKUP: 2600 } });
+    await t.db.prisma.subscriptionChange.create({ data: { subscriptionId: good.id, planId: bigger.id, mode: "PICKUP", addonIds: [], effectivePeriod: "2026-04" } });
     const run = (at: string) => {
       t.clock.set(at);
       return eventsOf(() => runRenewals({ db: t.db.prisma, clock: t.clock, config: t.config, log }, { businessId: dairy.id }));
@@ -190,14 +221,16 @@ describe("billing run events", () => {
     const failedPayment = await t.db.prisma.payment.findFirstOrThrow({ where: { subscriptionId: bad.id, status: "FAILED" } });
     expect(first.every((e) => e.actor.type === "system" && e.businessId === dairy.id)).toBe(true);
     expect(first.map((e) => [e.type, e.objectId])).toEqual([
+      ["membership.change_applied.v1", globalId("Membership", good.id)],
       ["order.created.v1", globalId("Order", order.id)],
       ["membership.renewed.v1", globalId("Membership", good.id)],
       ["payment.failed.v1", globalId("Membership", bad.id)],
       ["membership.past_due.v1", globalId("Membership", bad.id)],
     ]);
-    expect(first[1].payload).toEqual({ membershipId: good.id, userId: good.userId, orderId: order.id, period: "2026-04", totalCents: 2000 });
-    expect(first[2].payload).toEqual({ paymentId: failedPayment.id, membershipId: bad.id, userId: bad.userId, amountCents: 2000, period: "2026-04", code: "card_declined" });
-    expect(first[3].payload).toEqual({ membershipId: bad.id, userId: bad.userId, period: "2026-04", attempt: 1 });
+    expect(first[0].payload).toEqual({ membershipId: good.id, userId: good.userId, planId: bigger.id, mode: "PICKUP", addonIds: [], period: "2026-04", totalCents: 2600 });
+    expect(first[2].payload).toEqual({ membershipId: good.id, userId: good.userId, orderId: order.id, period: "2026-04", totalCents: 2600 });
+    expect(first[3].payload).toEqual({ paymentId: failedPayment.id, membershipId: bad.id, userId: bad.userId, amountCents: 2000, period: "2026-04", code: "card_declined" });
+    expect(first[4].payload).toEqual({ membershipId: bad.id, userId: bad.userId, period: "2026-04", attempt: 1 });
 
     // A run with nothing due writes nothing.
     expect(await run("2026-04-03T20:00:00Z")).toEqual([]);
@@ -216,6 +249,10 @@ describe("account and content events", () => {
       input: { username: "pwchanger", password: "first-password" },
     });
     const { token, user: u } = reg.register.data;
+    const registered = (await since(0)).filter((e) => e.type === "user.registered.v1" && e.payload.userId === u.databaseId);
+    expect(registered).toEqual([
+      expect.objectContaining({ businessId: null, actor: user(u.databaseId), objectId: globalId("User", u.databaseId), payload: { userId: u.databaseId, username: "pwchanger", tenant: null } }),
+    ]);
     const CHANGE = `mutation($input: ChangePasswordInput!) { changePassword(input: $input) { __typename } }`;
     expect(await eventsOf(() => t.gqlOk(CHANGE, { input: { currentPassword: "wrong-password", newPassword: "second-password" } }, { token }))).toEqual([]);
     const changed = await eventsOf(() => t.gqlOk(CHANGE, { input: { currentPassword: "first-password", newPassword: "second-password" } }, { token }));
