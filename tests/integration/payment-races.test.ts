@@ -124,6 +124,10 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
     return body.data;
   };
 
+  /** The types of the events about a member (the outbox, api/events/), in sequence order. */
+  const eventTypesOf = async (userId: number) =>
+    (await db.prisma.event.findMany({ where: { payload: { path: ["userId"], equals: userId } }, orderBy: { sequence: "asc" } })).map((e) => e.type);
+
   let seq = 0;
   async function member(o: { canceled?: boolean } = {}) {
     const clock = new FixedClock(CLOCK);
@@ -218,10 +222,13 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
     await expect(gql(servers.settleCrash.url, PAY.COMPLETE, { id: started.data.paymentIntentId }, m.token)).rejects.toThrow();
     await waitForExit(servers.settleCrash.child);
     expect(await db.prisma.order.count({ where: { userId: m.user.id } })).toBe(0);
+    // The killed settlement had written its events, uncommitted: none announced.
+    expect(await eventTypesOf(m.user.id)).toEqual([]);
 
     const done = (await gql(servers.b.url, PAY.COMPLETE, { id: started.data.paymentIntentId }, m.token)).completeCheckout;
     expect(done).toMatchObject({ __typename: "CompleteCheckoutSuccess", data: { chargedCents: 5000 } });
     expect(await expectMoneyBalanced(db.prisma, m.user.id, businessId)).toMatchObject({ kept: [{ amountCents: 5000 }], refunded: 0 });
+    expect(await eventTypesOf(m.user.id)).toEqual(["order.created.v1", "membership.started.v1", "card.updated.v1"]);
   }, 60_000);
 
   it("(b) a server killed after a restart's off-session charge, before our transaction committed: the retry reuses that charge", async () => {
@@ -229,9 +236,11 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
     await expect(gql(servers.restartCrash.url, PAY.RESTART, { id: String(m.canceledId) }, m.token)).rejects.toThrow();
     await waitForExit(servers.restartCrash.child);
     expect(await db.prisma.subscription.findUniqueOrThrow({ where: { id: m.canceledId } })).toMatchObject({ status: "CANCELED" });
+    expect(await eventTypesOf(m.user.id)).toEqual([]);
 
     const retry = (await gql(servers.a.url, PAY.RESTART, { id: String(m.canceledId) }, m.token)).restartSubscription;
     expect(retry).toMatchObject({ __typename: "RestartSubscriptionSuccess", data: { outcome: "PAID" } });
+    expect(await eventTypesOf(m.user.id)).toEqual(["order.created.v1", "membership.restarted.v1"]);
     const { kept, refunded } = await expectMoneyBalanced(db.prisma, m.user.id, businessId);
     expect([kept.length, refunded]).toEqual([1, 0]);
     expect(await db.prisma.sandboxObject.count({ where: { kind: "payment_intent", data: { path: ["customerId"], equals: `cus_test_${m.user.id}` } } })).toBe(1);
