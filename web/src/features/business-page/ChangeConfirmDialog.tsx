@@ -9,6 +9,7 @@ import { clearSelection } from "../../lib/selection.ts";
 import { formatCents } from "@shared/money.ts";
 import { monthYear } from "../../lib/dates.ts";
 import { ErrorBoundary } from "../../ui/ErrorBoundary.tsx";
+import { FormError } from "../../ui/FormError.tsx";
 
 /** The server prices the new selection as the renewal will: tax (and the membership's coupon) included. */
 const QuoteQuery = graphql`
@@ -125,11 +126,7 @@ export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, 
               <Text color="fg.muted">
                 {phase === "done" ? "Your new box starts with your next billing cycle. Taking you to your membership…" : "The change takes effect next billing cycle. There is no charge today."}
               </Text>
-              {error && (
-                <Text role="alert" color="red.600" mt="3">
-                  {error}
-                </Text>
-              )}
+              <FormError mt="3">{error}</FormError>
             </Dialog.Body>
             <Dialog.Footer>
               {phase !== "done" && (

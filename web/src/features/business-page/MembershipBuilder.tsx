@@ -11,6 +11,7 @@ import { fromModeCode, MODE_LABELS, type FulfillmentModeName } from "@shared/ful
 import { readSelection, saveSelection, type MembershipSelection } from "../../lib/selection.ts";
 import { pageSurface, primaryButtonColors } from "../../lib/color.ts";
 import { lazyDialog } from "../../ui/lazyDialog.tsx";
+import { FormError } from "../../ui/FormError.tsx";
 
 const ChangeConfirmDialog = lazyDialog(() => import("./ChangeConfirmDialog.tsx").then((m) => m.ChangeConfirmDialog));
 
@@ -387,11 +388,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
           </Stack>
         )}
       </Flex>
-      {notice && (
-        <Text role="alert" color="red.600" fontWeight="medium">
-          {notice}
-        </Text>
-      )}
+      <FormError fontWeight="medium">{notice}</FormError>
       {changeMode && current && choice.mode && plan && (
         <ChangeConfirmDialog
           open={confirmOpen}

@@ -1,4 +1,4 @@
-import { Button, Field, Flex, Heading, Input, SimpleGrid, Stack, Text } from "@chakra-ui/react";
+import { Field, Heading, Input, SimpleGrid, Stack } from "@chakra-ui/react";
 import { useEffect, useRef, useState } from "react";
 import { graphql, readInlineData, useRelayEnvironment } from "react-relay";
 import type { AddressStepFragment_viewer$key } from "./__generated__/AddressStepFragment_viewer.graphql.ts";
@@ -7,6 +7,8 @@ import { readSavedAddress } from "./savedAddress.ts";
 import { StateSelect } from "./StateSelect.tsx";
 import { commitAsync } from "../../lib/mutations.ts";
 import type { SelectionAddress } from "../../lib/selection.ts";
+import { FormError } from "../../ui/FormError.tsx";
+import { StepButtons } from "./StepButtons.tsx";
 
 const SaveProfileMutation = graphql`
   mutation AddressStepSaveProfileMutation($input: UpdateProfileInput!) {
@@ -110,19 +112,8 @@ export function AddressStep({ address, onChange, loggedIn, onBack, onContinue }:
           {field("zip", "Zip code", { autoComplete: "postal-code" })}
         </SimpleGrid>
         {field("country", "Country", { autoComplete: "country-name" })}
-        {error && (
-          <Text role="alert" color="red.600">
-            {error}
-          </Text>
-        )}
-        <Flex justify="space-between" gap="3" pt="2" direction={{ base: "column-reverse", sm: "row" }}>
-          <Button variant="outline" onClick={onBack}>
-            Back
-          </Button>
-          <Button type="submit" colorPalette="orange">
-            Continue to Review
-          </Button>
-        </Flex>
+        <FormError>{error}</FormError>
+        <StepButtons backLabel="Back" onBack={onBack} continueLabel="Continue to Review" />
       </Stack>
     </form>
   );

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Field, Flex, Heading, Input, Link, Stack, Text } from "@chakra-ui/react";
+import { Checkbox, Field, Heading, Input, Link, Stack, Text } from "@chakra-ui/react";
 import { useEffect, useState } from "react";
 import { fetchQuery, graphql, useRelayEnvironment } from "react-relay";
 import { Link as RouterLink } from "react-router";
@@ -7,6 +7,8 @@ import type { ContactStepRegisterMutation } from "./__generated__/ContactStepReg
 import { commitAsync } from "../../lib/mutations.ts";
 import { saveSessionFrom } from "../../lib/sessionPayload.ts";
 import { useDebouncedValue } from "../../lib/useDebouncedValue.ts";
+import { FormError } from "../../ui/FormError.tsx";
+import { StepButtons } from "./StepButtons.tsx";
 
 const UsernameQuery = graphql`
   query ContactStepUsernameQuery($username: String!) {
@@ -181,19 +183,8 @@ export function ContactStep({ loggedInUser, values, onChange, onBack, onContinue
             </Link>
           </Text>
         )}
-        {error && (
-          <Text role="alert" color="red.600">
-            {error}
-          </Text>
-        )}
-        <Flex justify="space-between" gap="3" pt="2" direction={{ base: "column-reverse", sm: "row" }}>
-          <Button variant="outline" onClick={onBack}>
-            ← Back to Selection
-          </Button>
-          <Button type="submit" colorPalette="orange" loading={busy}>
-            Continue to Address
-          </Button>
-        </Flex>
+        <FormError>{error}</FormError>
+        <StepButtons backLabel="← Back to Selection" onBack={onBack} continueLabel="Continue to Address" busy={busy} />
       </Stack>
     </form>
   );

@@ -1,6 +1,7 @@
 import { Button, Field, HStack, Input, SimpleGrid, Spinner, Stack, Text } from "@chakra-ui/react";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { graphql, useRelayEnvironment } from "react-relay";
+import { graphql, readInlineData, useRelayEnvironment } from "react-relay";
+import type { CardPaymentFormFragment_intent$key } from "./__generated__/CardPaymentFormFragment_intent.graphql.ts";
 import type { CardPaymentFormConfirmMutation } from "./__generated__/CardPaymentFormConfirmMutation.graphql.ts";
 import type { CardPaymentFormChallengeMutation } from "./__generated__/CardPaymentFormChallengeMutation.graphql.ts";
 import type { CardConfirmer, ConfirmResult } from "./confirmation.ts";
@@ -12,18 +13,24 @@ import { lazyDialog } from "../../ui/lazyDialog.tsx";
 const StripeCardForm = lazy(() => import("./StripeCardForm.tsx"));
 const SandboxChallengeDialog = lazyDialog(() => import("./SandboxChallengeDialog.tsx").then((m) => m.SandboxChallengeDialog));
 
-// The sandbox's payment intent: its status and error decide the flow's next step; no screen shows the intent.
+// The sandbox's payment intent, before and after a 3-D Secure challenge: its status and error decide the flow's
+// next step; no screen shows the intent.
+const IntentFragment = graphql`
+  fragment CardPaymentFormFragment_intent on PaymentIntent @inline {
+    status
+    lastError {
+      message
+    }
+  }
+`;
+
 const ConfirmMutation = graphql`
   mutation CardPaymentFormConfirmMutation($clientSecret: String!, $card: SandboxCardInput!) {
     confirmSandboxPayment(clientSecret: $clientSecret, card: $card) {
       __typename
       ... on ConfirmSandboxPaymentSuccess {
         data {
-          id
-          status
-          lastError {
-            message
-          }
+          ...CardPaymentFormFragment_intent
         }
       }
       ... on Error {
@@ -33,18 +40,13 @@ const ConfirmMutation = graphql`
   }
 `;
 
-// The same intent after the simulated 3-D Secure challenge, read by the flow only.
 const ChallengeMutation = graphql`
   mutation CardPaymentFormChallengeMutation($clientSecret: String!, $succeed: Boolean!) {
     completeSandboxChallenge(clientSecret: $clientSecret, succeed: $succeed) {
       __typename
       ... on CompleteSandboxChallengeSuccess {
         data {
-          id
-          status
-          lastError {
-            message
-          }
+          ...CardPaymentFormFragment_intent
         }
       }
       ... on Error {
@@ -129,14 +131,14 @@ function SandboxCardForm(props: Props) {
     const res = await commitAsync<CardPaymentFormConfirmMutation>(environment, ConfirmMutation, { clientSecret, card });
     const r = res.confirmSandboxPayment;
     if (!r.data) return { ok: false, message: ("message" in r && r.message) || "Payment confirmation failed" };
-    let intent = r.data;
+    let intent = readInlineData<CardPaymentFormFragment_intent$key>(IntentFragment, r.data);
     if (intent.status === "requires_action") {
       const completed = await new Promise<boolean>((resolve) => setChallenge({ resolve }));
       setChallenge(null);
       const ch = await commitAsync<CardPaymentFormChallengeMutation>(environment, ChallengeMutation, { clientSecret, succeed: completed });
       const cr = ch.completeSandboxChallenge;
       if (!cr.data) return { ok: false, message: ("message" in cr && cr.message) || "Payment confirmation failed" };
-      intent = cr.data;
+      intent = readInlineData<CardPaymentFormFragment_intent$key>(IntentFragment, cr.data);
     }
     if (intent.lastError) return { ok: false, message: intent.lastError.message || "Payment failed" };
     if (intent.status !== "succeeded") return { ok: false, message: "Payment was not completed" };

@@ -12,6 +12,7 @@ import type { ConfirmResult } from "../payments/confirmation.ts";
 import type { SandboxCard } from "../payments/cardInput.ts";
 import { savedCardLabel } from "../../lib/cards.ts";
 import { commitAsync } from "../../lib/mutations.ts";
+import { FormError } from "../../ui/FormError.tsx";
 
 const CardUpdateSectionFragment = graphql`
   fragment CardUpdateSectionFragment_user on User {
@@ -216,11 +217,7 @@ export function CardUpdateSection({ user, paymentConfig, onUpdated }: { user: Ca
         <Text fontWeight="medium">{card ? <SavedCardLabel card={card} /> : "No card saved yet."}</Text>
       </HStack>
 
-      {startError && (
-        <Text role="alert" color="red.600" mt="3">
-          {startError}
-        </Text>
-      )}
+      <FormError mt="3">{startError}</FormError>
 
       {!open && (
         <Button mt="4" variant="outline" colorPalette="orange" loading={phase.name === "starting"} loadingText="Starting…" onClick={start}>

@@ -5,6 +5,7 @@ import type { LoginFormMutation } from "./__generated__/LoginFormMutation.graphq
 import type { LoginFormBusinessesQuery } from "./__generated__/LoginFormBusinessesQuery.graphql.ts";
 import { commitAsync } from "../../lib/mutations.ts";
 import { saveSessionFrom } from "../../lib/sessionPayload.ts";
+import { FormError } from "../../ui/FormError.tsx";
 
 // The new session (token, tenant, user) goes to storage, not to a screen: the pages load their data once signed in.
 const LoginMutation = graphql`
@@ -91,11 +92,7 @@ export function LoginForm({ onLoggedIn, businessName }: { onLoggedIn: (dest: { a
             <Field.Label>Password</Field.Label>
             <Input type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
           </Field.Root>
-          {error && (
-            <Text role="alert" color="red.600">
-              {error}
-            </Text>
-          )}
+          <FormError>{error}</FormError>
           <Button type="submit" colorPalette="orange" size="lg" disabled={!username || !password} loading={busy}>
             Log In
           </Button>

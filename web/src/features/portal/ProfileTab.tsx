@@ -11,6 +11,7 @@ import { CardUpdateSection } from "./CardUpdateSection.tsx";
 import { StateSelect } from "../checkout/StateSelect.tsx";
 import { readSavedAddress } from "../checkout/savedAddress.ts";
 import type { PaymentConfigLike } from "../payments/CardPaymentForm.tsx";
+import { FormError } from "../../ui/FormError.tsx";
 
 const ProfileTabFragment = graphql`
   fragment ProfileTabFragment_user on User {
@@ -190,11 +191,7 @@ export function ProfileTab({ user, paymentConfig, onCardUpdated }: { user: Profi
               <Field.Label>Confirm new password</Field.Label>
               <Input type="password" autoComplete="new-password" value={pw.confirm} onChange={(e) => setPw({ ...pw, confirm: e.target.value })} />
             </Field.Root>
-            {pwMsg && (
-              <Text role="alert" color="red.600">
-                {pwMsg}
-              </Text>
-            )}
+            <FormError>{pwMsg}</FormError>
             <Box>
               <Button type="submit" variant="outline" loading={pwBusy}>
                 Change password

@@ -12,6 +12,7 @@ import { longDate, monthDayOrdinal, monthOnly, monthYear } from "../../lib/dates
 import { commitAsync } from "../../lib/mutations.ts";
 import { formatCents } from "@shared/money.ts";
 import { fromModeCode, MODE_LABELS } from "@shared/fulfillment.ts";
+import { FormError } from "../../ui/FormError.tsx";
 
 const SubscriptionCardFragment = graphql`
   fragment SubscriptionCardFragment_membership on Membership {
@@ -297,11 +298,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
                     <Text>
                       Your {m.business.name} box for {monthYear(m.skipTarget.month)} will be skipped and you won't be charged for it. Payments resume {monthDayOrdinal(m.skipTarget.resumeDate)}.
                     </Text>
-                    {error && (
-                      <Text role="alert" color="red.600" mt="3">
-                        {error}
-                      </Text>
-                    )}
+                    <FormError mt="3">{error}</FormError>
                   </Dialog.Body>
                   <Dialog.Footer>
                     <Button variant="outline" onClick={() => setDialog(null)} disabled={busy}>
@@ -335,11 +332,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
                   </Dialog.Header>
                   <Dialog.Body>
                     <Text>{RESTART_CONFIRMATION}</Text>
-                    {error && (
-                      <Text role="alert" color="red.600" mt="3">
-                        {error}
-                      </Text>
-                    )}
+                    <FormError mt="3">{error}</FormError>
                   </Dialog.Body>
                   <Dialog.Footer>
                     <Button variant="outline" onClick={() => setDialog(null)} disabled={busy}>
