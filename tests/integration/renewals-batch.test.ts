@@ -15,6 +15,7 @@ import { sandboxFor } from "../../api/billing/service.ts";
 import { SandboxProvider } from "../../api/billing/sandbox.ts";
 import type { Clock } from "../../api/shared/clock.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
+import { globalId } from "../../api/shared/global-id.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
 
@@ -121,6 +122,9 @@ async function expectChargedOnce(ids: number[]) {
     expect(succeeded[0].orderId).toBe(s.orders[0].id);
     expect(intents.get(id), `provider intents of ${id}`).toEqual([succeeded[0].providerPaymentId]);
     expect(s).toMatchObject({ status: "ACTIVE", paidThroughPeriod: PERIOD, renewalLeaseUntil: null });
+    // Announced once too (the outbox, api/events/), by whichever run recorded the order.
+    const renewed = await t.db.prisma.event.findMany({ where: { objectId: globalId("Membership", id), type: "membership.renewed.v1" } });
+    expect(renewed.map((e) => e.payload), `renewal events of ${id}`).toEqual([expect.objectContaining({ orderId: s.orders[0].id, period: PERIOD })]);
   }
 }
 
