@@ -14,7 +14,8 @@ import { STORAGE_KEYS, writeItem } from "../lib/storage.ts";
 import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
 import { ErrorBoundary } from "../ui/ErrorBoundary.tsx";
 import { PageContent, useOwnFooter } from "../ui/PageShell.tsx";
-import { EmptyMessage, ErrorState, LoadingState } from "../ui/StatusStates.tsx";
+import { EmptyMessage, ErrorState } from "../ui/StatusStates.tsx";
+import { PageLoading } from "./PageLoading.tsx";
 
 const BusinessQuery = graphql`
   query BusinessRouteQuery($slug: String!) {
@@ -56,7 +57,7 @@ export default function BusinessRoute({ forcedSlug }: { forcedSlug?: string }) {
         </PageContent>
       )}
     >
-      <Suspense fallback={<LoadingState label="Loading business…" />}>
+      <Suspense fallback={<PageLoading label="Loading business…" />}>
         <BusinessPage slug={slug} fetchKey={refetchKey} retried={attempt > 0} onTenantHost={!!forcedSlug} />
       </Suspense>
     </ErrorBoundary>

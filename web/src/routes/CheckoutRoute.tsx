@@ -16,7 +16,8 @@ import { readSession, useSessionVersion } from "../lib/session.ts";
 import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
 import { ErrorBoundary } from "../ui/ErrorBoundary.tsx";
 import { PageContent } from "../ui/PageShell.tsx";
-import { ErrorState, LoadingState } from "../ui/StatusStates.tsx";
+import { ErrorState } from "../ui/StatusStates.tsx";
+import { PageLoading } from "./PageLoading.tsx";
 
 const CheckoutQuery = graphql`
   query CheckoutRouteQuery($slug: String!) {
@@ -26,7 +27,6 @@ const CheckoutQuery = graphql`
       checkoutClosedMessage
     }
     viewer {
-      id
       username
       email
       ...AddressStepFragment_viewer
@@ -69,7 +69,7 @@ function CheckoutFlow({ selection }: { selection: MembershipSelection }) {
   // A sign-in from the contact step loads the checkout's viewer again.
   const refetchKey = useRefetchKey(useSessionVersion());
   return (
-    <Suspense fallback={<LoadingState label="Loading checkout…" />}>
+    <Suspense fallback={<PageLoading label="Loading checkout…" />}>
       <CheckoutBody selection={selection} state={state} fetchKey={refetchKey} />
     </Suspense>
   );
@@ -120,7 +120,7 @@ function CheckoutBody({ selection, state, fetchKey }: { selection: MembershipSel
           timer = setTimeout(() => reject(new Error("Payment setup timed out. Please try again.")), QUOTE_TIMEOUT_MS);
         }),
       ]).finally(() => clearTimeout(timer));
-    (async () => {
+    void (async () => {
       try {
         const res = await run(couponCode || undefined);
         if (cancelled) return;
@@ -156,7 +156,7 @@ function CheckoutBody({ selection, state, fetchKey }: { selection: MembershipSel
 
   useEffect(() => {
     if (!result) return;
-    const t = setTimeout(() => navigate(`/membership?orderId=${result.orderId}&success=1`), CHECKOUT_REDIRECT_MS);
+    const t = setTimeout(() => void navigate(`/membership?orderId=${result.orderId}&success=1`), CHECKOUT_REDIRECT_MS);
     return () => clearTimeout(t);
   }, [result, navigate]);
 

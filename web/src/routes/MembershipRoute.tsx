@@ -18,7 +18,8 @@ import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
 import { ErrorBoundary } from "../ui/ErrorBoundary.tsx";
 import { PageContent } from "../ui/PageShell.tsx";
 import { RichHtml } from "../ui/RichHtml.tsx";
-import { EmptyMessage, ErrorState, LoadingState } from "../ui/StatusStates.tsx";
+import { EmptyMessage, ErrorState } from "../ui/StatusStates.tsx";
+import { PageLoading } from "./PageLoading.tsx";
 
 const PortalQuery = graphql`
   query MembershipRouteQuery {
@@ -87,15 +88,7 @@ export default function MembershipRoute() {
 
   return (
     <ErrorBoundary key={`${attempt}:${session}`} fallback={(e) => <PageContent><ErrorState message={e.message || "Failed to load your membership. Please try again."} onRetry={() => setAttempt((n) => n + 1)} /></PageContent>}>
-      {/* As tall as the public pages' boundary (publicRoutes.tsx): the footer stays below the fold until the
-          login form or the portal arrives, instead of moving down when it does. */}
-      <Suspense
-        fallback={
-          <Box minH="100dvh">
-            <LoadingState label="Loading your membership…" />
-          </Box>
-        }
-      >
+      <Suspense fallback={<PageLoading label="Loading your membership…" />}>
         <Portal businessSlug={businessSlug} fetchKey={refetchKey} onRefresh={() => setRefresh((n) => n + 1)} />
       </Suspense>
     </ErrorBoundary>
@@ -112,21 +105,24 @@ function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | 
   const viewer = data.viewer;
 
   if (!viewer) {
+    // As tall as the loading box before it: the footer does not move up into view when the form arrives.
     return (
-      <PageContent>
-        <LoginForm
-          businessName={null}
-          onLoggedIn={({ admin, ownerHome }) => {
-            const r = params.get("r");
-            if (admin || ownerHome) {
-              if (ownerHome) writeItem(STORAGE_KEYS.ownerHomePath, ownerHome);
-              const host = currentTenantHost();
-              if (host) window.location.assign(`${window.location.protocol}//${host.mainHost}/admin`);
-              else void navigate("/admin");
-            } else if (r && r.startsWith("/")) void navigate(r);
-          }}
-        />
-      </PageContent>
+      <Box minH="100dvh">
+        <PageContent>
+          <LoginForm
+            businessName={null}
+            onLoggedIn={({ admin, ownerHome }) => {
+              const r = params.get("r");
+              if (admin || ownerHome) {
+                if (ownerHome) writeItem(STORAGE_KEYS.ownerHomePath, ownerHome);
+                const host = currentTenantHost();
+                if (host) window.location.assign(`${window.location.protocol}//${host.mainHost}/admin`);
+                else void navigate("/admin");
+              } else if (r && r.startsWith("/")) void navigate(r);
+            }}
+          />
+        </PageContent>
+      </Box>
     );
   }
 

@@ -1,10 +1,9 @@
 import { lazy, Suspense } from "react";
-import { Box } from "@chakra-ui/react";
 import { Navigate, Outlet, type RouteObject } from "react-router";
 import type { RouteData, RouteQuery } from "../lib/routeQuery.ts";
 import { readSelection } from "../lib/selection.ts";
 import { currentTenantHost } from "../lib/tenant.ts";
-import { LoadingState } from "../ui/StatusStates.tsx";
+import { PageLoading } from "./PageLoading.tsx";
 
 // One chunk per route: a visitor of the home page does not download the business pages.
 const loadHome = () => import("./HomeRoute.tsx");
@@ -66,13 +65,7 @@ if (leavingForMainHost && tenantHost) {
  */
 function PublicPage() {
   return (
-    <Suspense
-      fallback={
-        <Box minH="100dvh">
-          <LoadingState label="Loading…" />
-        </Box>
-      }
-    >
+    <Suspense fallback={<PageLoading label="Loading…" />}>
       <Outlet />
     </Suspense>
   );
