@@ -1,14 +1,13 @@
 import { Accordion, Box, Heading } from "@chakra-ui/react";
 import { useState } from "react";
 import { graphql, useFragment } from "react-relay";
-import { RichHtml } from "../../ui/RichHtml.tsx";
+import { FaqItem } from "../../ui/FaqItem.tsx";
 import type { BusinessFaqsFragment_page$key } from "./__generated__/BusinessFaqsFragment_page.graphql.ts";
 
 const BusinessFaqsFragment = graphql`
   fragment BusinessFaqsFragment_page on Page {
     faqs {
-      q
-      a
+      ...FaqItemFragment_faq
     }
   }
 `;
@@ -25,19 +24,7 @@ export function BusinessFaqs({ page }: { page: BusinessFaqsFragment_page$key }) 
       </Heading>
       <Accordion.Root value={open} onValueChange={(e) => setOpen(e.value)} collapsible multiple={false} variant="enclosed" bg="bg" color="fg" rounded="xl">
         {faqs.map((faq, i) => (
-          <Accordion.Item key={i} value={`faq-${i}`}>
-            <Accordion.ItemTrigger fontWeight="semibold" cursor="pointer" _focusVisible={{ outline: "3px solid", outlineColor: "blue.500" }}>
-              <Box flex="1" textAlign="start">
-                {faq.q}
-              </Box>
-              <Accordion.ItemIndicator />
-            </Accordion.ItemTrigger>
-            <Accordion.ItemContent>
-              <Accordion.ItemBody color="fg.muted">
-                <RichHtml html={faq.a} />
-              </Accordion.ItemBody>
-            </Accordion.ItemContent>
-          </Accordion.Item>
+          <FaqItem key={i} faq={faq} value={`faq-${i}`} cursor="pointer" _focusVisible={{ outline: "3px solid", outlineColor: "blue.500" }} />
         ))}
       </Accordion.Root>
     </Box>

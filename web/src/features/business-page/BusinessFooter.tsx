@@ -1,9 +1,9 @@
 import { Box, Container, Flex, HStack, Link, Stack, Text } from "@chakra-ui/react";
 import { graphql, useFragment } from "react-relay";
-import { Link as RouterLink } from "react-router";
 import type { BusinessFooterFragment_page$key } from "./__generated__/BusinessFooterFragment_page.graphql.ts";
 import { footerButtonColors, pageSurface } from "../../lib/color.ts";
 import { readSocialLinks, type SocialLinks } from "./pageShapes.ts";
+import { BUSINESS_LEGAL_LINKS, LegalLinks } from "../../ui/LegalLinks.tsx";
 
 const BusinessFooterFragment = graphql`
   fragment BusinessFooterFragment_page on Page {
@@ -68,15 +68,7 @@ export function BusinessFooter({ page }: { page: BusinessFooterFragment_page$key
             </Text>
           </Stack>
           <HStack gap="2" wrap="wrap">
-            {[
-              { to: "/terms-of-use", label: "Terms of Use" },
-              { to: "/privacy-policy", label: "Privacy Policy" },
-              { to: "/refund-policy", label: "Refund Policy" },
-            ].map((l) => (
-              <Link key={l.to} asChild fontSize="sm" px="3" py="1.5" rounded="md" bg={button.bg} color={button.text} borderWidth="1px" borderColor={button.border} _hover={{ opacity: 0.9, textDecoration: "none" }}>
-                <RouterLink to={l.to}>{l.label}</RouterLink>
-              </Link>
-            ))}
+            <LegalLinks links={BUSINESS_LEGAL_LINKS} px="3" py="1.5" rounded="md" bg={button.bg} color={button.text} borderWidth="1px" borderColor={button.border} _hover={{ opacity: 0.9, textDecoration: "none" }} />
           </HStack>
         </Flex>
       </Container>

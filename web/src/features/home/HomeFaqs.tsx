@@ -1,13 +1,12 @@
-import { Accordion, Box, Container, Heading } from "@chakra-ui/react";
+import { Accordion, Container, Heading } from "@chakra-ui/react";
 import { graphql, useFragment } from "react-relay";
-import { RichHtml } from "../../ui/RichHtml.tsx";
+import { FaqItem } from "../../ui/FaqItem.tsx";
 import type { HomeFaqsFragment_page$key } from "./__generated__/HomeFaqsFragment_page.graphql.ts";
 
 const HomeFaqsFragment = graphql`
   fragment HomeFaqsFragment_page on Page {
     faqs {
-      q
-      a
+      ...FaqItemFragment_faq
     }
   }
 `;
@@ -23,20 +22,7 @@ export function HomeFaqs({ page }: { page: HomeFaqsFragment_page$key }) {
       </Heading>
       <Accordion.Root collapsible defaultValue={["0"]} variant="enclosed" bg="bg" rounded="xl">
         {faqs.map((faq, i) => (
-          <Accordion.Item key={i} value={String(i)}>
-            <Accordion.ItemTrigger fontWeight="semibold" fontSize="md" py="4">
-              <Box flex="1" textAlign="start">
-                {faq.q}
-              </Box>
-              <Accordion.ItemIndicator />
-            </Accordion.ItemTrigger>
-            <Accordion.ItemContent>
-              <Accordion.ItemBody color="fg.muted">
-                {/* Answers are HTML rendered and sanitised by the server when saved. */}
-                <RichHtml html={faq.a} />
-              </Accordion.ItemBody>
-            </Accordion.ItemContent>
-          </Accordion.Item>
+          <FaqItem key={i} faq={faq} value={String(i)} fontSize="md" py="4" />
         ))}
       </Accordion.Root>
     </Container>

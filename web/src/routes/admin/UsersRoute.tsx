@@ -1,5 +1,5 @@
 import { startTransition, Suspense, useState } from "react";
-import { Badge, Button, Checkbox, Field, HStack, Input, SimpleGrid, Stack, Table, Text } from "@chakra-ui/react";
+import { Badge, Checkbox, Field, Input, SimpleGrid, Stack, Table } from "@chakra-ui/react";
 import { graphql, useMutation, usePaginationFragment } from "react-relay";
 import { formatDate } from "../../features/admin/format.ts";
 import { ADMIN_PAGE_SIZE, LoadMore } from "../../features/admin/LoadMore.tsx";
@@ -12,6 +12,7 @@ import type { UsersRouteQuery } from "./__generated__/UsersRouteQuery.graphql.ts
 import type { UsersRouteFragment_query$key } from "./__generated__/UsersRouteFragment_query.graphql.ts";
 import type { UsersRoutePaginationQuery } from "./__generated__/UsersRoutePaginationQuery.graphql.ts";
 import type { UsersRouteCreateMutation } from "./__generated__/UsersRouteCreateMutation.graphql.ts";
+import { SubmitRow } from "../../ui/admin/SubmitRow.tsx";
 
 /** /admin/users (admins): the user list and create form. */
 export default function UsersRoute() {
@@ -91,17 +92,7 @@ function CreateUserForm({ onCreated }: { onCreated: () => void }) {
             <Checkbox.Label>Administrator Access</Checkbox.Label>
           </Checkbox.Root>
         </SimpleGrid>
-        {error && (
-          <Text color="red.600" role="alert">
-            {error}
-          </Text>
-        )}
-        {status && <Text color="green.700">{status}</Text>}
-        <HStack>
-          <Button type="submit" colorPalette="orange" loading={busy}>
-            Create User
-          </Button>
-        </HStack>
+        <SubmitRow error={error} status={status} busy={busy} label="Create User" />
       </Stack>
       </form>
     </Panel>

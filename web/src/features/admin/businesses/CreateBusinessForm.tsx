@@ -7,6 +7,7 @@ import { resultError } from "../mutationResult.ts";
 import { UserSearch, type FoundUser } from "./UserSearch.tsx";
 import { addAttachment, ROLE_LABELS, withRole, type BusinessRole, type PendingAttachment } from "./roles.ts";
 import type { CreateBusinessFormMutation } from "./__generated__/CreateBusinessFormMutation.graphql.ts";
+import { SubmitRow } from "../../../ui/admin/SubmitRow.tsx";
 
 export function RoleSelect({ value, onChange, roles, label }: { value: BusinessRole; onChange: (role: BusinessRole) => void; roles: BusinessRole[]; label: string }) {
   return (
@@ -135,17 +136,7 @@ export function CreateBusinessForm({ onCreated }: { onCreated: () => void }) {
             </Button>
           </Stack>
         </Stack>
-        {error && (
-          <Text color="red.600" role="alert">
-            {error}
-          </Text>
-        )}
-        {status && <Text color="green.700">{status}</Text>}
-        <HStack>
-          <Button type="submit" colorPalette="orange" loading={creating}>
-            Create Business
-          </Button>
-        </HStack>
+        <SubmitRow error={error} status={status} busy={creating} label="Create Business" />
       </Stack>
       </form>
     </Panel>
