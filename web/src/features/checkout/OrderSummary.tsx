@@ -11,23 +11,19 @@ export const OrderSummaryQuoteQuery = graphql`
       ... on CheckoutQuoteSuccess {
         data {
           planName
-          planRef
           planAmountCents
           addons {
             ref
             name
             amountCents
           }
-          addonsAmountCents
           subtotalCents
           discountCents
           couponCode
           taxCents
           taxRatePercent
           totalCents
-          billingDay
           nextBillingDate
-          mode
         }
       }
       ... on Error {
