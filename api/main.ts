@@ -5,6 +5,7 @@ import { loadConfigOrExit } from "./config.ts";
 import { openDatabase, type Database } from "./db.ts";
 import { buildApp } from "./server.ts";
 import { startJobQueue, type JobQueue } from "./jobs/queue.ts";
+import { eventsPruneJob, eventsPruneSchedule } from "./jobs/events-prune-job.ts";
 import { renewalSchedule, renewalsJob } from "./jobs/renewals-job.ts";
 import { ShiftedClock, systemClock, type Clock } from "./shared/clock.ts";
 import path from "node:path";
@@ -89,12 +90,13 @@ startup = (async () => {
   }
 
   // The job queue (api/jobs/): pg-boss on the same database, in every process; each job runs once across them.
-  // The billing clock is its cron schedule (BILLING_INTERVAL_MINUTES; 0: no schedule, the queue still runs).
+  // The billing clock is its cron schedule (BILLING_INTERVAL_MINUTES; 0: no schedule, the queue still runs);
+  // the event outbox's retention runs daily.
   jobs = await startJobQueue({
     db: database,
     log,
-    definitions: [renewalsJob({ db: database.prisma, clock, config, log })],
-    schedules: renewalSchedule(config.billingIntervalMs / 60_000),
+    definitions: [renewalsJob({ db: database.prisma, clock, config, log }), eventsPruneJob({ db: database.prisma, clock })],
+    schedules: [...renewalSchedule(config.billingIntervalMs / 60_000), eventsPruneSchedule],
   });
   if (stopping) return;
 

@@ -9,7 +9,10 @@ import path from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../api/db.ts";
+import { EVENTS_PRUNE_QUEUE, eventsPruneJob, eventsPruneSchedule } from "../../api/jobs/events-prune-job.ts";
 import { startJobQueue, type JobQueue } from "../../api/jobs/queue.ts";
+import { readEvents, SYSTEM_ACTOR, writeEvents } from "../../api/events/outbox.ts";
+import { globalId } from "../../api/shared/global-id.ts";
 import { RENEWALS_QUEUE, renewalSchedule, renewalsJob } from "../../api/jobs/renewals-job.ts";
 import { recentRuns, retryRun } from "../../api/jobs/service.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
@@ -152,6 +155,31 @@ describe("BILLING_INTERVAL_MINUTES as the schedule", () => {
     const again = await start(0);
     expect(await again.boss.getSchedules()).toEqual([]);
     await again.stop();
+  });
+});
+
+describe("the outbox's retention job", () => {
+  it("runs daily and deletes only the events past 90 days, by the application's clock", async () => {
+    const clock = new FixedClock(BILLING_INSTANT);
+    const event = (membershipId: number) => ({
+      type: "membership.skipped.v1" as const,
+      businessId: null,
+      objectId: globalId("Membership", membershipId),
+      payload: { membershipId, userId: 1, month: "2026-05", resumeDate: "2026-06-03" },
+    });
+    const at = (iso: string) => ({ at: new Date(iso), actor: SYSTEM_ACTOR });
+    await t.db.prisma.$transaction((tx) => writeEvents(tx, at("2025-12-01T00:00:00Z"), [event(9101)])); // 123 days before
+    await t.db.prisma.$transaction((tx) => writeEvents(tx, at("2026-01-10T00:00:00Z"), [event(9102)])); // 83 days before
+
+    const jobs = await startJobQueue({ db: t.db, log, definitions: [eventsPruneJob({ db: t.db.prisma, clock })], schedules: [eventsPruneSchedule], pollingIntervalSeconds: 0.5, timing });
+    opened.push(jobs);
+    expect((await jobs.boss.getSchedules()).map((s) => [s.name, s.cron])).toEqual([[EVENTS_PRUNE_QUEUE, "30 3 * * *"]]);
+    const id = await jobs.boss.send(EVENTS_PRUNE_QUEUE, {});
+    await until("the prune job to complete", async () => (await jobs.boss.getJobById(EVENTS_PRUNE_QUEUE, id!))?.state === "completed");
+    expect((await jobs.boss.getJobById(EVENTS_PRUNE_QUEUE, id!))?.output).toEqual({ deleted: 1 });
+    const left = (await readEvents(t.db.prisma, { after: 0, limit: 10_000 })).map((e) => (e.payload as { membershipId?: number }).membershipId);
+    expect(left).not.toContain(9101);
+    expect(left).toContain(9102);
   });
 });
 
