@@ -48,9 +48,9 @@ export default function BusinessPageEditorRoute() {
       saveBusinessPage(input: $input) {
         __typename
         ... on SaveBusinessPageSuccess {
-          # The saved page in the editor's shapes, and the business page's top (name, logo, description).
+          # The saved page in the editor's shape; the plans' and add-ons' refs the editor keys new rows by (with their
+          # full fragments, 50 of each a level deeper than the route's query, the save was refused by the API's limits).
           data {
-            ...BusinessHeroFragment_business
             page {
               ...draft_page
             }
@@ -58,7 +58,6 @@ export default function BusinessPageEditorRoute() {
               edges {
                 node {
                   ref
-                  ...draft_plan
                 }
               }
             }
@@ -66,7 +65,6 @@ export default function BusinessPageEditorRoute() {
               edges {
                 node {
                   ref
-                  ...draft_addon
                 }
               }
             }
