@@ -13,6 +13,7 @@ import type { AdminBusinessesRouteQuery } from "./__generated__/AdminBusinessesR
 import type { AdminBusinessesRouteFragment_query$data, AdminBusinessesRouteFragment_query$key } from "./__generated__/AdminBusinessesRouteFragment_query.graphql.ts";
 import type { AdminBusinessesRoutePaginationQuery } from "./__generated__/AdminBusinessesRoutePaginationQuery.graphql.ts";
 import type { AdminBusinessesRouteDeleteMutation } from "./__generated__/AdminBusinessesRouteDeleteMutation.graphql.ts";
+import { TableHead } from "../../ui/admin/TableHead.tsx";
 
 type BusinessRow = AdminBusinessesRouteFragment_query$data["myBusinesses"]["edges"][number]["node"];
 
@@ -125,15 +126,7 @@ function BusinessList({ fetchKey }: { fetchKey: number }) {
             ))}
           </Stack>
           <Table.Root hideBelow="md" size="sm">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>ID</Table.ColumnHeader>
-                <Table.ColumnHeader>Name</Table.ColumnHeader>
-                <Table.ColumnHeader>Subdomain</Table.ColumnHeader>
-                <Table.ColumnHeader>Users</Table.ColumnHeader>
-                <Table.ColumnHeader>Actions</Table.ColumnHeader>
-              </Table.Row>
-            </Table.Header>
+            <TableHead columns={["ID", "Name", "Subdomain", "Users", "Actions"]} />
             <Table.Body>
               {businesses.map((b) => (
                 <Table.Row key={b.id} data-testid="business-row">

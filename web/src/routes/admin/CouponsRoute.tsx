@@ -10,6 +10,7 @@ import type { CouponsRouteQuery, CouponsRouteQuery$data } from "./__generated__/
 import type { CouponsRouteCreateMutation } from "./__generated__/CouponsRouteCreateMutation.graphql.ts";
 import type { CouponsRouteToggleMutation } from "./__generated__/CouponsRouteToggleMutation.graphql.ts";
 import type { CouponsRouteDeleteMutation } from "./__generated__/CouponsRouteDeleteMutation.graphql.ts";
+import { TableHead } from "../../ui/admin/TableHead.tsx";
 
 type CouponRow = CouponsRouteQuery$data["coupons"]["edges"][number]["node"];
 
@@ -208,15 +209,7 @@ function CouponTable({ fetchKey, onChanged }: { fetchKey: number; onChanged: () 
         </Stack>
         <Table.ScrollArea hideBelow="md" tabIndex={0} role="region" aria-label="Coupons">
           <Table.Root size="sm">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>Code</Table.ColumnHeader>
-                <Table.ColumnHeader>Type</Table.ColumnHeader>
-                <Table.ColumnHeader>Value</Table.ColumnHeader>
-                <Table.ColumnHeader>Active</Table.ColumnHeader>
-                <Table.ColumnHeader>Actions</Table.ColumnHeader>
-              </Table.Row>
-            </Table.Header>
+            <TableHead columns={["Code", "Type", "Value", "Active", "Actions"]} />
             <Table.Body>
               {coupons.map((c) => (
                 <Table.Row key={c.id} data-testid="coupon-row">

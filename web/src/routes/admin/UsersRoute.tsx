@@ -13,6 +13,7 @@ import type { UsersRouteFragment_query$key } from "./__generated__/UsersRouteFra
 import type { UsersRoutePaginationQuery } from "./__generated__/UsersRoutePaginationQuery.graphql.ts";
 import type { UsersRouteCreateMutation } from "./__generated__/UsersRouteCreateMutation.graphql.ts";
 import { SubmitRow } from "../../ui/admin/SubmitRow.tsx";
+import { TableHead } from "../../ui/admin/TableHead.tsx";
 
 /** /admin/users (admins): the user list and create form. */
 export default function UsersRoute() {
@@ -136,15 +137,7 @@ function UserTable({ search, fetchKey }: { search: string; fetchKey: number }) {
     <Stack gap="3">
       <Table.ScrollArea tabIndex={0} role="region" aria-label="Users">
         <Table.Root size="sm">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader>ID</Table.ColumnHeader>
-              <Table.ColumnHeader>Username</Table.ColumnHeader>
-              <Table.ColumnHeader>Public ID</Table.ColumnHeader>
-              <Table.ColumnHeader>Admin</Table.ColumnHeader>
-              <Table.ColumnHeader>Created</Table.ColumnHeader>
-            </Table.Row>
-          </Table.Header>
+          <TableHead columns={["ID", "Username", "Public ID", "Admin", "Created"]} />
           <Table.Body>
             {users.map((u) => (
               <Table.Row key={u.id} data-testid="user-row">

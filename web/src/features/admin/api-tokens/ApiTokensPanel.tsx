@@ -9,6 +9,7 @@ import { ApiTokenRow, type TokenToRevoke } from "./ApiTokenRow.tsx";
 import { CreateApiTokenForm } from "./CreateApiTokenForm.tsx";
 import type { ApiTokensPanelFragment_business$key } from "./__generated__/ApiTokensPanelFragment_business.graphql.ts";
 import type { ApiTokensPanelRevokeMutation } from "./__generated__/ApiTokensPanelRevokeMutation.graphql.ts";
+import { TableHead } from "../../../ui/admin/TableHead.tsx";
 
 const API_TOKENS_PAGE_SIZE = 20;
 
@@ -56,16 +57,7 @@ export function ApiTokensPanel({ business: key }: { business: ApiTokensPanelFrag
             </Stack>
             <Table.ScrollArea borderWidth="1px" rounded="md" hideBelow="md" tabIndex={0} role="region" aria-label="API tokens">
               <Table.Root size="sm">
-                <Table.Header>
-                  <Table.Row>
-                    <Table.ColumnHeader>Name</Table.ColumnHeader>
-                    <Table.ColumnHeader>Token</Table.ColumnHeader>
-                    <Table.ColumnHeader>Created</Table.ColumnHeader>
-                    <Table.ColumnHeader>Last used</Table.ColumnHeader>
-                    <Table.ColumnHeader>Status</Table.ColumnHeader>
-                    <Table.ColumnHeader />
-                  </Table.Row>
-                </Table.Header>
+                <TableHead columns={["Name", "Token", "Created", "Last used", "Status", ""]} />
                 <Table.Body>
                   {edges.map(({ node }) => (
                     <ApiTokenRow key={node.id} token={node} layout="table" onRevoke={setRevoking} />

@@ -12,6 +12,7 @@ import { ROLE_LABELS, type BusinessRole } from "./roles.ts";
 import type { ManageUsersDialogQuery } from "./__generated__/ManageUsersDialogQuery.graphql.ts";
 import type { ManageUsersDialogAttachMutation } from "./__generated__/ManageUsersDialogAttachMutation.graphql.ts";
 import type { ManageUsersDialogDetachMutation } from "./__generated__/ManageUsersDialogDetachMutation.graphql.ts";
+import { TableHead } from "../../../ui/admin/TableHead.tsx";
 
 /** Manage Users of one business: attached users, search and attach (editor/viewer), remove. */
 export function ManageUsersDialog({ business, onClose }: { business: { databaseId: number; name: string }; onClose: () => void }) {
@@ -135,14 +136,7 @@ function ManageUsers({ businessId }: { businessId: number }) {
         <EmptyLine>No users attached</EmptyLine>
       ) : (
         <Table.Root size="sm">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader>ID</Table.ColumnHeader>
-              <Table.ColumnHeader>Username</Table.ColumnHeader>
-              <Table.ColumnHeader>Role</Table.ColumnHeader>
-              <Table.ColumnHeader />
-            </Table.Row>
-          </Table.Header>
+          <TableHead columns={["ID", "Username", "Role", ""]} />
           <Table.Body>
             {users.map((u) => (
               <Table.Row key={u.id}>

@@ -3,6 +3,7 @@ import { graphql, useFragment } from "react-relay";
 import { EmptyLine, Panel } from "../../../ui/admin/AdminPage.tsx";
 import { formatDate, statusLabel } from "../format.ts";
 import type { RecentSubscriptionsFragment$key } from "./__generated__/RecentSubscriptionsFragment.graphql.ts";
+import { TableHead } from "../../../ui/admin/TableHead.tsx";
 
 export function RecentSubscriptions({ metrics, actions }: { metrics: RecentSubscriptionsFragment$key; actions?: React.ReactNode }) {
   const data = useFragment(
@@ -29,14 +30,7 @@ export function RecentSubscriptions({ metrics, actions }: { metrics: RecentSubsc
       ) : (
         <Table.ScrollArea data-testid="recent-subscriptions" tabIndex={0} role="region" aria-label="Recent subscriptions">
           <Table.Root size="sm">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>Member</Table.ColumnHeader>
-                <Table.ColumnHeader>Business</Table.ColumnHeader>
-                <Table.ColumnHeader>Status</Table.ColumnHeader>
-                <Table.ColumnHeader>Started</Table.ColumnHeader>
-              </Table.Row>
-            </Table.Header>
+            <TableHead columns={["Member", "Business", "Status", "Started"]} />
             <Table.Body>
               {data.recentSubscriptions.map((m) => (
                 <Table.Row key={m.id}>
