@@ -1,5 +1,7 @@
 import type { ReactNode } from "react";
-import { Button, CloseButton, Dialog, Portal, Text } from "@chakra-ui/react";
+import { Button, Dialog } from "@chakra-ui/react";
+import { FormError } from "../FormError.tsx";
+import { AdminDialog } from "./AdminDialog.tsx";
 
 /**
  * The admin area's confirmation for an action that cannot be undone (cancel a membership, revoke a token): an
@@ -26,36 +28,22 @@ export function ConfirmDialog({
   onClose: () => void;
 }) {
   return (
-    <Dialog.Root open onOpenChange={(e) => !e.open && !busy && onClose()} role="alertdialog">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>{title}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              {children}
-              {error && (
-                <Text mt="3" color="red.600" role="alert">
-                  {error}
-                </Text>
-              )}
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={onClose} disabled={busy}>
-                {cancelLabel}
-              </Button>
-              <Button colorPalette="red" loading={busy} onClick={onConfirm}>
-                {confirmLabel}
-              </Button>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" disabled={busy} />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <AdminDialog busy={busy} onClose={onClose} role="alertdialog">
+      <Dialog.Header>
+        <Dialog.Title>{title}</Dialog.Title>
+      </Dialog.Header>
+      <Dialog.Body>
+        {children}
+        <FormError mt="3">{error}</FormError>
+      </Dialog.Body>
+      <Dialog.Footer>
+        <Button variant="outline" onClick={onClose} disabled={busy}>
+          {cancelLabel}
+        </Button>
+        <Button colorPalette="red" loading={busy} onClick={onConfirm}>
+          {confirmLabel}
+        </Button>
+      </Dialog.Footer>
+    </AdminDialog>
   );
 }

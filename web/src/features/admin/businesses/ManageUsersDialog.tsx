@@ -1,6 +1,8 @@
 import { startTransition, Suspense, useState } from "react";
-import { Button, CloseButton, Dialog, HStack, Portal, Stack, Table, Text } from "@chakra-ui/react";
+import { Button, Dialog, HStack, Stack, Table, Text } from "@chakra-ui/react";
 import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
+import { AdminDialog } from "../../../ui/admin/AdminDialog.tsx";
+import { FormError } from "../../../ui/FormError.tsx";
 import { EmptyLine } from "../../../ui/admin/AdminPage.tsx";
 import { LoadingState } from "../../../ui/StatusStates.tsx";
 import { resultError } from "../mutationResult.ts";
@@ -17,31 +19,21 @@ import { TableHead } from "../../../ui/admin/TableHead.tsx";
 /** Manage Users of one business: attached users, search and attach (editor/viewer), remove. */
 export function ManageUsersDialog({ business, onClose }: { business: { databaseId: number; name: string }; onClose: () => void }) {
   return (
-    <Dialog.Root open onOpenChange={(e) => !e.open && onClose()} size={{ base: "full", md: "lg" }}>
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>Manage Users · {business.name}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Suspense fallback={<LoadingState label="Loading users…" />}>
-                <ManageUsers businessId={business.databaseId} />
-              </Suspense>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={onClose}>
-                Close
-              </Button>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <AdminDialog onClose={onClose} size={{ base: "full", md: "lg" }}>
+      <Dialog.Header>
+        <Dialog.Title>Manage Users · {business.name}</Dialog.Title>
+      </Dialog.Header>
+      <Dialog.Body>
+        <Suspense fallback={<LoadingState label="Loading users…" />}>
+          <ManageUsers businessId={business.databaseId} />
+        </Suspense>
+      </Dialog.Body>
+      <Dialog.Footer>
+        <Button variant="outline" onClick={onClose}>
+          Close
+        </Button>
+      </Dialog.Footer>
+    </AdminDialog>
   );
 }
 
@@ -166,11 +158,7 @@ function ManageUsers({ businessId }: { businessId: number }) {
       <Text aria-live="polite" color="green.700" minH="6">
         {status}
       </Text>
-      {error && (
-        <Text color="red.600" role="alert">
-          {error}
-        </Text>
-      )}
+      <FormError>{error}</FormError>
     </Stack>
   );
 }
