@@ -13,6 +13,7 @@ import { exportMembershipsCsv, networkPageFetcher, type MembershipFilterVariable
 import type { MembershipsPanelFragment_query$key } from "./__generated__/MembershipsPanelFragment_query.graphql.ts";
 import type { MembershipsPanelPaginationQuery, MembershipStatusFilter } from "./__generated__/MembershipsPanelPaginationQuery.graphql.ts";
 import type { MembershipsPanelCancelMutation } from "./__generated__/MembershipsPanelCancelMutation.graphql.ts";
+import { TableHead } from "../../../ui/admin/TableHead.tsx";
 
 
 export interface BusinessOption {
@@ -140,18 +141,7 @@ function MembershipsTable({ query, variables }: { query: MembershipsPanelFragmen
         </Stack>
         <Table.ScrollArea borderWidth="1px" rounded="md" hideBelow="md" tabIndex={0} role="region" aria-label="Memberships">
           <Table.Root size="sm" striped>
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>ID</Table.ColumnHeader>
-                <Table.ColumnHeader>Member</Table.ColumnHeader>
-                <Table.ColumnHeader>Business</Table.ColumnHeader>
-                <Table.ColumnHeader>Plan</Table.ColumnHeader>
-                <Table.ColumnHeader>Status</Table.ColumnHeader>
-                <Table.ColumnHeader>Started</Table.ColumnHeader>
-                <Table.ColumnHeader>Canceled</Table.ColumnHeader>
-                <Table.ColumnHeader />
-              </Table.Row>
-            </Table.Header>
+            <TableHead columns={["ID", "Member", "Business", "Plan", "Status", "Started", "Canceled", ""]} />
             <Table.Body>
               {rows.map((m) => (
                 <MembershipRow key={m.id} membership={m} layout="table" onCancel={setCancelling} />
