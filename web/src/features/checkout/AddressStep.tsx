@@ -1,5 +1,5 @@
 import { Field, Heading, Input, SimpleGrid, Stack } from "@chakra-ui/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { graphql, readInlineData, useRelayEnvironment } from "react-relay";
 import type { AddressStepFragment_viewer$key } from "./__generated__/AddressStepFragment_viewer.graphql.ts";
 import type { AddressStepSaveProfileMutation } from "./__generated__/AddressStepSaveProfileMutation.graphql.ts";
@@ -63,6 +63,7 @@ export function AddressStep({ address, onChange, loggedIn, onBack, onContinue }:
 
   const save = (a: SelectionAddress) =>
     commitAsync<AddressStepSaveProfileMutation>(environment, SaveProfileMutation, { input: { name: a.fullName || undefined, phone: a.phone || undefined, address: a } }).catch(() => undefined);
+  const saveEdited = useEffectEvent((a: SelectionAddress) => void save(a));
 
   useEffect(() => {
     if (first.current) {
@@ -70,9 +71,8 @@ export function AddressStep({ address, onChange, loggedIn, onBack, onContinue }:
       return;
     }
     if (!loggedIn) return;
-    const t = setTimeout(() => void save(address), ADDRESS_SAVE_DELAY_MS);
+    const t = setTimeout(() => saveEdited(address), ADDRESS_SAVE_DELAY_MS);
     return () => clearTimeout(t);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [address, loggedIn]);
 
   function submit(e: React.FormEvent) {
