@@ -402,10 +402,11 @@ describe("authorization matrix", () => {
     const mutations: string[] = res.__schema.mutationType.fields.map((f: { name: string }) => f.name);
     const covered = new Set(OPERATIONS.map((o) => /^(\w+)/.exec(o.name)![1]));
     // Tested elsewhere: credentials (auth.test.ts), payment steps bound to a client secret (checkout.test.ts),
-    // token revocation (businesses.test.ts), steps bound to the caller's own payment or setup intent (cards.test.ts).
+    // token revocation (businesses.test.ts), steps bound to the caller's own payment or setup intent (cards.test.ts),
+    // job runs, which need a running job queue (jobs.test.ts: administrators only, refused to any other user).
     const elsewhere = [
       "register", "login", "logout", "changePassword", "completeCheckout", "confirmSandboxPayment", "completeSandboxChallenge",
-      "revokeApiToken", "confirmSandboxSetup", "finishCardUpdate", "promotePaymentMethod",
+      "revokeApiToken", "confirmSandboxSetup", "finishCardUpdate", "promotePaymentMethod", "retryJobRun",
     ];
     expect(mutations.filter((m) => !covered.has(m) && !elsewhere.includes(m))).toEqual([]);
   });
