@@ -36,6 +36,8 @@ export interface EventPayloads {
   "user.password_changed.v1": { userId: number };
   /** A business's page was published (made visible to the public). */
   "page.published.v1": { businessId: number; slug: string };
+  /** A business published its Next Box note (what members get in the coming box; shown on its page and in the portal). */
+  "next_box.published.v1": { businessId: number; slug: string; nextBoxId: number };
 }
 
 export type EventType = keyof EventPayloads;

@@ -146,17 +146,25 @@ export interface SaveNextBoxInput {
 export async function saveNextBox(ctx: ServiceContext, input: SaveNextBoxInput) {
   await assertCan(ctx, input.businessId, "editContent");
   const data = parseInput(SaveNextBoxSchema, input);
-  const business = await ctx.db.business.findUnique({ where: { id: data.businessId }, select: { id: true } });
+  const business = await ctx.db.business.findUnique({ where: { id: data.businessId }, select: { id: true, slug: true } });
   if (!business) throw new NotFoundError("Business");
   const updatedById = ctx.actor.kind === "user" ? ctx.actor.user.id : null;
   const content = richTextOf(data.contentDoc, data.contentHtml);
   const contentHtml = content.html;
   const contentDoc = content.doc ? (content.doc as unknown as Prisma.InputJsonObject) : Prisma.DbNull;
-  const box = await ctx.db.nextBox.upsert({
-    where: { businessId: business.id },
-    create: { businessId: business.id, contentHtml, contentDoc, updatedById },
-    update: { contentHtml, contentDoc, updatedById },
-  });
+  const now = ctx.clock.now();
+  const box = await ctx.db.$transaction(async (tx) => {
+    const saved = await tx.nextBox.upsert({
+      where: { businessId: business.id },
+      create: { businessId: business.id, contentHtml, contentDoc, updatedById },
+      update: { contentHtml, contentDoc, updatedById },
+    });
+    // The note is public at once (business page, members' portal): announced with the save.
+    await writeEvents(tx, { at: now, actor: eventActorOf(ctx.actor) }, [
+      { type: "next_box.published.v1", businessId: business.id, objectId: globalId("Business", business.id), payload: { businessId: business.id, slug: business.slug, nextBoxId: saved.id } },
+    ]);
+    return saved;
+  }, TX_OPTIONS);
   await publicPageChanged(ctx, business.id); // Business.nextBox is public
   return box;
 }

@@ -261,6 +261,18 @@ describe("account and content events", () => {
     ]);
   });
 
+  it("saving the Next Box note publishes it; a refused save announces nothing", async () => {
+    const SAVE = `mutation($input: SaveNextBoxInput!) { saveNextBox(input: $input) { __typename ... on Error { message } } }`;
+    const refused = await eventsOf(async () => expect((await t.gqlOk(SAVE, { input: { businessId: farm.id } }, { token: await owner() })).saveNextBox.__typename).not.toBe("SaveNextBoxSuccess"));
+    expect(refused).toEqual([]);
+    const doc = { blocks: [{ type: "paragraph", data: { text: "Strawberries and new potatoes." } }] };
+    const saved = await eventsOf(async () => expect((await t.gqlOk(SAVE, { input: { businessId: farm.id, contentDoc: doc } }, { token: await owner() })).saveNextBox.__typename).toBe("SaveNextBoxSuccess"));
+    const box = await t.db.prisma.nextBox.findUniqueOrThrow({ where: { businessId: farm.id } });
+    expect(saved).toEqual([
+      expect.objectContaining({ type: "next_box.published.v1", businessId: farm.id, actor: user(ownerId), objectId: globalId("Business", farm.id), payload: { businessId: farm.id, slug: "farm", nextBoxId: box.id } }),
+    ]);
+  });
+
   it("saving a business page publishes it", async () => {
     const SAVE = `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename ... on Error { message } } }`;
     const content = { brand: { name: "Farm" }, fulfillment: { pickup: true, shipping: true, delivery: false } };
