@@ -17,6 +17,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { Negotiator } from "@fastify/accept-negotiator";
 import fastifyStatic from "@fastify/static";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
@@ -48,19 +49,8 @@ function acceptsHtml(accept: string | undefined): boolean {
   });
 }
 
-/** The encoding to answer with: brotli, then gzip, when Accept-Encoding takes it (q above 0); else none. */
-function chooseEncoding(acceptEncoding: string | undefined): "br" | "gzip" | null {
-  if (!acceptEncoding) return null;
-  const accepted = new Set<string>();
-  for (const part of acceptEncoding.split(",")) {
-    const [name = "", ...params] = part.split(";").map((s) => s.trim().toLowerCase());
-    const q = params.find((p) => p.startsWith("q="));
-    if (!q || Number(q.slice(2)) > 0) accepted.add(name);
-  }
-  if (accepted.has("br")) return "br";
-  if (accepted.has("gzip") || accepted.has("*")) return "gzip";
-  return null;
-}
+/** Encodings of the shell: negotiated as @fastify/static negotiates the assets' (q-values, `*`); none: identity. */
+const SHELL_ENCODINGS = new Negotiator<"br" | "gzip">({ supportedValues: ["br", "gzip"] });
 
 /** An HTML answer in its three encodings, with its ETag. */
 interface HtmlBody {
@@ -117,7 +107,7 @@ function sendHtml(req: FastifyRequest, reply: FastifyReply, body: HtmlBody, stat
   reply.header("cache-control", "no-cache").header("etag", body.etag);
   addVary(reply, vary);
   if (status === 200 && etagMatches(req.headers["if-none-match"], body.etag)) return reply.status(304).send();
-  const encoding = chooseEncoding(req.headers["accept-encoding"]);
+  const encoding = SHELL_ENCODINGS.negotiate(req.headers["accept-encoding"] ?? "");
   if (encoding) reply.header("content-encoding", encoding);
   return reply
     .status(status)
