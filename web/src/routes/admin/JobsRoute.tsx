@@ -9,7 +9,7 @@ import type { JobsRouteQuery, JobRunState } from "./__generated__/JobsRouteQuery
 import type { JobsRouteRetryMutation } from "./__generated__/JobsRouteRetryMutation.graphql.ts";
 
 /** What each queue does, in the product's words; a queue not listed shows its name. */
-const QUEUE_TITLES: Record<string, string> = { "billing-renewals": "Billing renewals" };
+const QUEUE_TITLES: Record<string, string> = { "billing-renewals": "Billing renewals", "events-prune": "Event retention (daily)" };
 
 const OUTCOMES: Record<JobRunState, { label: string; palette: string }> = {
   CREATED: { label: "Queued", palette: "gray" },
@@ -32,7 +32,7 @@ export default function JobsRoute() {
   return (
     <AdminPage
       title="Jobs"
-      description="Background work shared by every server process: the billing clock's renewal passes, their retries and failures."
+      description="Background work shared by every server process: the billing clock's renewal passes and the daily pruning of old events, with their retries and failures."
       actions={
         <Button variant="outline" onClick={refresh}>
           Refresh
