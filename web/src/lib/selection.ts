@@ -1,4 +1,4 @@
-import type { FulfillmentModeName } from "@shared/fulfillment.ts";
+import { toModeCode, type FulfillmentModeName } from "@shared/fulfillment.ts";
 import { readJson, STORAGE_KEYS, writeItem, type KeyValueStore } from "./storage.ts";
 
 interface SelectionAddon {
@@ -83,4 +83,20 @@ export function updateSelection(patch: Partial<MembershipSelection>, store?: Key
 
 export function clearSelection(store?: KeyValueStore | null): void {
   writeItem(STORAGE_KEYS.membershipSelection, null, store);
+}
+
+/**
+ * The checkout route query's variables (routes/CheckoutRoute.tsx): the business and what is bought, priced by the
+ * server with the coupon when there is one, and without it too, to show when the coupon is refused. The router
+ * preloads the query with the stored selection, so both must build them here alike.
+ */
+export function checkoutQueryVariables(selection: MembershipSelection, couponCode: string) {
+  return {
+    slug: selection.businessSlug,
+    planRef: selection.chosenItemId,
+    addonRefs: selection.chosenAddonIds ?? [],
+    mode: toModeCode(selection.mode),
+    couponCode: couponCode || null,
+    withCoupon: !!couponCode,
+  };
 }

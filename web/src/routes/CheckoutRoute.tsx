@@ -1,16 +1,14 @@
 import { Box, Button, Container, Grid, HStack, Heading, Stack, Text } from "@chakra-ui/react";
-import { Suspense, useEffect, useMemo, useState } from "react";
-import { fetchQuery, graphql, useRelayEnvironment } from "react-relay";
+import { Suspense, useEffect, useMemo, useState, useTransition } from "react";
+import { graphql } from "react-relay";
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
-import type { CheckoutRouteQuery } from "./__generated__/CheckoutRouteQuery.graphql.ts";
-import type { OrderSummaryQuoteQuery as QuoteQueryType } from "../features/checkout/__generated__/OrderSummaryQuoteQuery.graphql.ts";
+import type { CheckoutRouteQuery, CheckoutRouteQuery$data } from "./__generated__/CheckoutRouteQuery.graphql.ts";
 import { AddressStep, EMPTY_ADDRESS, profileAddress } from "../features/checkout/AddressStep.tsx";
 import { ContactStep, type ContactValues } from "../features/checkout/ContactStep.tsx";
-import { OrderSummary, OrderSummaryQuoteQuery, type CheckoutQuote } from "../features/checkout/OrderSummary.tsx";
+import { OrderSummary } from "../features/checkout/OrderSummary.tsx";
 import { ReviewStep, type CheckoutResult } from "../features/checkout/ReviewStep.tsx";
 import { SuccessPanel } from "../features/checkout/SuccessPanel.tsx";
-import { toModeCode } from "@shared/fulfillment.ts";
-import { clearSelection, readSelection, updateSelection, type MembershipSelection, type SelectionAddress } from "../lib/selection.ts";
+import { checkoutQueryVariables, clearSelection, readSelection, updateSelection, type MembershipSelection, type SelectionAddress } from "../lib/selection.ts";
 import { useRefetchKey, useRouteQuery } from "../lib/routeQuery.ts";
 import { readSession, useSessionVersion } from "../lib/session.ts";
 import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
@@ -19,8 +17,10 @@ import { PageContent } from "../ui/PageShell.tsx";
 import { ErrorState } from "../ui/StatusStates.tsx";
 import { PageLoading } from "./PageLoading.tsx";
 
+// The quote is the server's price of the selection (spec: never priced from the browser), with the coupon when one
+// is entered; a refused coupon shows its message beside the price without it (`quoteWithoutCoupon`).
 const CheckoutQuery = graphql`
-  query CheckoutRouteQuery($slug: String!) {
+  query CheckoutRouteQuery($slug: String!, $planRef: String!, $addonRefs: [String!]!, $mode: FulfillmentMode!, $couponCode: String, $withCoupon: Boolean!) {
     business(slug: $slug) {
       name
       slug
@@ -32,17 +32,60 @@ const CheckoutQuery = graphql`
       ...AddressStepFragment_viewer
     }
     paymentConfig {
-      provider
-      publishableKey
+      ...ReviewStepFragment_paymentConfig
+    }
+    quote: checkoutQuote(selection: { businessSlug: $slug, planRef: $planRef, addonRefs: $addonRefs, mode: $mode, couponCode: $couponCode }) {
+      __typename
+      ... on CheckoutQuoteSuccess {
+        data {
+          ...OrderSummaryFragment_quote
+          ...ReviewStepFragment_quote
+        }
+      }
+      ... on Error {
+        message
+        reason
+      }
+    }
+    quoteWithoutCoupon: checkoutQuote(selection: { businessSlug: $slug, planRef: $planRef, addonRefs: $addonRefs, mode: $mode }) @include(if: $withCoupon) {
+      __typename
+      ... on CheckoutQuoteSuccess {
+        data {
+          ...OrderSummaryFragment_quote
+          ...ReviewStepFragment_quote
+        }
+      }
+      ... on Error {
+        message
+      }
     }
   }
 `;
 
+type Quote = NonNullable<CheckoutRouteQuery$data["quote"]["data"]>;
+
+/**
+ * What the summary and the review step show of the quote: the price, or why there is none (spec §7 'Failed to
+ * initialize payment', or the server's refusal, e.g. past the cutoff). A refused coupon is the coupon field's
+ * error, and the price without it stands, unless the selection itself is refused.
+ */
+function quoteOutcome(data: Pick<CheckoutRouteQuery$data, "quote" | "quoteWithoutCoupon">): { quote: Quote | null; refusal: string | null; couponError: string | null } {
+  const q = data.quote;
+  if (q.data) return { quote: q.data, refusal: null, couponError: null };
+  const message = ("message" in q && q.message) || "Failed to initialize payment";
+  const plain = data.quoteWithoutCoupon;
+  if (plain && !("reason" in q && q.reason === "past_cutoff")) {
+    if (plain.data) return { quote: plain.data, refusal: null, couponError: message };
+    return { quote: null, refusal: ("message" in plain && plain.message) || message, couponError: message };
+  }
+  return { quote: null, refusal: message, couponError: null };
+}
+
 const STEPS = ["Contact & Account", "Address", "Review & Payment"];
 /** Spec §9: redirect after checkout success. */
 const CHECKOUT_REDIRECT_MS = 2000;
-/** Spec §7: checkout initialisation times out after 30 s (the summary never waits forever). */
-const QUOTE_TIMEOUT_MS = 30_000;
+/** Spec §7: checkout initialisation (the checkout query with its quote) times out after 30 s. */
+const CHECKOUT_TIMEOUT_MS = 30_000;
 
 /** /membership/checkout and /b/:slug/membership/checkout: the three checkout steps with the order summary. */
 export default function CheckoutRoute() {
@@ -51,13 +94,26 @@ export default function CheckoutRoute() {
   const [attempt, setAttempt] = useState(0);
   if (!selection) return <Navigate to="/membership" replace />;
   return (
-    <ErrorBoundary key={attempt} fallback={() => <PageContent><ErrorState message="Failed to load checkout. Please try again." onRetry={() => setAttempt((n) => n + 1)} /></PageContent>}>
-      <CheckoutFlow selection={selection} />
+    <ErrorBoundary key={attempt} fallback={(e) => <PageContent><ErrorState message={e instanceof CheckoutTimeout ? e.message : "Failed to load checkout. Please try again."} onRetry={() => setAttempt((n) => n + 1)} /></PageContent>}>
+      <CheckoutFlow selection={selection} attempt={attempt} />
     </ErrorBoundary>
   );
 }
 
-function CheckoutFlow({ selection }: { selection: MembershipSelection }) {
+class CheckoutTimeout extends Error {}
+
+/** Checkout's loading box; spec §7: initialisation times out after 30 s, and the retry loads it again. */
+function CheckoutLoading() {
+  const [timedOut, setTimedOut] = useState(false);
+  useEffect(() => {
+    const t = setTimeout(() => setTimedOut(true), CHECKOUT_TIMEOUT_MS);
+    return () => clearTimeout(t);
+  }, []);
+  if (timedOut) throw new CheckoutTimeout("Payment setup timed out. Please try again.");
+  return <PageLoading label="Loading checkout…" />;
+}
+
+function CheckoutFlow({ selection, attempt }: { selection: MembershipSelection; attempt: number }) {
   const [params] = useSearchParams();
   const resume = Number(params.get("resumeStep"));
   const [step, setStep] = useState(Number.isInteger(resume) && resume >= 0 && resume <= 2 ? resume : 0);
@@ -67,10 +123,12 @@ function CheckoutFlow({ selection }: { selection: MembershipSelection }) {
   const [result, setResult] = useState<CheckoutResult | null>(null);
   const state = { step, setStep, contact, setContact, address, setAddress, couponCode, setCouponCode, result, setResult };
   // A sign-in from the contact step loads the checkout's viewer again.
-  const refetchKey = useRefetchKey(useSessionVersion());
+  const sessionKey = useRefetchKey(useSessionVersion());
+  // A retry loads the query again (the failed or timed-out load is not taken up again).
+  const fetchKey = attempt ? `retry${attempt}:${sessionKey ?? ""}` : sessionKey;
   return (
-    <Suspense fallback={<PageLoading label="Loading checkout…" />}>
-      <CheckoutBody selection={selection} state={state} fetchKey={refetchKey} />
+    <Suspense fallback={<CheckoutLoading />}>
+      <CheckoutBody selection={selection} state={state} fetchKey={fetchKey} />
     </Suspense>
   );
 }
@@ -89,18 +147,18 @@ interface FlowState {
 }
 
 function CheckoutBody({ selection, state, fetchKey }: { selection: MembershipSelection; state: FlowState; fetchKey: string | undefined }) {
-  const environment = useRelayEnvironment();
   const navigate = useNavigate();
   const location = useLocation();
   const { slug: pathSlug } = useParams();
-  const data = useRouteQuery<CheckoutRouteQuery>(CheckoutQuery, { slug: selection.businessSlug }, { fetchKey, fetchPolicy: "network-only" });
+  const { couponCode, setCouponCode } = state;
+  // A new coupon prices the selection again; the current price stays on screen until the new one arrives.
+  const [quoting, startQuoting] = useTransition();
+  const data = useRouteQuery<CheckoutRouteQuery>(CheckoutQuery, checkoutQueryVariables(selection, couponCode), { fetchKey, fetchPolicy: "network-only" });
   // One login for every membership (issue 14 replaces spec §4 "Session vs selection"): a session made at another
   // business checks out here as the same member.
   const viewer = data.viewer;
-  const [quote, setQuote] = useState<CheckoutQuote | null>(null);
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const [couponError, setCouponError] = useState<string | null>(null);
-  const { step, setStep, contact, setContact, address, setAddress, couponCode, setCouponCode, result } = state;
+  const { quote, refusal, couponError } = quoteOutcome(data);
+  const { step, setStep, contact, setContact, address, setAddress, result } = state;
 
   // Prefill from the profile once the viewer is known (empty fields only).
   useEffect(() => {
@@ -109,50 +167,6 @@ function CheckoutBody({ selection, state, fetchKey }: { selection: MembershipSel
     const saved = profileAddress(viewer);
     if (saved) setAddress((cur) => (cur.street ? cur : saved));
   }, [viewer, setContact, setAddress]);
-
-  useEffect(() => {
-    let cancelled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const run = (code: string | undefined) =>
-      Promise.race([
-        fetchQuery<QuoteQueryType>(environment, OrderSummaryQuoteQuery, { selection: { businessSlug: selection.businessSlug, planRef: selection.chosenItemId, addonRefs: selection.chosenAddonIds ?? [], mode: toModeCode(selection.mode), couponCode: code } }, { fetchPolicy: "network-only" }).toPromise(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error("Payment setup timed out. Please try again.")), QUOTE_TIMEOUT_MS);
-        }),
-      ]).finally(() => clearTimeout(timer));
-    void (async () => {
-      try {
-        const res = await run(couponCode || undefined);
-        if (cancelled) return;
-        if (!res) {
-          setRefusal("Failed to initialize payment");
-          return;
-        }
-        const q = res.checkoutQuote;
-        if (q.data) {
-          setQuote(q.data);
-          setRefusal(null);
-          setCouponError(null);
-          return;
-        }
-        const message = ("message" in q && q.message) || "Failed to initialize payment";
-        if (couponCode && !("reason" in q && q.reason === "past_cutoff")) {
-          setCouponError(message);
-          const again = await run(undefined);
-          const q2 = again?.checkoutQuote;
-          if (!cancelled && q2?.data) setQuote(q2.data);
-          else if (!cancelled && q2 && "message" in q2) setRefusal(q2.message ?? message);
-          return;
-        }
-        setRefusal(message);
-      } catch (e) {
-        if (!cancelled) setRefusal((e as Error).message || "Failed to initialize payment");
-      }
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [environment, selection, couponCode]);
 
   useEffect(() => {
     if (!result) return;
@@ -238,7 +252,7 @@ function CheckoutBody({ selection, state, fetchKey }: { selection: MembershipSel
               selection={selection}
               quote={quote}
               refusal={refusal}
-              couponError={couponError}
+              couponError={quoting ? null : couponError}
               email={contact.email.trim()}
               isGift={contact.isGift}
               address={address}
@@ -246,8 +260,7 @@ function CheckoutBody({ selection, state, fetchKey }: { selection: MembershipSel
               couponCode={couponCode}
               onApplyCoupon={(code) => {
                 // The same code again keeps its verdict (the quote is not asked again).
-                if (code !== couponCode) setCouponError(null);
-                setCouponCode(code);
+                startQuoting(() => setCouponCode(code));
                 updateSelection({ couponCode: code });
               }}
               paymentConfig={data.paymentConfig}

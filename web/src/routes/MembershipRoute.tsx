@@ -52,8 +52,8 @@ const PortalQuery = graphql`
       ...ProfileTabFragment_user
     }
     paymentConfig {
-      provider
-      publishableKey
+      ...SubscriptionCardFragment_paymentConfig
+      ...ProfileTabFragment_paymentConfig
     }
   }
 `;

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from "react";
 import { Navigate, Outlet, type RouteObject } from "react-router";
 import type { RouteData, RouteQuery } from "../lib/routeQuery.ts";
-import { readSelection } from "../lib/selection.ts";
+import { checkoutQueryVariables, readSelection } from "../lib/selection.ts";
 import { currentTenantHost } from "../lib/tenant.ts";
 import { PageLoading } from "./PageLoading.tsx";
 
@@ -41,10 +41,10 @@ const checkoutData: RouteData = {
   chunk: loadCheckout,
   query: {
     query: () => import("./__generated__/CheckoutRouteQuery.graphql.ts"),
-    // The business of the stored selection (no selection: the route redirects, nothing to load).
+    // The business and the price of the stored selection (no selection: the route redirects, nothing to load).
     variables: () => {
       const selection = readSelection();
-      return selection ? { slug: selection.businessSlug } : null;
+      return selection ? checkoutQueryVariables(selection, selection.couponCode ?? "") : null;
     },
     fetchPolicy: "network-only",
   },

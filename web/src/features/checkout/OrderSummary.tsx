@@ -1,40 +1,26 @@
 import { Box, Flex, Heading, Separator, Stack, Text } from "@chakra-ui/react";
-import { graphql } from "react-relay";
+import { graphql, useFragment } from "react-relay";
 import { formatCents } from "@shared/money.ts";
-import type { OrderSummaryQuoteQuery$data } from "./__generated__/OrderSummaryQuoteQuery.graphql.ts";
+import type { OrderSummaryFragment_quote$key } from "./__generated__/OrderSummaryFragment_quote.graphql.ts";
 
-/** The server's price for the selection (spec: never priced from the browser). */
-export const OrderSummaryQuoteQuery = graphql`
-  query OrderSummaryQuoteQuery($selection: CheckoutSelectionInput!) {
-    checkoutQuote(selection: $selection) {
-      __typename
-      ... on CheckoutQuoteSuccess {
-        data {
-          planName
-          planAmountCents
-          addons {
-            ref
-            name
-            amountCents
-          }
-          subtotalCents
-          discountCents
-          couponCode
-          taxCents
-          taxRatePercent
-          totalCents
-          nextBillingDate
-        }
-      }
-      ... on Error {
-        message
-        reason
-      }
+/** The server's price for the selection (spec: never priced from the browser), as the summary lists it. */
+const OrderSummaryFragment = graphql`
+  fragment OrderSummaryFragment_quote on CheckoutQuote {
+    planName
+    planAmountCents
+    addons {
+      ref
+      name
+      amountCents
     }
+    subtotalCents
+    discountCents
+    couponCode
+    taxCents
+    taxRatePercent
+    totalCents
   }
 `;
-
-export type CheckoutQuote = NonNullable<OrderSummaryQuoteQuery$data["checkoutQuote"]["data"]>;
 
 function Line({ label, value, strong, muted }: { label: string; value: string; strong?: boolean; muted?: boolean }) {
   return (
@@ -46,7 +32,8 @@ function Line({ label, value, strong, muted }: { label: string; value: string; s
 }
 
 /** Spec §2 Order Summary: package line, add-ons, subtotal, email, gift, coupon, tax with percent, total. */
-export function OrderSummary({ quote, refusal, businessName, email, isGift }: { quote: CheckoutQuote | null; refusal?: string | null; businessName: string; email: string; isGift: boolean }) {
+export function OrderSummary({ quote: quoteKey, refusal, businessName, email, isGift }: { quote: OrderSummaryFragment_quote$key | null; refusal?: string | null; businessName: string; email: string; isGift: boolean }) {
+  const quote = useFragment(OrderSummaryFragment, quoteKey);
   return (
     <Box as="aside" aria-labelledby="order-summary" p="5" rounded="xl" bg="bg" borderWidth="1px" shadow="sm" position={{ lg: "sticky" }} top="20">
       <Heading id="order-summary" as="h2" size="md" mb="1">

@@ -1,15 +1,39 @@
 import { Box, Button, Field, Flex, Heading, HStack, Input, Stack, Text } from "@chakra-ui/react";
 import { useRef, useState } from "react";
-import { graphql, useRelayEnvironment } from "react-relay";
+import { graphql, useFragment, useRelayEnvironment } from "react-relay";
 import type { ReviewStepStartMutation } from "./__generated__/ReviewStepStartMutation.graphql.ts";
 import type { ReviewStepCompleteMutation } from "./__generated__/ReviewStepCompleteMutation.graphql.ts";
-import type { CheckoutQuote } from "./OrderSummary.tsx";
-import { CardPaymentForm, PaymentFlowError, type PaymentConfigLike } from "../payments/CardPaymentForm.tsx";
+import type { ReviewStepFragment_quote$key } from "./__generated__/ReviewStepFragment_quote.graphql.ts";
+import type { ReviewStepFragment_paymentConfig$key } from "./__generated__/ReviewStepFragment_paymentConfig.graphql.ts";
+import { CardPaymentForm, PaymentFlowError } from "../payments/CardPaymentForm.tsx";
 import { monthDayOrdinal } from "../../lib/dates.ts";
 import { commitAsync } from "../../lib/mutations.ts";
 import { formatCents } from "@shared/money.ts";
 import { MODE_LABELS, toModeCode } from "@shared/fulfillment.ts";
 import type { MembershipSelection, SelectionAddress } from "../../lib/selection.ts";
+
+/** The server's price as the review box, the pay button and the payment intent's expected total use it. */
+const QuoteFragment = graphql`
+  fragment ReviewStepFragment_quote on CheckoutQuote {
+    planName
+    planAmountCents
+    addons {
+      ref
+      name
+      amountCents
+    }
+    couponCode
+    totalCents
+    nextBillingDate
+  }
+`;
+
+/** The card form's provider. */
+const PaymentConfigFragment = graphql`
+  fragment ReviewStepFragment_paymentConfig on PaymentConfig {
+    ...CardPaymentFormFragment_paymentConfig
+  }
+`;
 
 // The payment intent for the card form: nothing in the store shows it.
 const StartMutation = graphql`
@@ -73,7 +97,7 @@ export function payButtonLabel(totalCents: number, nextBillingDate: string): str
 
 interface Props {
   selection: MembershipSelection;
-  quote: CheckoutQuote | null;
+  quote: ReviewStepFragment_quote$key | null;
   refusal: string | null;
   couponError: string | null;
   email: string;
@@ -82,7 +106,7 @@ interface Props {
   fulfillmentDetails: string;
   couponCode: string;
   onApplyCoupon: (code: string) => void;
-  paymentConfig: PaymentConfigLike;
+  paymentConfig: ReviewStepFragment_paymentConfig$key;
   onBack: () => void;
   onSuccess: (result: CheckoutResult) => void;
 }
@@ -99,7 +123,9 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 }
 
 /** Step 2 'Review & Payment': review box, coupon, the card form and the payment flow. */
-export function ReviewStep({ selection, quote, refusal, couponError, email, isGift, address, fulfillmentDetails, couponCode, onApplyCoupon, paymentConfig, onBack, onSuccess }: Props) {
+export function ReviewStep({ selection, quote: quoteKey, refusal, couponError, email, isGift, address, fulfillmentDetails, couponCode, onApplyCoupon, paymentConfig, onBack, onSuccess }: Props) {
+  const quote = useFragment(QuoteFragment, quoteKey);
+  const config = useFragment(PaymentConfigFragment, paymentConfig);
   const environment = useRelayEnvironment();
   const [coupon, setCoupon] = useState(couponCode);
   // One idempotency key per checkout attempt: a retry after a decline reuses the same payment intent; any change
@@ -195,7 +221,7 @@ export function ReviewStep({ selection, quote, refusal, couponError, email, isGi
             Card details
           </Heading>
           <CardPaymentForm
-            config={paymentConfig}
+            config={config}
             submitLabel={quote ? payButtonLabel(quote.totalCents, quote.nextBillingDate) : "Pay now"}
             disabled={!quote}
             prepare={prepare}

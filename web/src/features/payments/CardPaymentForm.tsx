@@ -1,6 +1,7 @@
 import { Button, Field, HStack, Input, SimpleGrid, Spinner, Stack, Text } from "@chakra-ui/react";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { graphql, readInlineData, useRelayEnvironment } from "react-relay";
+import { graphql, readInlineData, useFragment, useRelayEnvironment } from "react-relay";
+import type { CardPaymentFormFragment_paymentConfig$key } from "./__generated__/CardPaymentFormFragment_paymentConfig.graphql.ts";
 import type { CardPaymentFormFragment_intent$key } from "./__generated__/CardPaymentFormFragment_intent.graphql.ts";
 import type { CardPaymentFormConfirmMutation } from "./__generated__/CardPaymentFormConfirmMutation.graphql.ts";
 import type { CardPaymentFormChallengeMutation } from "./__generated__/CardPaymentFormChallengeMutation.graphql.ts";
@@ -12,6 +13,14 @@ import { lazyDialog } from "../../ui/lazyDialog.tsx";
 
 const StripeCardForm = lazy(() => import("./StripeCardForm.tsx"));
 const SandboxChallengeDialog = lazyDialog(() => import("./SandboxChallengeDialog.tsx").then((m) => m.SandboxChallengeDialog));
+
+/** Which card form to show: Stripe Elements with the publishable key, or the sandbox form. */
+const PaymentConfigFragment = graphql`
+  fragment CardPaymentFormFragment_paymentConfig on PaymentConfig {
+    provider
+    publishableKey
+  }
+`;
 
 // The sandbox's payment intent, before and after a 3-D Secure challenge: its status and error decide the flow's
 // next step; no screen shows the intent.
@@ -59,14 +68,8 @@ const ChallengeMutation = graphql`
 /** Thrown by prepare/onSucceeded with a message meant for the Payment Error box. */
 export class PaymentFlowError extends Error {}
 
-
-export interface PaymentConfigLike {
-  provider: string;
-  publishableKey: string | null | undefined;
-}
-
 interface Props {
-  config: PaymentConfigLike;
+  config: CardPaymentFormFragment_paymentConfig$key;
   /** Pay button text. */
   submitLabel: string;
   disabled?: boolean;
@@ -93,13 +96,14 @@ const STRIPE_LOAD_TIMEOUT_MS = 8000;
  * sandbox card form. Both run the same flow: prepare → confirm (3-D Secure when asked) → onSucceeded.
  */
 export function CardPaymentForm(props: Props) {
-  const useStripe = props.config.provider === "stripe" && !!props.config.publishableKey;
+  const config = useFragment(PaymentConfigFragment, props.config);
+  const publishableKey = config.provider === "stripe" ? config.publishableKey : null;
   const [stripeFailed, setStripeFailed] = useState(false);
   const onUnavailable = useCallback(() => setStripeFailed(true), []);
-  if (useStripe && !stripeFailed) {
+  if (publishableKey && !stripeFailed) {
     return (
       <Suspense fallback={<SettingUp />}>
-        <StripeCardForm publishableKey={props.config.publishableKey!} intent={props.intent ?? "payment"} timeoutMs={STRIPE_LOAD_TIMEOUT_MS} onUnavailable={onUnavailable}>
+        <StripeCardForm publishableKey={publishableKey} intent={props.intent ?? "payment"} timeoutMs={STRIPE_LOAD_TIMEOUT_MS} onUnavailable={onUnavailable}>
           {(confirm, ready) => <PaymentFlow {...props} confirmer={confirm} ready={ready} fields={null} />}
         </StripeCardForm>
       </Suspense>

@@ -4,10 +4,11 @@ import { graphql, useFragment, useRelayEnvironment } from "react-relay";
 import { useLocation, useNavigate } from "react-router";
 import type { CardUpdateSectionFragment_card$key } from "./__generated__/CardUpdateSectionFragment_card.graphql.ts";
 import type { CardUpdateSectionFragment_user$key } from "./__generated__/CardUpdateSectionFragment_user.graphql.ts";
+import type { CardUpdateSectionFragment_paymentConfig$key } from "./__generated__/CardUpdateSectionFragment_paymentConfig.graphql.ts";
 import type { CardUpdateSectionStartMutation } from "./__generated__/CardUpdateSectionStartMutation.graphql.ts";
 import type { CardUpdateSectionConfirmMutation } from "./__generated__/CardUpdateSectionConfirmMutation.graphql.ts";
 import type { CardUpdateSectionFinishMutation } from "./__generated__/CardUpdateSectionFinishMutation.graphql.ts";
-import { CardPaymentForm, PaymentFlowError, type PaymentConfigLike } from "../payments/CardPaymentForm.tsx";
+import { CardPaymentForm, PaymentFlowError } from "../payments/CardPaymentForm.tsx";
 import type { ConfirmResult } from "../payments/confirmation.ts";
 import type { SandboxCard } from "../payments/cardInput.ts";
 import { savedCardLabel } from "../../lib/cards.ts";
@@ -20,6 +21,13 @@ const CardUpdateSectionFragment = graphql`
     paymentMethod {
       ...CardUpdateSectionFragment_card
     }
+  }
+`;
+
+/** The card form's provider, for the new card. */
+const PaymentConfigFragment = graphql`
+  fragment CardUpdateSectionFragment_paymentConfig on PaymentConfig {
+    ...CardPaymentFormFragment_paymentConfig
   }
 `;
 
@@ -118,8 +126,9 @@ type Phase = { name: "closed" } | { name: "starting" } | { name: "form"; clientS
  * finalize (the card becomes the default and past-due memberships are retried), then 'Card updated successfully.'
  * and close after 1.5 s.
  */
-export function CardUpdateSection({ user, paymentConfig, onUpdated }: { user: CardUpdateSectionFragment_user$key; paymentConfig: PaymentConfigLike; onUpdated: () => void }) {
+export function CardUpdateSection({ user, paymentConfig, onUpdated }: { user: CardUpdateSectionFragment_user$key; paymentConfig: CardUpdateSectionFragment_paymentConfig$key; onUpdated: () => void }) {
   const data = useFragment(CardUpdateSectionFragment, user);
+  const config = useFragment(PaymentConfigFragment, paymentConfig);
   const environment = useRelayEnvironment();
   const location = useLocation();
   const navigate = useNavigate();
@@ -231,7 +240,7 @@ export function CardUpdateSection({ user, paymentConfig, onUpdated }: { user: Ca
             New card
           </Heading>
           <CardPaymentForm
-            config={paymentConfig}
+            config={config}
             intent="setup"
             submitLabel="Save card"
             errorTitle="Card not saved:"

@@ -2,6 +2,7 @@ import { Box, Button, Field, Heading, Input, SimpleGrid, Stack, Text } from "@ch
 import { startTransition, useState } from "react";
 import { graphql, useFragment, useRelayEnvironment } from "react-relay";
 import type { ProfileTabFragment_user$key } from "./__generated__/ProfileTabFragment_user.graphql.ts";
+import type { ProfileTabFragment_paymentConfig$key } from "./__generated__/ProfileTabFragment_paymentConfig.graphql.ts";
 import type { ProfileTabSaveMutation } from "./__generated__/ProfileTabSaveMutation.graphql.ts";
 import type { ProfileTabPasswordMutation } from "./__generated__/ProfileTabPasswordMutation.graphql.ts";
 import { commitAsync } from "../../lib/mutations.ts";
@@ -10,7 +11,6 @@ import type { SelectionAddress } from "../../lib/selection.ts";
 import { CardUpdateSection } from "./CardUpdateSection.tsx";
 import { StateSelect } from "../checkout/StateSelect.tsx";
 import { readSavedAddress } from "../checkout/savedAddress.ts";
-import type { PaymentConfigLike } from "../payments/CardPaymentForm.tsx";
 import { FormError } from "../../ui/FormError.tsx";
 
 const ProfileTabFragment = graphql`
@@ -23,6 +23,12 @@ const ProfileTabFragment = graphql`
       ...savedAddress_address
     }
     ...CardUpdateSectionFragment_user
+  }
+`;
+
+const PaymentConfigFragment = graphql`
+  fragment ProfileTabFragment_paymentConfig on PaymentConfig {
+    ...CardUpdateSectionFragment_paymentConfig
   }
 `;
 
@@ -65,8 +71,9 @@ export function passwordFormError(current: string, next: string, confirm: string
 }
 
 /** Profile tab: email, name, phone, address; password change; card update. */
-export function ProfileTab({ user, paymentConfig, onCardUpdated }: { user: ProfileTabFragment_user$key; paymentConfig: PaymentConfigLike; onCardUpdated?: () => void }) {
+export function ProfileTab({ user, paymentConfig, onCardUpdated }: { user: ProfileTabFragment_user$key; paymentConfig: ProfileTabFragment_paymentConfig$key; onCardUpdated?: () => void }) {
   const data = useFragment(ProfileTabFragment, user);
+  const config = useFragment(PaymentConfigFragment, paymentConfig);
   const environment = useRelayEnvironment();
   const [email, setEmail] = useState(data.email ?? "");
   const [name, setName] = useState(data.name ?? "");
@@ -202,7 +209,7 @@ export function ProfileTab({ user, paymentConfig, onCardUpdated }: { user: Profi
       </Box>
 
       {/* In a transition: the portal keeps showing while the memberships refetch (a past-due one turns active). */}
-      <CardUpdateSection user={data} paymentConfig={paymentConfig} onUpdated={() => onCardUpdated && startTransition(onCardUpdated)} />
+      <CardUpdateSection user={data} paymentConfig={config} onUpdated={() => onCardUpdated && startTransition(onCardUpdated)} />
     </Stack>
   );
 }

@@ -3,10 +3,11 @@ import { useState } from "react";
 import { graphql, useFragment, useRelayEnvironment } from "react-relay";
 import { Link as RouterLink, useLocation } from "react-router";
 import type { SubscriptionCardFragment_membership$key } from "./__generated__/SubscriptionCardFragment_membership.graphql.ts";
+import type { SubscriptionCardFragment_paymentConfig$key } from "./__generated__/SubscriptionCardFragment_paymentConfig.graphql.ts";
 import type { SubscriptionCardSkipMutation } from "./__generated__/SubscriptionCardSkipMutation.graphql.ts";
 import type { SubscriptionCardRestartMutation } from "./__generated__/SubscriptionCardRestartMutation.graphql.ts";
 import type { SubscriptionCardCompleteMutation } from "./__generated__/SubscriptionCardCompleteMutation.graphql.ts";
-import { CardPaymentForm, PaymentFlowError, type PaymentConfigLike } from "../payments/CardPaymentForm.tsx";
+import { CardPaymentForm, PaymentFlowError } from "../payments/CardPaymentForm.tsx";
 import { CARD_UPDATE_ANCHOR } from "./CardUpdateSection.tsx";
 import { longDate, monthDayOrdinal, monthOnly, monthYear } from "../../lib/dates.ts";
 import { commitAsync } from "../../lib/mutations.ts";
@@ -55,6 +56,13 @@ const SubscriptionCardFragment = graphql`
         name
       }
     }
+  }
+`;
+
+/** The card form's provider, for a restart that charges now. */
+const PaymentConfigFragment = graphql`
+  fragment SubscriptionCardFragment_paymentConfig on PaymentConfig {
+    ...CardPaymentFormFragment_paymentConfig
   }
 `;
 
@@ -132,8 +140,9 @@ const STATUS_LABEL: Record<string, { label: string; palette: string }> = {
 };
 
 /** One membership: details, skip (inside the window), change box link, restart of a canceled one. */
-export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenProfile }: { membership: SubscriptionCardFragment_membership$key; paymentConfig: PaymentConfigLike; onChanged: () => void; onOpenProfile: () => void }) {
+export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenProfile }: { membership: SubscriptionCardFragment_membership$key; paymentConfig: SubscriptionCardFragment_paymentConfig$key; onChanged: () => void; onOpenProfile: () => void }) {
   const m = useFragment(SubscriptionCardFragment, membership);
+  const config = useFragment(PaymentConfigFragment, paymentConfig);
   const environment = useRelayEnvironment();
   const location = useLocation();
   const [dialog, setDialog] = useState<null | "skip" | "skipped" | "restart" | "restartPay" | "restarted">(null);
@@ -374,7 +383,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
                   <Dialog.Body>
                     <Text mb="4">Enter your card to pay for the current period and restart your {m.business.name} membership.</Text>
                     <CardPaymentForm
-                      config={paymentConfig}
+                      config={config}
                       submitLabel={`Pay ${formatCents(m.totalCents)} and restart`}
                       prepare={async () => restartPayment.clientSecret}
                       onSucceeded={async () => {
