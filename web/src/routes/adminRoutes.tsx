@@ -1,6 +1,7 @@
 import { lazy } from "react";
 import { Navigate, type RouteObject } from "react-router";
 import type { RouteData, RouteQuery } from "../lib/routeQuery.ts";
+import { readAdminSession } from "../features/admin/session.ts";
 
 // Every admin module is its own chunk, loaded only under /admin: the public pages never download them.
 const AdminLayout = lazy(() => import("./admin/AdminLayoutRoute.tsx"));
@@ -27,6 +28,17 @@ function withQuery(query: RouteQuery["query"], variables: RouteQuery["variables"
 }
 const none = () => ({});
 const businessId = (p: Record<string, string | undefined>) => ({ id: Number(p.id) });
+
+/** Whether the sidebar offers a business's API Tokens (AdminLayoutRoute): asked for members, not administrators. */
+const apiTokensNav: RouteQuery = {
+  query: () => import("../features/admin/api-tokens/__generated__/ApiTokensNavGateQuery.graphql.ts"),
+  variables: (p) => (readAdminSession().isAdmin || !Number.isSafeInteger(Number(p.id)) ? null : businessId(p)),
+};
+
+/** A business's page: its own query and, beside it, the sidebar's. */
+function withBusinessQuery(query: RouteQuery["query"], fetchPolicy: RouteQuery["fetchPolicy"]): { handle: RouteData } {
+  return { handle: { query: [{ query, variables: businessId, fetchPolicy }, apiTokensNav] } };
+}
 
 /**
  * The admin area (/admin/*): its own layout, guard and pages. Mounted beside the public site by router.tsx.
@@ -58,11 +70,11 @@ export const adminRoutes: RouteObject[] = [
         } satisfies RouteData,
       },
       { path: "change-password", element: <ChangePasswordRoute /> },
-      { path: "business/:id", element: <BusinessDashboardRoute />, ...withQuery(() => import("./admin/__generated__/BusinessDashboardRouteQuery.graphql.ts"), businessId, "store-and-network") },
-      { path: "business/:id/page", element: <BusinessPageEditorRoute />, ...withQuery(() => import("./admin/__generated__/BusinessPageEditorRouteQuery.graphql.ts"), businessId, "network-only") },
-      { path: "business/:id/next-box", element: <NextBoxEditorRoute />, ...withQuery(() => import("./admin/__generated__/NextBoxEditorRouteQuery.graphql.ts"), businessId, "network-only") },
-      { path: "business/:id/memberships", element: <BusinessMembershipsRoute />, ...withQuery(() => import("./admin/__generated__/BusinessMembershipsRouteQuery.graphql.ts"), businessId, "store-and-network") },
-      { path: "business/:id/api-tokens", element: <ApiTokensRoute />, ...withQuery(() => import("./admin/__generated__/ApiTokensRouteQuery.graphql.ts"), businessId, "store-and-network") },
+      { path: "business/:id", element: <BusinessDashboardRoute />, ...withBusinessQuery(() => import("./admin/__generated__/BusinessDashboardRouteQuery.graphql.ts"), "store-and-network") },
+      { path: "business/:id/page", element: <BusinessPageEditorRoute />, ...withBusinessQuery(() => import("./admin/__generated__/BusinessPageEditorRouteQuery.graphql.ts"), "network-only") },
+      { path: "business/:id/next-box", element: <NextBoxEditorRoute />, ...withBusinessQuery(() => import("./admin/__generated__/NextBoxEditorRouteQuery.graphql.ts"), "network-only") },
+      { path: "business/:id/memberships", element: <BusinessMembershipsRoute />, ...withBusinessQuery(() => import("./admin/__generated__/BusinessMembershipsRouteQuery.graphql.ts"), "store-and-network") },
+      { path: "business/:id/api-tokens", element: <ApiTokensRoute />, ...withBusinessQuery(() => import("./admin/__generated__/ApiTokensRouteQuery.graphql.ts"), "store-and-network") },
       { path: "*", element: <Navigate to="/admin" replace /> },
     ],
   },

@@ -1,13 +1,13 @@
 import { Suspense } from "react";
 import { Outlet, useLocation, useMatch, useNavigate } from "react-router";
 import { AdminGuard } from "../../features/admin/AdminGuard.tsx";
-import { useCanManageApiTokens } from "../../features/admin/api-tokens/useCanManageApiTokens.ts";
+import { ApiTokensNavGate } from "../../features/admin/api-tokens/ApiTokensNavGate.tsx";
 import { clearStoredSession, readAdminSession } from "../../features/admin/session.ts";
 import { AdminShell, type AdminNavSection } from "../../ui/admin/AdminShell.tsx";
 import { ErrorBoundary } from "../../ui/ErrorBoundary.tsx";
 import { ErrorState, LoadingState } from "../../ui/StatusStates.tsx";
 
-function navSections(isAdmin: boolean, businessId: string | undefined, canManageApiTokens: boolean): AdminNavSection[] {
+function navSections(isAdmin: boolean, businessId: string | undefined): AdminNavSection[] {
   const sections: AdminNavSection[] = [];
   if (isAdmin) {
     sections.push({
@@ -32,7 +32,8 @@ function navSections(isAdmin: boolean, businessId: string | undefined, canManage
         { to: `${base}/page`, label: "Edit Page" },
         { to: `${base}/next-box`, label: "Next Box" },
         { to: `${base}/memberships`, label: "Memberships" },
-        ...(canManageApiTokens ? [{ to: `${base}/api-tokens`, label: "API Tokens" }] : []),
+        // Administrators always may; others when the server says so (owners).
+        { to: `${base}/api-tokens`, label: "API Tokens", gate: isAdmin ? undefined : (entry) => <ApiTokensNavGate businessId={Number(businessId)}>{entry}</ApiTokensNavGate> },
       ],
     });
   }
@@ -53,14 +54,13 @@ export default function AdminLayoutRoute() {
   const business = useMatch("/admin/business/:id/*");
   const { isAdmin } = readAdminSession();
   const businessId = business?.params.id;
-  const canManageApiTokens = useCanManageApiTokens(businessId ? Number(businessId) : null, isAdmin);
   const logout = () => {
     clearStoredSession();
     void navigate("/membership");
   };
   return (
     <AdminGuard>
-      <AdminShell sections={navSections(isAdmin, businessId, canManageApiTokens)} onLogout={logout}>
+      <AdminShell sections={navSections(isAdmin, businessId)} onLogout={logout}>
         <ErrorBoundary key={location.pathname} fallback={(error) => <ErrorState message={error.message || "Something went wrong"} onRetry={() => navigate(0)} />}>
           <Suspense fallback={<LoadingState label="Loading…" />}>
             <Outlet />

@@ -1,13 +1,19 @@
-import { useState, type ReactNode } from "react";
+import { Suspense, useState, type ReactNode } from "react";
 import { Box, Button, CloseButton, Drawer, Flex, HStack, IconButton, Link, Portal, Stack, Text } from "@chakra-ui/react";
 import { Link as RouterLink, NavLink } from "react-router";
 import { BrandMark } from "../BrandMark.tsx";
+import { ErrorBoundary } from "../ErrorBoundary.tsx";
 
 interface AdminNavItem {
   to: string;
   label: string;
   /** Only this exact path marks it current (index routes). */
   end?: boolean;
+  /**
+   * Wraps the entry in what decides whether it shows (an element rendering it or nothing); that may load data
+   * (suspend): the entry appears once it has, and stays away when the load fails.
+   */
+  gate?: (entry: ReactNode) => ReactNode;
 }
 
 export interface AdminNavSection {
@@ -25,22 +31,21 @@ function NavList({ sections, onNavigate }: { sections: AdminNavSection[]; onNavi
               {section.title}
             </Text>
           )}
-          {section.items.map((item) => (
-            <Link
-              key={item.to}
-              asChild
-              px="3"
-              py="2"
-              rounded="md"
-              color="fg"
-              _hover={{ bg: "orange.50", textDecoration: "none" }}
-              css={{ "&[aria-current=page]": { bg: "orange.100", color: "orange.900", fontWeight: "semibold" } }}
-            >
-              <NavLink to={item.to} end={item.end} onClick={onNavigate}>
-                {item.label}
-              </NavLink>
-            </Link>
-          ))}
+          {section.items.map((item) => {
+            const link = (
+              <Link key={item.to} asChild px="3" py="2" rounded="md" color="fg" _hover={{ bg: "orange.50", textDecoration: "none" }} css={{ "&[aria-current=page]": { bg: "orange.100", color: "orange.900", fontWeight: "semibold" } }}>
+                <NavLink to={item.to} end={item.end} onClick={onNavigate}>
+                  {item.label}
+                </NavLink>
+              </Link>
+            );
+            if (!item.gate) return link;
+            return (
+              <ErrorBoundary key={item.to} fallback={() => null}>
+                <Suspense fallback={null}>{item.gate(link)}</Suspense>
+              </ErrorBoundary>
+            );
+          })}
         </Stack>
       ))}
     </Stack>
