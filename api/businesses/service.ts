@@ -6,6 +6,8 @@ import { hashToken, newToken, PARTNER_TOKEN_PREFIX } from "../auth/tokens.ts";
 import { isValidSlug, normalizeSlug } from "../shared/slug.ts";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../shared/errors.ts";
 import { parseInput, singleLine } from "../shared/validation.ts";
+import { eventActorOf, writeEvents, type NewEvent } from "../events/outbox.ts";
+import { globalId } from "../shared/global-id.ts";
 import { publicPageChanged } from "../pages/public-cache.ts";
 import { richTextToPlain } from "../pages/richtext.ts";
 
@@ -161,15 +163,23 @@ export async function createBusiness(ctx: ServiceContext, input: z.input<typeof 
   }
   if (await ctx.db.business.findUnique({ where: { slug: data.slug }, select: { id: true } })) throw new ConflictError(SLUG_TAKEN, "slug_taken");
   try {
-    // One nested create is one transaction: business, page, next box and attachments together.
-    const business = await ctx.db.business.create({
-      data: {
-        name: data.name,
-        slug: data.slug,
-        page: { create: { brandName: data.name } },
-        nextBox: { create: {} },
-        users: { create: data.attachments.map((a) => ({ userId: a.userId, role: a.role })) },
-      },
+    // One transaction: business, page, next box and attachments together, with their events.
+    const business = await ctx.db.$transaction(async (tx) => {
+      const { users, ...created } = await tx.business.create({
+        data: {
+          name: data.name,
+          slug: data.slug,
+          page: { create: { brandName: data.name } },
+          nextBox: { create: {} },
+          users: { create: data.attachments.map((a) => ({ userId: a.userId, role: a.role })) },
+        },
+        include: { users: { orderBy: { id: "asc" } } },
+      });
+      await writeEvents(tx, { at: ctx.clock.now(), actor: eventActorOf(ctx.actor) }, [
+        { type: "business.created.v1", businessId: created.id, objectId: globalId("Business", created.id), payload: { businessId: created.id, slug: created.slug, name: created.name } },
+        ...users.map((link) => roleEvent("business.role_granted.v1", link)),
+      ]);
+      return created;
     });
     // A page read before the business existed ("not found") may be cached under its slug.
     await publicPageChanged(ctx, null);
@@ -193,10 +203,21 @@ export async function deleteBusiness(ctx: ServiceContext, id: number) {
     // Ended subscriptions without orders reference plans (restrict); remove them before the cascade removes the plans.
     await tx.subscription.deleteMany({ where: { businessId: id } });
     await tx.business.delete({ where: { id } });
+    await writeEvents(tx, { at: ctx.clock.now(), actor: eventActorOf(ctx.actor) }, [
+      { type: "business.deleted.v1", businessId: id, objectId: globalId("Business", id), payload: { businessId: id, slug: business.slug, name: business.name } },
+    ]);
     return business;
   });
   await publicPageChanged(ctx, id);
   return deleted;
+}
+
+/** A role event of a business user (the link's Relay id is the object). */
+function roleEvent(
+  type: "business.role_granted.v1" | "business.role_revoked.v1",
+  link: { id: number; businessId: number; userId: number; role: BusinessRole },
+): NewEvent {
+  return { type, businessId: link.businessId, objectId: globalId("BusinessUser", link.id), payload: { businessId: link.businessId, userId: link.userId, role: link.role } };
 }
 
 const AttachInput = z.object({ businessId: z.number().int(), userId: z.number().int(), role: roleSchema });
@@ -221,10 +242,22 @@ export async function attachBusinessUser(ctx: ServiceContext, input: { businessI
   if (current?.role === "OWNER" && !admin) throw new ForbiddenError("Only administrators can change the owner.", "owner_admin_only");
   if (data.role === "OWNER" && owner && owner.userId !== data.userId) throw new ConflictError(ONE_OWNER, "owner_exists");
   try {
-    return await ctx.db.businessUser.upsert({
-      where: { businessId_userId: { businessId: data.businessId, userId: data.userId } },
-      create: { businessId: data.businessId, userId: data.userId, role: data.role },
-      update: { role: data.role },
+    return await ctx.db.$transaction(async (tx) => {
+      const link = await tx.businessUser.upsert({
+        where: { businessId_userId: { businessId: data.businessId, userId: data.userId } },
+        create: { businessId: data.businessId, userId: data.userId, role: data.role },
+        update: { role: data.role },
+      });
+      // Attaching with the role the user already has changes nothing: nothing to announce.
+      const previousRole = current?.role;
+      if (previousRole !== link.role) {
+        await writeEvents(tx, { at: ctx.clock.now(), actor: eventActorOf(ctx.actor) }, [
+          previousRole
+            ? { type: "business.role_changed.v1", businessId: link.businessId, objectId: globalId("BusinessUser", link.id), payload: { businessId: link.businessId, userId: link.userId, role: link.role, previousRole } }
+            : roleEvent("business.role_granted.v1", link),
+        ]);
+      }
+      return link;
     });
   } catch (e) {
     // Concurrent attaches: the partial unique index business_users_one_owner or the (business, user) key decided.
@@ -239,7 +272,10 @@ export async function detachBusinessUser(ctx: ServiceContext, input: { businessI
   const link = await ctx.db.businessUser.findUnique({ where: { businessId_userId: { businessId: input.businessId, userId: input.userId } } });
   if (!link) throw new NotFoundError("Business user");
   if (link.role === "OWNER" && !isAdmin(ctx)) throw new ForbiddenError("Only administrators can remove the owner.", "owner_admin_only");
-  await ctx.db.businessUser.delete({ where: { id: link.id } });
+  await ctx.db.$transaction(async (tx) => {
+    await tx.businessUser.delete({ where: { id: link.id } });
+    await writeEvents(tx, { at: ctx.clock.now(), actor: eventActorOf(ctx.actor) }, [roleEvent("business.role_revoked.v1", link)]);
+  });
   return link;
 }
 
@@ -261,15 +297,20 @@ export async function createApiToken(ctx: ServiceContext, input: { businessId: n
   const business = await ctx.db.business.findUnique({ where: { id: data.businessId }, select: { id: true } });
   if (!business) throw new NotFoundError("Business");
   const token = newToken(PARTNER_TOKEN_PREFIX);
-  const apiToken = await ctx.db.apiToken.create({
-    data: {
-      name: data.name,
-      tokenHash: hashToken(token),
-      prefix: token.slice(0, TOKEN_PREFIX_LENGTH),
-      businessId: business.id,
-      createdById: actor.user.id,
-      createdAt: ctx.clock.now(),
-    },
+  const now = ctx.clock.now();
+  const apiToken = await ctx.db.$transaction(async (tx) => {
+    const created = await tx.apiToken.create({
+      data: {
+        name: data.name,
+        tokenHash: hashToken(token),
+        prefix: token.slice(0, TOKEN_PREFIX_LENGTH),
+        businessId: business.id,
+        createdById: actor.user.id,
+        createdAt: now,
+      },
+    });
+    await writeEvents(tx, { at: now, actor: eventActorOf(ctx.actor) }, [tokenEvent("api_token.created.v1", created)]);
+    return created;
   });
   return { token, apiToken };
 }
@@ -281,7 +322,18 @@ export async function revokeApiToken(ctx: ServiceContext, id: number) {
   if (!token) throw new NotFoundError("API token");
   await assertCan(ctx, token.businessId, "manageApiTokens");
   if (token.revokedAt) return ctx.db.apiToken.findUniqueOrThrow({ where: { id } });
-  return ctx.db.apiToken.update({ where: { id }, data: { revokedAt: ctx.clock.now() } });
+  const now = ctx.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    // Conditional: of two concurrent revokes, one revokes (and announces it), the other finds it done.
+    const { count } = await tx.apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } });
+    const revoked = await tx.apiToken.findUniqueOrThrow({ where: { id } });
+    if (count) await writeEvents(tx, { at: now, actor: eventActorOf(ctx.actor) }, [tokenEvent("api_token.revoked.v1", revoked)]);
+    return revoked;
+  });
+}
+
+function tokenEvent(type: "api_token.created.v1" | "api_token.revoked.v1", token: { id: number; businessId: number; name: string; prefix: string }): NewEvent {
+  return { type, businessId: token.businessId, objectId: globalId("ApiToken", token.id), payload: { tokenId: token.id, businessId: token.businessId, name: token.name, prefix: token.prefix } };
 }
 
 const memberCountBatches = new WeakMap<object, { ids: number[]; counts: Promise<Map<number, number>> }>();

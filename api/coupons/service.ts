@@ -6,6 +6,9 @@ import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import type { Coupon, CouponType, Prisma } from "../generated/prisma/client.ts";
 import { requireAdmin } from "../auth/policy.ts";
+import { eventActorOf, writeEvents, type NewEvent } from "../events/outbox.ts";
+import type { EventPayloads, EventType } from "../events/vocabulary.ts";
+import { globalId } from "../shared/global-id.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../shared/errors.ts";
 import { parseInput, singleLine } from "../shared/validation.ts";
 
@@ -44,12 +47,24 @@ export async function createCoupon(ctx: ServiceContext, input: CreateCouponInput
   if (!input.code?.trim()) throw new ValidationError(MESSAGES.codeRequired, [{ path: "code", message: MESSAGES.codeRequired }]);
   const data = parseInput(CreateCouponInput, input);
   try {
-    return await ctx.db.coupon.create({ data });
+    return await ctx.db.$transaction(async (tx) => {
+      const coupon = await tx.coupon.create({ data });
+      const { id: couponId, code, type, value, active } = coupon;
+      await writeEvents(tx, eventMeta(ctx), [couponEvent("coupon.created.v1", { couponId, code, type, value, active })]);
+      return coupon;
+    });
   } catch (e) {
     if ((e as { code?: string }).code === "P2002") throw new ConflictError(MESSAGES.codeTaken, "coupon_code_taken");
     throw e;
   }
 }
+
+/** Coupons are platform-wide: their events belong to no business. */
+function couponEvent<T extends Extract<EventType, `coupon.${string}`>>(type: T, payload: EventPayloads[T]): NewEvent {
+  return { type, businessId: null, objectId: globalId("Coupon", payload.couponId), payload } as NewEvent;
+}
+
+const eventMeta = (ctx: ServiceContext) => ({ at: ctx.clock.now(), actor: eventActorOf(ctx.actor) });
 
 /** The caller's selection and paging (GraphQL passes its connection's `query` through; REST none). */
 export type CouponPage = Pick<Prisma.CouponFindManyArgs, "select" | "include" | "take" | "skip" | "cursor">;
@@ -68,10 +83,14 @@ export async function toggleCoupon(ctx: ServiceContext, id: number): Promise<Cou
   requireAdmin(ctx);
   const coupon = await ctx.db.coupon.findUnique({ where: { id }, select: { active: true } });
   if (!coupon) throw new NotFoundError("Coupon");
-  // Conditional on the value read, so two concurrent toggles cannot both flip it the same way.
-  const { count } = await ctx.db.coupon.updateMany({ where: { id, active: coupon.active }, data: { active: !coupon.active } });
-  if (count === 0) throw new ConflictError("The coupon was changed meanwhile. Please reload.", "stale");
-  return ctx.db.coupon.findUniqueOrThrow({ where: { id } });
+  return ctx.db.$transaction(async (tx) => {
+    // Conditional on the value read, so two concurrent toggles cannot both flip it the same way.
+    const { count } = await tx.coupon.updateMany({ where: { id, active: coupon.active }, data: { active: !coupon.active } });
+    if (count === 0) throw new ConflictError("The coupon was changed meanwhile. Please reload.", "stale");
+    const toggled = await tx.coupon.findUniqueOrThrow({ where: { id } });
+    await writeEvents(tx, eventMeta(ctx), [couponEvent("coupon.updated.v1", { couponId: id, code: toggled.code, active: toggled.active })]);
+    return toggled;
+  });
 }
 
 /** Deletes a coupon; subscriptions and orders that used it keep their amounts (their coupon link is cleared). */
@@ -83,6 +102,7 @@ export async function deleteCoupon(ctx: ServiceContext, id: number): Promise<{ i
     await tx.subscription.updateMany({ where: { couponId: id }, data: { couponId: null } });
     await tx.order.updateMany({ where: { couponId: id }, data: { couponId: null } });
     await tx.coupon.delete({ where: { id } });
+    await writeEvents(tx, eventMeta(ctx), [couponEvent("coupon.deleted.v1", { couponId: id, code: coupon.code })]);
     return coupon;
   });
 }

@@ -38,6 +38,40 @@ export interface EventPayloads {
   "page.published.v1": { businessId: number; slug: string };
   /** A business published its Next Box note (what members get in the coming box; shown on its page and in the portal). */
   "next_box.published.v1": { businessId: number; slug: string; nextBoxId: number };
+
+  // Stripe Billing: memberships imported with a Stripe subscription are invoiced by Stripe, not by our billing run.
+  /** Stripe reported a paid invoice of an imported subscription: the membership is ACTIVE (no order of ours: Stripe billed it). */
+  "membership.invoice_paid.v1": { membershipId: number; userId: number; invoiceId: string; amountCents: number; period: string; previousStatus: string };
+
+  // Administration (an audit view, owners' and partners' feeds).
+  /** An administrator created a business (with its page and Next Box; its first users each get business.role_granted.v1). */
+  "business.created.v1": { businessId: number; slug: string; name: string };
+  /** An administrator deleted a business (it had no paying members and no orders). */
+  "business.deleted.v1": { businessId: number; slug: string; name: string };
+  /** A user was given a role in a business (attached, or attached at the business's creation). */
+  "business.role_granted.v1": { businessId: number; userId: number; role: string };
+  /** A user's role in a business changed. */
+  "business.role_changed.v1": { businessId: number; userId: number; role: string; previousRole: string };
+  /** A user's role in a business was taken away (detached). */
+  "business.role_revoked.v1": { businessId: number; userId: number; role: string };
+  /** A partner API token was created for a business (its secret is never in an event). */
+  "api_token.created.v1": { tokenId: number; businessId: number; name: string; prefix: string };
+  /** A partner API token was revoked: it reads as anonymous from now on. */
+  "api_token.revoked.v1": { tokenId: number; businessId: number; name: string; prefix: string };
+  /** An administrator created a coupon; platform-wide. `value`: percent, or cents for FIXED. */
+  "coupon.created.v1": { couponId: number; code: string; type: string; value: number; active: boolean };
+  /** A coupon was switched on or off; platform-wide. */
+  "coupon.updated.v1": { couponId: number; code: string; active: boolean };
+  /** A coupon was deleted (memberships and orders that used it keep their amounts); platform-wide. */
+  "coupon.deleted.v1": { couponId: number; code: string };
+  /** An administrator saved the platform home page (live at once; businesses without a page show it too). */
+  "home_page.published.v1": { pageId: number };
+  /** An administrator created an account (`isAdmin`: a platform administrator); platform-wide. */
+  "user.created.v1": { userId: number; username: string; isAdmin: boolean };
+  /** A member's profile changed: the fields that changed, without their values; platform-wide. */
+  "user.profile_updated.v1": { userId: number; changed: ("email" | "name" | "phone" | "address")[] };
+  /** An account's email address changed (security: tell the previous address); platform-wide, beside user.profile_updated.v1. */
+  "user.email_changed.v1": { userId: number; email: string | null; previousEmail: string | null };
 }
 
 export type EventType = keyof EventPayloads;

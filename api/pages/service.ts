@@ -88,7 +88,14 @@ export async function saveHomePage(ctx: ServiceContext, input: { content: PageCo
   requireAdmin(ctx);
   const content = parseInput(z.object({ content: PageContentSchema }), input).content;
   const data = contentData(content);
-  const page = await ctx.db.page.upsert({ where: { isHome: true }, create: { ...data, isHome: true }, update: data });
+  const page = await ctx.db.$transaction(async (tx) => {
+    const saved = await tx.page.upsert({ where: { isHome: true }, create: { ...data, isHome: true }, update: data });
+    // The home page is no node of the API: its object id names the page row.
+    await writeEvents(tx, { at: ctx.clock.now(), actor: eventActorOf(ctx.actor) }, [
+      { type: "home_page.published.v1", businessId: null, objectId: globalId("Page", saved.id), payload: { pageId: saved.id } },
+    ]);
+    return saved;
+  });
   // Businesses without a page of their own show the home page content.
   await publicPageChanged(ctx, null);
   return page;

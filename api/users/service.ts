@@ -4,7 +4,7 @@ import { hashPassword, verifyPassword, burnPasswordCheck } from "../auth/passwor
 import { openSession, revokeSession, revokeUserSessions } from "../auth/sessions.ts";
 import { LIMITS, giveBack, reserve, reserveAll } from "../auth/throttle.ts";
 import { assertCan, requireAdmin, requireUser } from "../auth/policy.ts";
-import { eventActorOf, writeEvents } from "../events/outbox.ts";
+import { eventActorOf, writeEvents, type NewEvent } from "../events/outbox.ts";
 import type { Prisma, User } from "../generated/prisma/client.ts";
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
 import { globalId } from "../shared/global-id.ts";
@@ -164,18 +164,37 @@ const ProfileInput = z.object({
 export async function updateProfile(ctx: ServiceContext, input: z.input<typeof ProfileInput>) {
   const actor = requireUser(ctx);
   const data = parseInput(ProfileInput, input);
-  const current = await ctx.db.user.findUniqueOrThrow({ where: { id: actor.user.id }, select: { address: true } });
+  const current = await ctx.db.user.findUniqueOrThrow({ where: { id: actor.user.id }, select: { address: true, email: true, name: true, phone: true } });
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc (TypeScript 7) needs it; the linter reads types through the TypeScript 6 API, which does not
   const address = data.address ? addressSchema.parse({ ...((current.address as object | null) ?? {}), ...data.address }) : undefined;
-  return ctx.db.user.update({
-    where: { id: actor.user.id },
-    data: {
-      ...(data.email !== undefined ? { email: data.email || null } : {}),
-      ...(data.name !== undefined ? { name: data.name || null } : {}),
-      ...(data.phone !== undefined ? { phone: data.phone || null } : {}),
-      ...(address ? { address } : {}),
-    },
+  return ctx.db.$transaction(async (tx) => {
+    const user = await tx.user.update({
+      where: { id: actor.user.id },
+      data: {
+        ...(data.email !== undefined ? { email: data.email || null } : {}),
+        ...(data.name !== undefined ? { name: data.name || null } : {}),
+        ...(data.phone !== undefined ? { phone: data.phone || null } : {}),
+        ...(address ? { address } : {}),
+      },
+    });
+    await writeEvents(tx, { at: ctx.clock.now(), actor: eventActorOf(ctx.actor) }, profileEvents(current, user));
+    return user;
   });
+}
+
+type ProfileFields = Pick<User, "email" | "name" | "phone" | "address">;
+
+/** What a profile save announces: the fields that changed, and the email change on its own (security-relevant). */
+function profileEvents(before: ProfileFields, after: ProfileFields & { id: number }): NewEvent[] {
+  const changed = (["email", "name", "phone", "address"] as const).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  if (changed.length === 0) return [];
+  const objectId = globalId("User", after.id);
+  return [
+    { type: "user.profile_updated.v1", businessId: null, objectId, payload: { userId: after.id, changed } },
+    ...(changed.includes("email")
+      ? [{ type: "user.email_changed.v1" as const, businessId: null, objectId, payload: { userId: after.id, email: after.email, previousEmail: before.email } }]
+      : []),
+  ];
 }
 
 const CreateUserInput = z.object({ username: usernameSchema, password: passwordSchema, isAdmin: z.boolean().default(false) });
@@ -185,8 +204,15 @@ export async function createUser(ctx: ServiceContext, input: z.input<typeof Crea
   requireAdmin(ctx);
   if (!input.username || !input.password) throw new ValidationError("Username and password are required");
   const data = parseInput(CreateUserInput, input);
+  const passwordHash = await hashPassword(data.password);
   try {
-    return await ctx.db.user.create({ data: { username: data.username, passwordHash: await hashPassword(data.password), isAdmin: data.isAdmin, createdAt: ctx.clock.now() } });
+    return await ctx.db.$transaction(async (tx) => {
+      const user = await tx.user.create({ data: { username: data.username, passwordHash, isAdmin: data.isAdmin, createdAt: ctx.clock.now() } });
+      await writeEvents(tx, { at: ctx.clock.now(), actor: eventActorOf(ctx.actor) }, [
+        { type: "user.created.v1", businessId: null, objectId: globalId("User", user.id), payload: { userId: user.id, username: user.username, isAdmin: user.isAdmin } },
+      ]);
+      return user;
+    });
   } catch (e) {
     if ((e as { code?: string }).code === "P2002") throw new ConflictError("Username is already taken. Please choose a different one.", "username_taken");
     throw e;
