@@ -8,6 +8,9 @@ import { ConflictError } from "../shared/errors.ts";
 import { settleCheckoutPayment } from "./checkout.ts";
 import { recordPayment, providerFor } from "./service.ts";
 import { saveDefaultCard } from "./cards.ts";
+import { SYSTEM_ACTOR, writeEvents, type NewEvent } from "../events/outbox.ts";
+import { localDate, yearMonthOf } from "../shared/calendar.ts";
+import { globalId } from "../shared/global-id.ts";
 
 type WebhookContext = Pick<ServiceContext, "db" | "clock" | "config" | "log">;
 
@@ -71,19 +74,9 @@ async function handleStripeEvent(ctx: WebhookContext, event: Stripe.Event): Prom
       break;
     }
     case "invoice.paid":
-    case "invoice.payment_failed": {
-      // Memberships imported with a Stripe Billing subscription (providerSubscriptionId): mirror its state.
-      const invoice = event.data.object as Stripe.Invoice & { subscription?: string | { id: string } | null };
-      const subId = typeof invoice.subscription === "string" ? invoice.subscription : invoice.subscription?.id;
-      const updated = subId
-        ? await ctx.db.subscription.updateMany({
-            where: { providerSubscriptionId: subId, status: { not: "CANCELED" } },
-            data: { status: event.type === "invoice.paid" ? "ACTIVE" : "PAST_DUE" },
-          })
-        : { count: 0 };
-      if (updated.count === 0) outcome = "ignored";
-      break;
-    }
+    case "invoice.payment_failed":
+      // Records the event id itself, in the transaction of its status change and events.
+      return handleInvoice(ctx, event);
     default:
       outcome = "ignored";
   }
@@ -95,6 +88,56 @@ async function handleStripeEvent(ctx: WebhookContext, event: Stripe.Event): Prom
     return "duplicate";
   }
   return outcome;
+}
+
+type StripeInvoice = Stripe.Invoice & { subscription?: string | { id: string } | null };
+
+/**
+ * Memberships imported with a Stripe Billing subscription (providerSubscriptionId) are invoiced by Stripe: mirror
+ * its invoice's outcome on their status, and announce it, in one transaction with the event id's record (so a
+ * concurrent redelivery rolls back whole: one status change, one set of events). A paid invoice makes no order
+ * of ours (Stripe billed it, at its own price): it is `membership.invoice_paid.v1`, not `membership.renewed.v1`.
+ */
+async function handleInvoice(ctx: WebhookContext, event: Stripe.InvoicePaidEvent | Stripe.InvoicePaymentFailedEvent): Promise<"processed" | "duplicate" | "ignored"> {
+  const invoice = event.data.object as StripeInvoice;
+  const subId = typeof invoice.subscription === "string" ? invoice.subscription : invoice.subscription?.id;
+  const paid = event.type === "invoice.paid";
+  const now = ctx.clock.now();
+  try {
+    return await ctx.db.$transaction(async (tx) => {
+      await tx.webhookEvent.create({ data: { id: event.id, provider: "stripe", type: event.type } });
+      const subs = subId
+        ? await tx.subscription.findMany({
+            where: { providerSubscriptionId: subId, status: { not: "CANCELED" } },
+            select: { id: true, userId: true, businessId: true, status: true, business: { select: { timeZone: true } } },
+            orderBy: { id: "asc" },
+          })
+        : [];
+      if (subs.length === 0) return "ignored";
+      await tx.subscription.updateMany({ where: { id: { in: subs.map((s) => s.id) }, status: { not: "CANCELED" } }, data: { status: paid ? "ACTIVE" : "PAST_DUE" } });
+      // The invoice's service period (its first line's), in the business's time zone.
+      const periodStart = invoice.lines?.data?.[0]?.period?.start ?? invoice.created;
+      const periodOf = (timeZone: string) => yearMonthOf(localDate(periodStart ? new Date(periodStart * 1000) : now, timeZone));
+      const events = subs.flatMap((s): NewEvent[] => {
+        const common = { businessId: s.businessId, objectId: globalId("Membership", s.id) };
+        const period = periodOf(s.business.timeZone);
+        if (paid) {
+          const payload = { membershipId: s.id, userId: s.userId, invoiceId: invoice.id ?? "", amountCents: invoice.amount_paid ?? 0, period, previousStatus: s.status };
+          return [{ ...common, type: "membership.invoice_paid.v1", payload }];
+        }
+        return [
+          { ...common, type: "payment.failed.v1", payload: { paymentId: null, membershipId: s.id, userId: s.userId, amountCents: invoice.amount_due ?? 0, period, code: null } },
+          { ...common, type: "membership.past_due.v1", payload: { membershipId: s.id, userId: s.userId, period, attempt: invoice.attempt_count ?? 1 } },
+        ];
+      });
+      await writeEvents(tx, { at: now, actor: SYSTEM_ACTOR }, events);
+      return "processed";
+    });
+  } catch (e) {
+    // A concurrent delivery of the same event got here first; its effects are the same as ours.
+    if ((e as { code?: string }).code === "P2002") return "duplicate";
+    throw e;
+  }
 }
 
 /** POST /api/webhooks/stripe: verifies Stripe's signature on the raw body, then handles the event. */
