@@ -13,7 +13,7 @@
  * transactions one at a time anyway; the same SQL runs there.
  *
  * Rows are immutable (a trigger refuses UPDATE; this module has no update path) and kept at least
- * RETENTION_DAYS; pruneEvents deletes only older ones.
+ * RETENTION_DAYS; pruneEvents deletes only older ones, and none that an active consumer has yet to read.
  */
 import type { Actor } from "../context.ts";
 import type { PrismaClient } from "../db.ts";
@@ -27,6 +27,15 @@ const OUTBOX_LOCK_ID = 7_283_120_412;
 
 /** Events are kept at least this long (README "Events"). */
 const RETENTION_DAYS = 90;
+
+/**
+ * A consumer that has not acknowledged anything for this long while events wait for it is stalled: it no
+ * longer holds events back from pruning (a dead consumer must not keep the table growing forever), and the
+ * prune job names it.
+ */
+const STALLED_AFTER_DAYS = 30;
+
+const DAY_MS = 86_400_000;
 
 /** Who made the change: a signed-in user, a partner API token, or the platform itself (billing run, webhooks). */
 export type EventActor = { type: "user" | "partner"; id: number } | { type: "system"; id: null };
@@ -111,19 +120,59 @@ export async function readAfter(db: PrismaClient, consumer: string, limit: numbe
   return readEvents(db, { after: await consumerPosition(db, consumer), limit });
 }
 
-/** Records that `consumer` handled every event up to `sequence`. Never moves a position back (a late ack is a no-op). */
-export async function ack(db: PrismaClient | Tx, consumer: string, sequence: number): Promise<void> {
+/**
+ * Records that `consumer` handled every event up to `sequence`, at `at` (pass the clock's now; it is when the
+ * consumer was last seen alive, see pruneEvents). The first ack registers a consumer (ack 0 to hold every event
+ * from the start). Never moves a position back (a late ack is a no-op, but still says the consumer is alive).
+ */
+export async function ack(db: PrismaClient | Tx, consumer: string, sequence: number, at: Date = new Date()): Promise<void> {
   await db.$executeRaw`
-    INSERT INTO event_consumers (name, position, updated_at) VALUES (${consumer}, ${sequence}::bigint, now())
-    ON CONFLICT (name) DO UPDATE SET position = GREATEST(event_consumers.position, EXCLUDED.position), updated_at = now()`;
+    INSERT INTO event_consumers (name, position, updated_at) VALUES (${consumer}, ${sequence}::bigint, ${at}::timestamp)
+    ON CONFLICT (name) DO UPDATE SET position = GREATEST(event_consumers.position, EXCLUDED.position), updated_at = EXCLUDED.updated_at`;
+}
+
+/** A consumer that no longer holds events back: it has left events unread and not acknowledged for STALLED_AFTER_DAYS. */
+interface StalledConsumer {
+  name: string;
+  position: number;
+  /** Whole days since its last ack. */
+  daysSinceAck: number;
+}
+
+export interface PruneReport {
+  /** Events deleted. */
+  deleted: number;
+  /** Events past retention kept because an active consumer has not read them yet. */
+  kept: number;
+  stalled: StalledConsumer[];
 }
 
 /**
- * Retention: deletes events older than `olderThanDays` (never fewer than RETENTION_DAYS) before `now`, the
- * only deletion there is. Returns how many were deleted. For a scheduled job.
+ * Retention, the only deletion there is: deletes events older than `olderThanDays` (never fewer than
+ * RETENTION_DAYS) before `now` (the clock's), except those after the lowest position of the consumers still
+ * active. A consumer holds events back unless it is caught up, or stalled: events wait for it whose oldest is
+ * over STALLED_AFTER_DAYS old, and it has not acknowledged for as long. For a scheduled job.
  */
-export async function pruneEvents(db: PrismaClient, now: Date, olderThanDays = RETENTION_DAYS): Promise<number> {
-  const days = Math.max(RETENTION_DAYS, olderThanDays);
-  const { count } = await db.event.deleteMany({ where: { createdAt: { lt: new Date(now.getTime() - days * 86_400_000) } } });
-  return count;
+export async function pruneEvents(db: PrismaClient, now: Date, olderThanDays = RETENTION_DAYS): Promise<PruneReport> {
+  const cutoff = new Date(now.getTime() - Math.max(RETENTION_DAYS, olderThanDays) * DAY_MS);
+  const stalledBefore = new Date(now.getTime() - STALLED_AFTER_DAYS * DAY_MS);
+  // The few registered consumers, each with the time of the oldest event it has not acknowledged (null: caught up).
+  const consumers = await db.$queryRaw<{ name: string; position: bigint; updated_at: Date; oldest_unread: Date | null }[]>`
+    SELECT c.name, c.position, c.updated_at,
+           (SELECT e.created_at FROM events e WHERE e.seq > c.position ORDER BY e.seq LIMIT 1) AS oldest_unread
+      FROM event_consumers c ORDER BY c.name`;
+  const stalled: StalledConsumer[] = [];
+  let holdAfter: bigint | null = null;
+  for (const c of consumers) {
+    if (c.oldest_unread == null) continue;
+    if (new Date(c.updated_at) < stalledBefore && new Date(c.oldest_unread) < stalledBefore) {
+      stalled.push({ name: c.name, position: Number(c.position), daysSinceAck: Math.floor((now.getTime() - new Date(c.updated_at).getTime()) / DAY_MS) });
+      continue;
+    }
+    if (holdAfter === null || c.position < holdAfter) holdAfter = c.position;
+  }
+  const past = { createdAt: { lt: cutoff } };
+  const { count: deleted } = await db.event.deleteMany({ where: holdAfter === null ? past : { ...past, sequence: { lte: holdAfter } } });
+  const kept = holdAfter === null ? 0 : await db.event.count({ where: past });
+  return { deleted, kept, stalled };
 }

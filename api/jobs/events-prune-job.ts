@@ -18,12 +18,18 @@ const eventsPruneQueue: Queue = {
   deleteAfterSeconds: 30 * 24 * 60 * 60,
 };
 
-/** Deletes the events past their retention, by the application's clock; the result is how many went. */
+/**
+ * Deletes the events past their retention that no active consumer still has to read, by the application's
+ * clock. The result counts what went (`deleted`) and what waits for a consumer (`kept`), and names each stalled
+ * consumer as `stalled:<name>`: days since its last ack (the Jobs screen lists the numbers of a result).
+ */
 export function eventsPruneJob(ctx: { db: PrismaClient; clock: Clock }): JobDefinition {
   return {
     queue: eventsPruneQueue,
+    // The queue logs the result ("job done"), stalled consumers included.
     async run() {
-      return { deleted: await pruneEvents(ctx.db, ctx.clock.now()) };
+      const report = await pruneEvents(ctx.db, ctx.clock.now());
+      return { deleted: report.deleted, kept: report.kept, ...Object.fromEntries(report.stalled.map((c) => [`stalled:${c.name}`, c.daysSinceAck])) };
     },
   };
 }

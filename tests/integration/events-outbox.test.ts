@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../api/db.ts";
 import { ack, pruneEvents, readAfter, readEvents, SYSTEM_ACTOR, writeEvents, type NewEvent } from "../../api/events/outbox.ts";
+import { eventsPruneJob } from "../../api/jobs/events-prune-job.ts";
+import { FixedClock } from "../../api/shared/clock.ts";
 import { globalId } from "../../api/shared/global-id.ts";
 import { createTestDatabase } from "../support/database.ts";
 
@@ -159,15 +161,59 @@ describe("commit order", () => {
 });
 
 describe("retention", () => {
+  const DAY = 86_400_000;
+  const daysBefore = (days: number) => new Date(AT.getTime() - days * DAY);
+  const write = async (at: Date, ...ids: number[]) => {
+    await db.prisma.$transaction((tx) => writeEvents(tx, { at, actor: SYSTEM_ACTOR }, ids.map((id) => skipped(id))));
+    const all = await readEvents(db.prisma, { after: 0, limit: 10_000 });
+    return ids.map((id) => all.find((e) => e.payload.membershipId === id)!.sequence);
+  };
+  const left = async () => (await readEvents(db.prisma, { after: 0, limit: 10_000 })).map((e) => e.payload.membershipId);
+
+  beforeAll(async () => {
+    // The consumers of the tests above are not this section's.
+    await db.prisma.eventConsumer.deleteMany();
+  });
+
   it("prunes only events older than 90 days", async () => {
-    const old = new Date("2025-11-01T00:00:00Z"); // 124 days before AT
-    const recent = new Date("2025-12-10T00:00:00Z"); // 85 days before AT
-    await db.prisma.$transaction((tx) => writeEvents(tx, { at: old, actor: SYSTEM_ACTOR }, [skipped(501)]));
-    await db.prisma.$transaction((tx) => writeEvents(tx, { at: recent, actor: SYSTEM_ACTOR }, [skipped(502)]));
+    await write(daysBefore(124), 501);
+    await write(daysBefore(85), 502);
     // Asking for less than 90 days still keeps 90.
-    expect(await pruneEvents(db.prisma, AT, 30)).toBe(1);
-    const left = (await readEvents(db.prisma, { after: 0, limit: 1000 })).map((e) => e.payload.membershipId);
-    expect(left).not.toContain(501);
-    expect(left).toContain(502);
+    expect(await pruneEvents(db.prisma, AT, 30)).toEqual({ deleted: 1, kept: 0, stalled: [] });
+    expect(await left()).not.toContain(501);
+    expect(await left()).toContain(502);
+  });
+
+  it("keeps events past 90 days that an active consumer has not read, and prunes them once it has", async () => {
+    const [first] = await write(daysBefore(120), 601, 602);
+    // The mail sender read everything before them, yesterday.
+    await ack(db.prisma, "mail", first - 1, daysBefore(1));
+    expect(await pruneEvents(db.prisma, AT)).toEqual({ deleted: 0, kept: 2, stalled: [] });
+    expect(await left()).toEqual(expect.arrayContaining([601, 602]));
+
+    await ack(db.prisma, "mail", first, AT);
+    expect(await pruneEvents(db.prisma, AT)).toEqual({ deleted: 1, kept: 1, stalled: [] });
+    expect(await left()).not.toContain(601);
+    expect(await left()).toContain(602);
+  });
+
+  it("a consumer that has not acknowledged for 30 days is stalled: it holds nothing back, and the prune job names it", async () => {
+    const [old] = await write(daysBefore(100), 701);
+    const newest = (await readEvents(db.prisma, { after: 0, limit: 10_000 })).at(-1)!.sequence;
+    await ack(db.prisma, "mail", newest, AT);
+    // The partner feed stopped 31 days ago, before event 701; the archive is caught up and quiet for 40 days.
+    await ack(db.prisma, "feed", old - 1, daysBefore(31));
+    await ack(db.prisma, "archive", newest, daysBefore(40));
+    const job = eventsPruneJob({ db: db.prisma, clock: new FixedClock(AT.toISOString()) });
+    expect(await job.run({} as never, new AbortController().signal)).toEqual({ deleted: 2, kept: 0, "stalled:feed": 31 });
+    expect(await left()).not.toContain(701);
+    expect(await left()).not.toContain(602);
+
+    // Within 30 days it still holds its events, however old they are (the silent archive is now behind: stalled).
+    const [held] = await write(daysBefore(95), 702);
+    await ack(db.prisma, "mail", held, AT);
+    await ack(db.prisma, "feed", held - 1, daysBefore(29));
+    expect(await pruneEvents(db.prisma, AT)).toEqual({ deleted: 0, kept: 1, stalled: [{ name: "archive", position: held - 1, daysSinceAck: 40 }] });
+    expect(await left()).toContain(702);
   });
 });

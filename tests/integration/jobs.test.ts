@@ -176,7 +176,7 @@ describe("the outbox's retention job", () => {
     expect((await jobs.boss.getSchedules()).map((s) => [s.name, s.cron])).toEqual([[EVENTS_PRUNE_QUEUE, "30 3 * * *"]]);
     const id = await jobs.boss.send(EVENTS_PRUNE_QUEUE, {});
     await until("the prune job to complete", async () => (await jobs.boss.getJobById(EVENTS_PRUNE_QUEUE, id!))?.state === "completed");
-    expect((await jobs.boss.getJobById(EVENTS_PRUNE_QUEUE, id!))?.output).toEqual({ deleted: 1 });
+    expect((await jobs.boss.getJobById(EVENTS_PRUNE_QUEUE, id!))?.output).toEqual({ deleted: 1, kept: 0 });
     const left = (await readEvents(t.db.prisma, { after: 0, limit: 10_000 })).map((e) => (e.payload as { membershipId?: number }).membershipId);
     expect(left).not.toContain(9101);
     expect(left).toContain(9102);
