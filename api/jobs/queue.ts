@@ -50,6 +50,21 @@ export interface JobQueue {
   stop(timeoutMs?: number): Promise<void>;
 }
 
+/** This release's queues and schedules, whatever an earlier release left. */
+async function applyQueuesAndSchedules(boss: PgBoss, opts: Pick<JobQueueOptions, "definitions" | "schedules">): Promise<void> {
+  for (const { queue } of opts.definitions) {
+    // createQueue keeps an existing queue as it is: apply this release's settings on every start (a queue's
+    // policy and partitioning are fixed when it is created).
+    const { name, policy: _policy, partition: _partition, ...settings } = queue;
+    if (await boss.getQueue(name)) await boss.updateQueue(name, settings);
+    else await boss.createQueue(name, queue);
+  }
+  // A removed schedule must stop firing.
+  const wanted = new Set(opts.schedules.map((s) => s.queue));
+  for (const old of await boss.getSchedules()) if (!wanted.has(old.name)) await boss.unschedule(old.name);
+  for (const s of opts.schedules) await boss.schedule(s.queue, s.cron, s.data ?? {});
+}
+
 /**
  * Starts pg-boss on the application's database (creating or upgrading its `pgboss` schema on first start, on
  * PostgreSQL and on the embedded PGlite alike), creates the queues, replaces the schedules and, unless
@@ -62,22 +77,26 @@ export async function startJobQueue(opts: JobQueueOptions): Promise<JobQueue> {
     db.jobsConnection.kind === "postgres"
       ? { connectionString: db.jobsConnection.url, max: 4 }
       : { db: fromPglite(db.jobsConnection.pglite), backend: "pglite" as const };
-  const boss = new PgBoss({ ...connection, schema: JOBS_SCHEMA, ...opts.timing });
+  const options: ConstructorOptions = { ...connection, schema: JOBS_SCHEMA, ...opts.timing };
+
+  // First pg-boss without its timers: it creates or upgrades its schema, and this release's queues and
+  // schedules are stored. Only then the instance that runs: its first cron pass, which it makes at once on
+  // start, already sees the schedules. Storing them after that start left a brand-new database's first pass
+  // with nothing to send and the next one a cron monitor interval (30 s) later: a first run 35 s after start.
+  const setup = new PgBoss({ ...options, schedule: false, supervise: false });
+  setup.on("error", (err) => log.error({ err }, "job queue error"));
+  await setup.start();
+  try {
+    await applyQueuesAndSchedules(setup, opts);
+  } finally {
+    await setup.stop({ graceful: false });
+  }
+
+  const boss = new PgBoss(options);
   boss.on("error", (err) => log.error({ err }, "job queue error"));
   await boss.start();
 
   const stopping = new AbortController();
-  for (const { queue } of opts.definitions) {
-    // createQueue keeps an existing queue as it is: apply this release's settings on every start (a queue's
-    // policy and partitioning are fixed when it is created).
-    const { name, policy: _policy, partition: _partition, ...settings } = queue;
-    if (await boss.getQueue(name)) await boss.updateQueue(name, settings);
-    else await boss.createQueue(name, queue);
-  }
-  // The schedules are this release's, whatever an earlier one left (a removed one must stop firing).
-  const wanted = new Set(opts.schedules.map((s) => s.queue));
-  for (const old of await boss.getSchedules()) if (!wanted.has(old.name)) await boss.unschedule(old.name);
-  for (const s of opts.schedules) await boss.schedule(s.queue, s.cron, s.data ?? {});
 
   if (opts.work !== false) {
     for (const def of opts.definitions) {

@@ -17,6 +17,7 @@ import { RENEWALS_QUEUE, renewalSchedule, renewalsJob } from "../../api/jobs/ren
 import { recentRuns, retryRun } from "../../api/jobs/service.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { createTestDatabase } from "../support/database.ts";
 import { factories, type Factories } from "../support/factories.ts";
 import { killProcessGroup, spawnProcessGroup } from "../support/server-process.ts";
 
@@ -181,6 +182,34 @@ describe("the outbox's retention job", () => {
     expect(left).not.toContain(9101);
     expect(left).toContain(9102);
   });
+});
+
+describe("the first scheduled run on a brand-new database", () => {
+  it("comes within seconds of start with pg-boss's own timers: the first cron pass already sees the schedules", async () => {
+    const db = await createTestDatabase();
+    try {
+      let firstRunAt = 0;
+      const started = Date.now();
+      const probe = {
+        queue: { name: "first-run-probe", policy: "stately" as const },
+        async run() {
+          firstRunAt ||= Date.now();
+          return {};
+        },
+      };
+      // Default timers (a cron pass every 30 s): before the schedules were stored ahead of the running instance,
+      // the first pass found none and this took 35 s or more.
+      const jobs = await startJobQueue({ db, log, definitions: [probe], schedules: [{ queue: "first-run-probe", cron: "* * * * *" }] });
+      try {
+        await until("the first scheduled run", async () => firstRunAt > 0, 20_000);
+        expect(firstRunAt - started).toBeLessThan(15_000);
+      } finally {
+        await jobs.stop();
+      }
+    } finally {
+      await db.drop();
+    }
+  }, 40_000);
 });
 
 describe.skipIf(!onPostgres)("a worker killed mid-job (PostgreSQL: the worker is another process)", () => {
