@@ -21,6 +21,7 @@ const UsersRoute = lazy(() => import("./admin/UsersRoute.tsx"));
 const ChangePasswordRoute = lazy(() => import("./admin/ChangePasswordRoute.tsx"));
 const ApiTokensRoute = lazy(() => import("./admin/ApiTokensRoute.tsx"));
 const JobsRoute = lazy(() => import("./admin/JobsRoute.tsx"));
+const MailRoute = lazy(() => import("./admin/MailRoute.tsx"));
 
 /** The route's query, started by the router with the route's chunk (lib/routeQuery.ts). */
 function withQuery(query: RouteQuery["query"], variables: RouteQuery["variables"], fetchPolicy: RouteQuery["fetchPolicy"]): { handle: RouteData } {
@@ -59,6 +60,17 @@ export const adminRoutes: RouteObject[] = [
       { path: "next-boxes", element: <NextBoxesRoute />, ...withQuery(() => import("./admin/__generated__/NextBoxesRouteQuery.graphql.ts"), none, "store-and-network") },
       { path: "users", element: <UsersRoute />, ...withQuery(() => import("./admin/__generated__/UsersRouteQuery.graphql.ts"), () => ({ search: null }), "store-and-network") },
       { path: "jobs", element: <JobsRoute />, ...withQuery(() => import("./admin/__generated__/JobsRouteQuery.graphql.ts"), none, "store-and-network") },
+      {
+        path: "mail",
+        element: <MailRoute />,
+        handle: {
+          query: [
+            { query: () => import("./admin/__generated__/MailRouteQuery.graphql.ts"), variables: none, fetchPolicy: "store-and-network" },
+            // The business filter's options: administrators only (owners see their businesses' messages only).
+            { query: () => import("./admin/__generated__/MailRouteBusinessesQuery.graphql.ts"), variables: () => (readAdminSession().isAdmin ? {} : null), fetchPolicy: "store-or-network" },
+          ],
+        } satisfies RouteData,
+      },
       {
         path: "memberships",
         element: <MembershipsRoute />,

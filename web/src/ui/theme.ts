@@ -31,6 +31,7 @@ import {
   skeletonRecipe,
   spinnerRecipe,
   statSlotRecipe,
+  switchSlotRecipe,
   tableSlotRecipe,
   tabsSlotRecipe,
   textareaRecipe,
@@ -73,6 +74,7 @@ const slotRecipes = {
   list: listSlotRecipe,
   nativeSelect: nativeSelectSlotRecipe,
   stat: statSlotRecipe,
+  switch: switchSlotRecipe,
   table: tableSlotRecipe,
   tabs: tabsSlotRecipe,
 };

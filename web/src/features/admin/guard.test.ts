@@ -15,8 +15,8 @@ describe("adminGuard (spec §6)", () => {
       expect(adminGuard(path, "", { token: "t", isAdmin: true, ownerHomePath: null })).toEqual({ kind: "allow" });
     }
   });
-  it("lets other users open My Businesses, change password and business pages", () => {
-    for (const path of ["/admin/my", "/admin/change-password", "/admin/business/1", "/admin/business/1/next-box"]) {
+  it("lets other users open My Businesses, change password, Sent mail and business pages", () => {
+    for (const path of ["/admin/my", "/admin/change-password", "/admin/mail", "/admin/business/1", "/admin/business/1/next-box"]) {
       expect(adminGuard(path, "", owner)).toEqual({ kind: "allow" });
     }
   });

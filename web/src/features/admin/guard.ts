@@ -6,12 +6,13 @@ export type GuardDecision =
   /** A non-admin opened /admin without a stored owner home path: look up their first business. */
   | { kind: "resolve-owner-home" };
 
-const NON_ADMIN_PATHS = /^\/admin\/(my|change-password)\/?$|^\/admin\/business\//;
+const NON_ADMIN_PATHS = /^\/admin\/(my|change-password|mail)\/?$|^\/admin\/business\//;
 
 /**
  * Spec §6 admin route guard, as navigation only (the server refuses the same operations). No token: to
- * /membership with the wanted path as r. Admins: anywhere. Others: /admin/my, /admin/change-password and
- * /admin/business/*; /admin itself goes to the stored owner home path; every other admin path to /admin/my.
+ * /membership with the wanted path as r. Admins: anywhere. Others: /admin/my, /admin/change-password,
+ * /admin/mail (Sent mail: owners see their businesses') and /admin/business/*; /admin itself goes to the stored
+ * owner home path; every other admin path to /admin/my.
  */
 export function adminGuard(pathname: string, search: string, session: Pick<AdminSession, "token" | "isAdmin" | "ownerHomePath">): GuardDecision {
   if (!session.token) return { kind: "redirect", to: `/membership?r=${encodeURIComponent(pathname + search)}` };

@@ -1,7 +1,8 @@
-import { Suspense } from "react";
+import { Suspense, type ReactNode } from "react";
 import { Outlet, useLocation, useMatch, useNavigate } from "react-router";
 import { AdminGuard } from "../../features/admin/AdminGuard.tsx";
 import { ApiTokensNavGate } from "../../features/admin/api-tokens/ApiTokensNavGate.tsx";
+import { MailNavGate } from "../../features/admin/mail/MailNavGate.tsx";
 import { clearStoredSession, readAdminSession } from "../../features/admin/session.ts";
 import { AdminShell, type AdminNavSection } from "../../ui/admin/AdminShell.tsx";
 import { ErrorBoundary } from "../../ui/ErrorBoundary.tsx";
@@ -20,6 +21,7 @@ function navSections(isAdmin: boolean, businessId: string | undefined): AdminNav
         { to: "/admin/coupons", label: "Coupons" },
         { to: "/admin/users", label: "Users" },
         { to: "/admin/jobs", label: "Jobs" },
+        { to: "/admin/mail", label: "Sent mail" },
       ],
     });
   }
@@ -41,6 +43,8 @@ function navSections(isAdmin: boolean, businessId: string | undefined): AdminNav
     title: "Account",
     items: [
       { to: "/admin/my", label: "My Businesses" },
+      // Owners read their businesses' mail; administrators find it above.
+      ...(isAdmin ? [] : [{ to: "/admin/mail", label: "Sent mail", gate: (entry: ReactNode) => <MailNavGate>{entry}</MailNavGate> }]),
       { to: "/admin/change-password", label: "Change Password" },
     ],
   });
