@@ -67,6 +67,8 @@ const LogoutMutation = graphql`
 
 const TABS = ["Next Box", "Subscriptions", "Order History", "Profile"] as const;
 type Tab = (typeof TABS)[number];
+/** ?tab= of the links in emails (issue 19): which tab the portal opens on. */
+const TAB_PARAMS = new Map<string | null, Tab>([["next-box", "Next Box"], ["subscriptions", "Subscriptions"], ["orders", "Order History"], ["profile", "Profile"]]);
 
 /**
  * /membership and /b/:slug/membership: member login, then the portal tabs. One login manages every membership
@@ -99,7 +101,7 @@ function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | 
   const data = useRouteQuery<MembershipRouteQuery>(PortalQuery, {}, { fetchKey, fetchPolicy: "network-only" });
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const [tab, setTab] = useState<Tab>(params.get("orderId") ? "Subscriptions" : "Next Box");
+  const [tab, setTab] = useState<Tab>(() => (params.get("orderId") ? "Subscriptions" : (TAB_PARAMS.get(params.get("tab")) ?? "Next Box")));
   const [menuOpen, setMenuOpen] = useState(false);
   const [commitLogout] = useMutation<MembershipRouteLogoutMutation>(LogoutMutation);
   const viewer = data.viewer;

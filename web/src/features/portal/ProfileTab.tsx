@@ -9,6 +9,7 @@ import { commitAsync } from "../../lib/mutations.ts";
 import { clearSession } from "../../lib/session.ts";
 import type { SelectionAddress } from "../../lib/selection.ts";
 import { CardUpdateSection } from "./CardUpdateSection.tsx";
+import { EmailPreferencesSection } from "./EmailPreferencesSection.tsx";
 import { StateSelect } from "../checkout/StateSelect.tsx";
 import { readSavedAddress } from "../checkout/savedAddress.ts";
 import { FormError } from "../../ui/FormError.tsx";
@@ -23,6 +24,7 @@ const ProfileTabFragment = graphql`
       ...savedAddress_address
     }
     ...CardUpdateSectionFragment_user
+    ...EmailPreferencesSectionFragment_user
   }
 `;
 
@@ -70,7 +72,7 @@ export function passwordFormError(current: string, next: string, confirm: string
   return null;
 }
 
-/** Profile tab: email, name, phone, address; password change; card update. */
+/** Profile tab: email, name, phone, address; password change; email preferences; card update. */
 export function ProfileTab({ user, paymentConfig, onCardUpdated }: { user: ProfileTabFragment_user$key; paymentConfig: ProfileTabFragment_paymentConfig$key; onCardUpdated?: () => void }) {
   const data = useFragment(ProfileTabFragment, user);
   const config = useFragment(PaymentConfigFragment, paymentConfig);
@@ -207,6 +209,8 @@ export function ProfileTab({ user, paymentConfig, onCardUpdated }: { user: Profi
           </Stack>
         </form>
       </Box>
+
+      <EmailPreferencesSection user={data} />
 
       {/* In a transition: the portal keeps showing while the memberships refetch (a past-due one turns active). */}
       <CardUpdateSection user={data} paymentConfig={config} onUpdated={() => onCardUpdated && startTransition(onCardUpdated)} />
