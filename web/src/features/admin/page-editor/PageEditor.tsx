@@ -10,7 +10,8 @@ import { PagePreview } from "./PagePreview.tsx";
 import { storePreviewData } from "./previewData.ts";
 import { BrandPanel, DescriptionPanel, GalleryPanel } from "./panels/BrandGalleryPanels.tsx";
 import { AddonsPanel, ItemsPanel } from "./panels/CatalogPanels.tsx";
-import { FaqsPanel, FulfillmentPanel, SubscriptionPanel, TaxPanel } from "./panels/SettingsPanels.tsx";
+import { EmailPanel, FaqsPanel, FulfillmentPanel, SubscriptionPanel, TaxPanel } from "./panels/SettingsPanels.tsx";
+import { saveIssues, type SaveIssue } from "./saveFailure.ts";
 import { FooterSocialPanel, ThemePanel } from "./panels/ThemeSocialPanels.tsx";
 
 /** What a save returns: the server refs of the plans and add-ons, in the order they were sent. */
@@ -31,6 +32,8 @@ export function PageEditor({ initial, tenant, businessId, save }: { initial: Pag
   const { registry, flushAll } = useRichTextFlushRegistry();
   const [saving, setSaving] = useState(false);
   const [saved, flashSaved] = useFlash<boolean>();
+  // The field issues of the last refused save, shown under their fields (the Email panel's) until the next save.
+  const [issues, setIssues] = useState<readonly SaveIssue[]>([]);
   // Rich-text editors are uncontrolled; days clamped on save never touch them, so they keep their key.
   const editorKey = 0;
   const update = useCallback((change: (d: PageDraft) => PageDraft) => {
@@ -47,6 +50,7 @@ export function PageEditor({ initial, tenant, businessId, save }: { initial: Pag
       latest.current = clamped;
       setDraft(clamped);
       setSaving(true);
+      setIssues([]);
       try {
         const refs = await save(clamped);
         update((d) => ({
@@ -58,6 +62,7 @@ export function PageEditor({ initial, tenant, businessId, save }: { initial: Pag
       } catch (error) {
         // Spec §8: a page save failure is logged and rethrown (the item dialogs show it).
         console.error("Page save failed", error);
+        setIssues(saveIssues(error));
         throw error;
       } finally {
         setSaving(false);
@@ -91,6 +96,7 @@ export function PageEditor({ initial, tenant, businessId, save }: { initial: Pag
           <FulfillmentPanel draft={draft} update={update} />
           <TaxPanel draft={draft} update={update} />
           <SubscriptionPanel draft={draft} update={update} />
+          {draft.mail && <EmailPanel mail={draft.mail} update={update} issues={issues} />}
           <FaqsPanel draft={draft} update={update} editorKey={editorKey} />
         </Stack>
         <Box position={{ xl: "sticky" }} top="4" minW="0">

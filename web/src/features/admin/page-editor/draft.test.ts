@@ -39,4 +39,11 @@ describe("page editor draft rules", () => {
     expect(contentInput({ ...draft, descriptionDoc: null })).toMatchObject({ descriptionHtml: "<p>Fresh</p>" });
     expect(contentInput({ ...draft, descriptionDoc: null })).not.toHaveProperty("descriptionDoc");
   });
+  it("sends a business page's email settings, trimmed, and none for the home page (the server keeps what it has)", () => {
+    const home = pageDraftFrom(null);
+    expect(home.mail).toBeNull();
+    expect(contentInput(home)).not.toHaveProperty("mail");
+    const business = { ...home, mail: { senderName: "  Green Acres  ", replyTo: " help@greenacres.example ", windowReminder: false, prechargeNotice: true } };
+    expect(contentInput(business).mail).toEqual({ senderName: "Green Acres", replyTo: "help@greenacres.example", windowReminder: false, prechargeNotice: true });
+  });
 });

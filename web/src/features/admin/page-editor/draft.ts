@@ -63,6 +63,17 @@ export interface PageDraft {
   /** Shown in the portal's disabled-action note and the business footer; "" for none. */
   supportPhone: string;
   faqs: FaqDraft[];
+  /** A business's email settings (sender name, reply-to, optional messages); null for the home page. */
+  mail: MailDraft | null;
+}
+
+export interface MailDraft {
+  /** The From name; "" uses the brand name. */
+  senderName: string;
+  /** "" for none. */
+  replyTo: string;
+  windowReminder: boolean;
+  prechargeNotice: boolean;
 }
 
 const DEFAULT_ADDON_SECTION_TITLE = "Available Add-ons";
@@ -122,6 +133,12 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
               endDay
             }
             supportPhone
+            mail {
+              senderName
+              replyTo
+              windowReminder
+              prechargeNotice
+            }
             faqs {
               q
               a
@@ -195,6 +212,7 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
     changeWindow: { startDay: page?.changeWindow.startDay ?? 1, endDay: page?.changeWindow.endDay ?? 14 },
     supportPhone: page?.supportPhone ?? "",
     faqs: page?.faqs.map((f, i) => ({ key: `faq_${i}`, q: f.q, a: f.a, aDoc: (f.answerDoc as RichTextDoc | null | undefined) ?? null })) ?? [],
+    mail: page?.mail ? { senderName: page.mail.senderName, replyTo: page.mail.replyTo, windowReminder: page.mail.windowReminder, prechargeNotice: page.mail.prechargeNotice } : null,
   };
 }
 
@@ -221,6 +239,8 @@ export function contentInput(draft: PageDraft) {
     changeWindow: { startDay: draft.changeWindow.startDay ?? 1, endDay: draft.changeWindow.endDay ?? 14 },
     supportPhone: draft.supportPhone.trim(),
     faqs: draft.faqs.filter((f) => f.q.trim()).map((f) => ({ q: f.q.trim(), ...(f.aDoc ? { answerDoc: f.aDoc } : { a: f.a }) })),
+    // Only a business page has them (left out, the server keeps the stored ones).
+    ...(draft.mail ? { mail: { senderName: draft.mail.senderName.trim(), replyTo: draft.mail.replyTo.trim(), windowReminder: draft.mail.windowReminder, prechargeNotice: draft.mail.prechargeNotice } } : {}),
   };
 }
 

@@ -3,12 +3,14 @@ import type { PageDraft } from "./draft.ts";
 
 export type UpdateDraft = (change: (draft: PageDraft) => PageDraft) => void;
 
-export function TextField({ label, value, onChange, placeholder, type = "text", helper }: { label: string; value: string; onChange: (value: string) => void; placeholder?: string; type?: string; helper?: string }) {
+/** A text input; `error` (the server's refusal of this field) marks it invalid and shows under it. */
+export function TextField({ label, value, onChange, placeholder, type = "text", helper, error }: { label: string; value: string; onChange: (value: string) => void; placeholder?: string; type?: string; helper?: string; error?: string | null }) {
   return (
-    <Field.Root>
+    <Field.Root invalid={Boolean(error)}>
       <Field.Label>{label}</Field.Label>
       <Input type={type} value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
       {helper && <Field.HelperText>{helper}</Field.HelperText>}
+      {error && <Field.ErrorText>{error}</Field.ErrorText>}
     </Field.Root>
   );
 }

@@ -1,6 +1,20 @@
-/** An Error for a refused save: the server's message with its field issues, else the spec's fallback. */
-export function saveFailure(result: { readonly message?: string; readonly issues?: ReadonlyArray<{ readonly path: string; readonly message: string }> }): Error {
+/** A field the server refused in a page save (ValidationError issue: path such as "content.mail.replyTo"). */
+export interface SaveIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * An Error for a refused save: the server's message with its field issues, else the spec's fallback. The issues
+ * ride along, so the panels can show each under its field.
+ */
+export function saveFailure(result: { readonly message?: string; readonly issues?: ReadonlyArray<SaveIssue> }): Error & { issues: readonly SaveIssue[] } {
   const issues = result.issues?.map((i) => `${i.path}: ${i.message}`).join("; ");
   const message = [result.message, issues].filter(Boolean).join(" — ");
-  return new Error(message || "Failed to save changes. Please ensure the backend is running.");
+  return Object.assign(new Error(message || "Failed to save changes. Please ensure the backend is running."), { issues: result.issues ?? [] });
+}
+
+/** The field issues of a failed save (none for a network failure or another error). */
+export function saveIssues(error: unknown): readonly SaveIssue[] {
+  return error instanceof Error && "issues" in error && Array.isArray(error.issues) ? (error.issues as SaveIssue[]) : [];
 }

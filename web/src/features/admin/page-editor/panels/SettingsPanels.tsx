@@ -2,7 +2,8 @@ import { Button, HStack, IconButton, Input, SimpleGrid, Stack, Text } from "@cha
 import { MODE_LABELS } from "@shared/fulfillment.ts";
 import { Panel } from "../../../../ui/admin/AdminPage.tsx";
 import { RichTextEditor } from "../../richtext/RichTextEditor.tsx";
-import { newKey, type PageDraft } from "../draft.ts";
+import { newKey, type MailDraft, type PageDraft } from "../draft.ts";
+import type { SaveIssue } from "../saveFailure.ts";
 import { CheckField, NumberField, TextField, type UpdateDraft } from "../fields.tsx";
 
 export function FulfillmentPanel({ draft, update }: { draft: PageDraft; update: UpdateDraft }) {
@@ -81,6 +82,30 @@ export function FaqsPanel({ draft, update, editorKey }: { draft: PageDraft; upda
             />
           </Stack>
         ))}
+      </Stack>
+    </Panel>
+  );
+}
+
+/**
+ * A business's email settings: the From name and Reply-To of its messages, and whether members get the optional
+ * reminders (each member may still turn them off in the portal). The server's refusal of a field shows under it.
+ */
+export function EmailPanel({ mail, update, issues }: { mail: MailDraft; update: UpdateDraft; issues: readonly SaveIssue[] }) {
+  const set = (patch: Partial<MailDraft>) => update((d) => (d.mail ? { ...d, mail: { ...d.mail, ...patch } } : d));
+  const issue = (field: keyof MailDraft) => issues.find((i) => i.path.endsWith(`mail.${field}`))?.message ?? null;
+  return (
+    <Panel title="Email">
+      <Stack gap="4">
+        <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
+          <TextField label="Sender name" value={mail.senderName} onChange={(senderName) => set({ senderName })} helper="Shown as the sender; empty uses the brand name" error={issue("senderName")} />
+          <TextField label="Reply-to address" type="email" value={mail.replyTo} onChange={(replyTo) => set({ replyTo })} placeholder="help@example.com" helper="Where members' replies go; empty for none" error={issue("replyTo")} />
+        </SimpleGrid>
+        <CheckField label="Send window-closing reminders" checked={mail.windowReminder} onChange={(windowReminder) => set({ windowReminder })} />
+        <CheckField label="Send upcoming charge notices" checked={mail.prechargeNotice} onChange={(prechargeNotice) => set({ prechargeNotice })} />
+        <Text fontSize="sm" color="fg.muted">
+          Receipts, payment and security messages are always sent.
+        </Text>
       </Stack>
     </Panel>
   );
