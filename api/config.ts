@@ -65,6 +65,10 @@ const EnvSchema = z.object({
    * member counts and, without Redis, edits made through another process.
    */
   PUBLIC_CACHE_TTL_SECONDS: wholeNumber(0, 24 * 60 * 60, 10),
+  /** smtp://user:pass@host:587 or smtps://…:465 (nodemailer connection URL); unset = messages are kept, unsent, on the Sent mail page. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional().or(z.literal("")),
+  /** The From address of every message (the name is the business's); default no-reply@ the public host. */
+  MAIL_FROM: z.email("must be an email address").optional(),
   /** Bearer token a scraper sends for /metrics (required in production to serve /metrics on the main port). */
   METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,256}$/, "must be 16 to 256 printable ASCII characters, no spaces").optional(),
   /** Serve /metrics on its own listener at METRICS_HOST:METRICS_PORT (and not on PORT). */
@@ -104,6 +108,10 @@ export type Config = {
   metricsPort: number | undefined;
   /** Interface of the separate /metrics listener. */
   metricsHost: string;
+  /** SMTP server messages go through (api/mail/); unset = held on the Sent mail page, never sent. */
+  smtpUrl: string | undefined;
+  /** The From address of every message. */
+  mailFrom: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -153,7 +161,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM ?? `no-reply@${mailDomain(e.PUBLIC_HOST)}`,
   };
+}
+
+/** The host part of PUBLIC_HOST for a default From address ("localhost:3000" → "localhost.localdomain", a name mail accepts). */
+function mailDomain(publicHost: string): string {
+  const host = publicHost.toLowerCase().replace(/:\d+$/, "");
+  return host.includes(".") ? host : `${host}.localdomain`;
 }
 
 /**

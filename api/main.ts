@@ -7,6 +7,8 @@ import { buildApp } from "./server.ts";
 import { startJobQueue, type JobQueue } from "./jobs/queue.ts";
 import { eventsPruneJob, eventsPruneSchedule } from "./jobs/events-prune-job.ts";
 import { renewalSchedule, renewalsJob } from "./jobs/renewals-job.ts";
+import { MAIL_DISPATCH_QUEUE, mailJobs, mailSchedules } from "./jobs/mail-jobs.ts";
+import { smtpTransport } from "./mail/transport.ts";
 import { ShiftedClock, systemClock, type Clock } from "./shared/clock.ts";
 import path from "node:path";
 
@@ -26,6 +28,8 @@ const config = loadConfigOrExit();
 const log = pino({ level: config.logLevel, ...(config.env === "development" && process.stdout.isTTY ? { transport: { target: "pino-pretty" } } : {}) });
 
 const clock: Clock = config.clockStart ? new ShiftedClock(config.clockStart) : systemClock;
+// Without SMTP_URL, messages are held for the Sent mail page (api/mail/).
+const transport = config.smtpUrl ? smtpTransport(config.smtpUrl) : null;
 if (config.clockStart) log.warn({ clockStart: config.clockStart }, "clock shifted: business dates follow CLOCK_START");
 
 let db: Database | undefined;
@@ -62,6 +66,7 @@ const grace = closeWithGrace(
     force.unref();
     // A renewal pass in flight stops at its next batch boundary (charged batches recorded); the job is retried.
     await Promise.all([jobs?.stop(DRAIN_LIMIT_MS), drained]);
+    transport?.close();
     clearTimeout(force);
     await db?.close();
     log.info({ ms: Date.now() - began }, "stopped");
@@ -91,14 +96,20 @@ startup = (async () => {
 
   // The job queue (api/jobs/): pg-boss on the same database, in every process; each job runs once across them.
   // The billing clock is its cron schedule (BILLING_INTERVAL_MINUTES; 0: no schedule, the queue still runs);
-  // the event outbox's retention runs daily.
+  // the event outbox's retention runs daily; email reads the outbox every few seconds (api/jobs/mail-jobs.ts).
   jobs = await startJobQueue({
     db: database,
     log,
-    definitions: [renewalsJob({ db: database.prisma, clock, config, log }), eventsPruneJob({ db: database.prisma, clock })],
-    schedules: [...renewalSchedule(config.billingIntervalMs / 60_000), eventsPruneSchedule],
+    definitions: [
+      renewalsJob({ db: database.prisma, clock, config, log }),
+      eventsPruneJob({ db: database.prisma, clock }),
+      ...mailJobs({ db: database.prisma, clock, config, transport, jobs: () => jobs }),
+    ],
+    schedules: [...renewalSchedule(config.billingIntervalMs / 60_000), eventsPruneSchedule, ...mailSchedules],
   });
   if (stopping) return;
+  // Start the mail dispatch chain now rather than at the next minute's schedule.
+  await jobs.boss.send(MAIL_DISPATCH_QUEUE, {});
 
   const server = (app = await buildApp({ config, db: database, clock, logger: log, jobs }));
   if (stopping) return;

@@ -11,6 +11,7 @@
  * | manageUsers         |        |        |   ✓   |   ✓   |               |
  * | manageApiTokens     |        |        |   ✓   |   ✓   |               |
  * | cancelMemberships   |        |        |   ✓   |   ✓   |               |
+ * | readMail (Sent mail)|        |        |   ✓   |   ✓   |               |
  *
  * Platform-wide actions (businesses create/delete, owner attachment, coupons, users, home page) are admin only.
  */
@@ -24,7 +25,8 @@ export type BusinessPermission =
   | "editContent"
   | "manageUsers"
   | "manageApiTokens"
-  | "cancelMemberships";
+  | "cancelMemberships"
+  | "readMail";
 
 const RANK: Record<BusinessRole, number> = { VIEWER: 1, EDITOR: 2, OWNER: 3 };
 
@@ -35,6 +37,7 @@ const MIN_ROLE: Record<BusinessPermission, BusinessRole> = {
   manageUsers: "OWNER",
   manageApiTokens: "OWNER",
   cancelMemberships: "OWNER",
+  readMail: "OWNER",
 };
 
 export function isAdmin(ctx: Pick<ServiceContext, "actor">): boolean {

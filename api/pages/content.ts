@@ -205,9 +205,29 @@ export const PageContentSchema = z.object({
   addonSectionTitle: line("Add-on section title", 200).nullish(),
   /** Shown in the portal's disabled-action note and the business footer (spec §2); empty for none. */
   supportPhone: supportPhoneSchema.nullish(),
+  /** Email settings (README "Email"); left out, the stored ones are kept. */
+  mail: z
+    .object({
+      senderName: line("Sender name", 100).nullish(),
+      replyTo: z.union([z.literal(""), line("Reply-to address", 254).toLowerCase().pipe(z.email("Reply-to must be an email address such as help@example.com"))]).nullish(),
+      windowReminder: z.boolean().nullish(),
+      prechargeNotice: z.boolean().nullish(),
+    })
+    .nullish(),
 });
 export type PageContentInput = z.input<typeof PageContentSchema>;
 export type PageContent = z.output<typeof PageContentSchema>;
+
+/** The email settings given (each left out keeps its stored value). */
+function mailSettingsData(m: PageContent["mail"]) {
+  if (!m) return {};
+  return {
+    ...(m.senderName != null ? { mailSenderName: m.senderName } : {}),
+    ...(m.replyTo != null ? { mailReplyTo: m.replyTo } : {}),
+    ...(m.windowReminder != null ? { mailWindowReminder: m.windowReminder } : {}),
+    ...(m.prechargeNotice != null ? { mailPrechargeNotice: m.prechargeNotice } : {}),
+  };
+}
 
 /**
  * The stored columns of validated content: rich text rendered from its documents (or, sent as HTML only,
@@ -250,5 +270,6 @@ export function pageData(c: PageContent) {
     addonSectionTitle: c.addonSectionTitle || DEFAULT_ADDON_SECTION_TITLE,
     // Left out (a client that predates it, such as a §3 REST save), the stored number stays; null or "" clears it.
     ...(c.supportPhone !== undefined ? { supportPhone: c.supportPhone ?? "" } : {}),
+    ...mailSettingsData(c.mail),
   } satisfies Partial<Record<keyof Page, unknown>>;
 }

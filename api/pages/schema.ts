@@ -1,4 +1,5 @@
 import { builder } from "../graphql/builder.ts";
+import { can } from "../auth/policy.ts";
 import { payloadQuery } from "../graphql/payload-query.ts";
 import { COMMON_ERRORS } from "../graphql/errors.ts";
 import type { Page } from "../generated/prisma/client.ts";
@@ -74,6 +75,27 @@ const DayWindowRef = builder.objectRef<{ startDay: number; endDay: number }>("Da
   fields: (t) => ({ startDay: t.exposeInt("startDay"), endDay: t.exposeInt("endDay") }),
 });
 
+const MailSettingsRef = builder
+  .objectRef<{ mailSenderName: string; mailReplyTo: string; mailWindowReminder: boolean; mailPrechargeNotice: boolean }>("PageMailSettings")
+  .implement({
+    description: "A business's email settings (README \"Email\").",
+    fields: (t) => ({
+      senderName: t.exposeString("mailSenderName", { description: "The From name; empty: the brand name." }),
+      replyTo: t.exposeString("mailReplyTo", { description: "The Reply-To address; empty: none." }),
+      windowReminder: t.exposeBoolean("mailWindowReminder", { description: "Members get the reminder 3 days before the skip/change window closes." }),
+      prechargeNotice: t.exposeBoolean("mailPrechargeNotice", { description: "Members get the notice 3 days before a charge." }),
+    }),
+  });
+
+const PageMailSettingsInput = builder.inputType("PageMailSettingsInput", {
+  fields: (t) => ({
+    senderName: t.string(),
+    replyTo: t.string({ description: "An email address; empty for none." }),
+    windowReminder: t.boolean(),
+    prechargeNotice: t.boolean(),
+  }),
+});
+
 /** Public content of the home page or of a business page. */
 builder.prismaObject("Page", {
   fields: (t) => ({
@@ -95,6 +117,13 @@ builder.prismaObject("Page", {
     addonLimit: t.exposeInt("addonLimit", { description: "0 = unlimited." }),
     addonSectionTitle: t.exposeString("addonSectionTitle"),
     supportPhone: t.exposeString("supportPhone", { description: "Support phone for the portal's disabled-action note and the footer (spec §2); empty when not set." }),
+    mail: t.field({
+      type: MailSettingsRef,
+      nullable: true,
+      description: "Email settings of a business page (editors of the business, administrators); null for others and the home page.",
+      select: { businessId: true, mailSenderName: true, mailReplyTo: true, mailWindowReminder: true, mailPrechargeNotice: true },
+      resolve: async (p, _a, ctx) => (p.businessId !== null && (await can(ctx, p.businessId, "editContent")) ? p : null),
+    }),
     isHome: t.boolean({ resolve: (p) => p.isHome === true }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
   }),
@@ -181,6 +210,7 @@ const PageContentInput = builder.inputType("PageContentInput", {
     addonLimit: t.int({ description: "0 = unlimited." }),
     addonSectionTitle: t.string(),
     supportPhone: t.string({ description: "A phone number (7 to 15 digits, optional +, spaces, dots, dashes, parentheses and extension); empty for none." }),
+    mail: t.field({ type: PageMailSettingsInput, description: "Email settings (business pages); left out, the stored ones are kept." }),
   }),
 });
 

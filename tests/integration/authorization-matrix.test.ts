@@ -278,6 +278,26 @@ const OPERATIONS: Operation[] = [
     run: (a) => mutation(a, "startCardUpdate", `mutation { startCardUpdate { __typename ... on Error { message } } }`, {}),
   },
   {
+    name: "updateMailPreferences (own)",
+    allowed: USERS,
+    run: (a) => mutation(a, "updateMailPreferences", `mutation { updateMailPreferences(input: { reminders: true }) { __typename ... on Error { message } } }`, {}),
+  },
+  {
+    name: "resendMailMessage (a message of alpha)",
+    allowed: MANAGE_A,
+    run: async (a) => {
+      const m = await f.db.mailMessage.create({
+        data: { businessId: ids.alpha, dedupeKey: `matrix-${++seq}`, template: "canceled", toAddress: "m@example.com", fromName: "Alpha", subject: "s", html: "<p>h</p>", text: "t", messageId: `<matrix-${seq}@example.com>`, status: "HELD", createdAt: new Date() },
+      });
+      return mutation(a, "resendMailMessage", `mutation($id: ID!) { resendMailMessage(id: $id) { __typename ... on Error { message } } }`, { id: String(m.id) });
+    },
+  },
+  {
+    name: "mailMessages (Sent mail of alpha)",
+    allowed: MANAGE_A,
+    run: (a) => query(a, `query($b: Int) { mailMessages(businessId: $b, first: 5) { edges { node { subject } } } }`, (d) => d.mailMessages, { b: ids.alpha }),
+  },
+  {
     name: "updateProfile (own)",
     allowed: USERS,
     run: (a) => mutation(a, "updateProfile", `mutation { updateProfile(input: { phone: "555-0100" }) { __typename ... on Error { message } } }`, {}),

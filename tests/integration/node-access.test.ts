@@ -141,6 +141,12 @@ beforeAll(async () => {
   add("ApiToken", "alpha's partner token", apiTokens.find((k) => k.businessId === alpha.id)!.id, ["ownerA", "admin"]);
   add("ApiToken", "beta's partner token", apiTokens.find((k) => k.businessId === beta.id)!.id, ["ownerB", "admin"]);
   add("Coupon", "a coupon", coupon.id, ["admin"]);
+  const mailOf = (business: number | null, key: string) =>
+    f.db.mailMessage.create({
+      data: { businessId: business, dedupeKey: key, template: "canceled", toAddress: "m@example.com", fromName: "Alpha", subject: "s", html: "<p>h</p>", text: "t", messageId: `<${key}@example.com>`, status: "HELD", createdAt: new Date() },
+    });
+  add("MailMessage", "a message of alpha", (await mailOf(alpha.id, "node-alpha")).id, ["ownerA", "admin"]);
+  add("MailMessage", "a platform message (no business)", (await mailOf(null, "node-platform")).id, ["admin"]);
 });
 afterAll(() => t?.close());
 

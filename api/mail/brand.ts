@@ -1,0 +1,94 @@
+/**
+ * Who a message speaks for: a business (its brand name, logo, colour, sender name, reply-to and public URL), or
+ * the platform for account messages that belong to no business (the home page's brand).
+ */
+import type { Config } from "../config.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { absoluteUrl, businessUrl } from "../http/share-tags.ts";
+import { timingSelect } from "../subscriptions/timing.ts";
+import type { Brand } from "./layout.ts";
+import type { PortalLinks } from "./templates.ts";
+
+type Db = Prisma.TransactionClient;
+
+/** The orange of the web app's buttons, for a business without a theme colour. */
+const DEFAULT_COLOR = "#dd6b20";
+const CSS_COLOR = /^#[0-9a-f]{3,8}$/i;
+
+export const businessMailSelect = {
+  id: true,
+  slug: true,
+  name: true,
+  timeZone: true,
+  page: {
+    select: {
+      brandName: true,
+      logoUrl: true,
+      theme: true,
+      mailSenderName: true,
+      mailReplyTo: true,
+      mailWindowReminder: true,
+      mailPrechargeNotice: true,
+      ...timingSelect,
+    },
+  },
+} as const satisfies Prisma.BusinessSelect;
+
+export type MailBusiness = Prisma.BusinessGetPayload<{ select: typeof businessMailSelect }>;
+
+/** A message's sender side: the brand it is drawn in, the From name and Reply-To, and the portal links. */
+export interface Sender {
+  businessId: number | null;
+  brand: Brand;
+  fromName: string;
+  replyTo: string | null;
+  links: PortalLinks;
+}
+
+const origin = (config: Config) => `${config.publicScheme}://${config.publicHost}`;
+
+function portalLinks(base: string): PortalLinks {
+  const portal = new URL("membership", base.endsWith("/") ? base : `${base}/`);
+  const tab = (t: string) => {
+    const u = new URL(portal);
+    u.searchParams.set("tab", t);
+    return u.href;
+  };
+  return { subscriptions: tab("subscriptions"), profile: tab("profile") };
+}
+
+function themeColor(theme: unknown): string {
+  const primary = theme && typeof theme === "object" ? (theme as Record<string, unknown>).primary : undefined;
+  return typeof primary === "string" && CSS_COLOR.test(primary) ? primary : DEFAULT_COLOR;
+}
+
+export function businessSender(config: Config, b: MailBusiness): Sender {
+  const name = b.page?.brandName.trim() || b.name;
+  const url = businessUrl(b.slug, config.publicScheme, config.publicHost);
+  return {
+    businessId: b.id,
+    brand: { name, logoUrl: absoluteUrl(b.page?.logoUrl, origin(config)), color: themeColor(b.page?.theme), url },
+    fromName: b.page?.mailSenderName.trim() || name,
+    replyTo: b.page?.mailReplyTo.trim() || null,
+    links: portalLinks(url),
+  };
+}
+
+/** The platform itself (account messages with no business): the home page's brand, the main site's portal. */
+export async function platformSender(db: Db, config: Config): Promise<Sender> {
+  const home = await db.page.findFirst({ where: { isHome: true }, select: { brandName: true, logoUrl: true, theme: true } });
+  const name = home?.brandName.trim() || "Membership Boxes";
+  const url = `${origin(config)}/`;
+  return {
+    businessId: null,
+    brand: { name, logoUrl: absoluteUrl(home?.logoUrl, origin(config)), color: themeColor(home?.theme), url },
+    fromName: name,
+    replyTo: null,
+    links: portalLinks(url),
+  };
+}
+
+/** The admin area's address (owners' digest). */
+export function adminUrl(config: Config, businessId: number): string {
+  return `${origin(config)}/admin/business/${businessId}`;
+}

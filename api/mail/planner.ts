@@ -1,0 +1,190 @@
+/**
+ * What to send for an outbox event: which template, to whom, with which words. Planning reads the current rows
+ * in the dispatcher's transaction; a message is keyed by (event, template, recipient) so a re-read event plans
+ * nothing new (./store.ts inserts with ON CONFLICT DO NOTHING).
+ *
+ * Events that tell a member nothing new get no message: order.created (the receipt comes with the membership
+ * event of the same transaction), payment.failed (the past-due or canceled event beside it says more), and the
+ * business-side events. A renewal decline sends "payment failed" with the retry date; the decline before the last
+ * attempt sends the final notice instead; the last decline cancels the membership and sends that notice.
+ */
+import type { Config } from "../config.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import type { StoredEvent } from "../events/outbox.ts";
+import type { EventPayloads } from "../events/vocabulary.ts";
+import { MAX_ATTEMPTS, nextRetryAt } from "../billing/renewal-attempts.ts";
+import { isoDate, localDate } from "../shared/calendar.ts";
+import { MODE_NAMES, type FulfillmentModeCode } from "../shared/fulfillment.ts";
+import { resumeDate } from "../subscriptions/rules.ts";
+import { businessMailSelect, businessSender, platformSender, type Sender } from "./brand.ts";
+import type { Letter } from "./layout.ts";
+import { letters, type TemplateName } from "./templates.ts";
+
+type Db = Prisma.TransactionClient;
+
+/** One message to store: rendered later, once, by the store. */
+export interface PlannedMessage {
+  dedupeKey: string;
+  template: TemplateName;
+  sender: Sender;
+  recipientUserId: number | null;
+  /** "" when the recipient has no email address: stored as failed, so the Sent mail page shows it. */
+  toAddress: string;
+  letter: Letter;
+  eventSequence: number | null;
+}
+
+const membershipSelect = {
+  id: true,
+  userId: true,
+  billingDay: true,
+  mode: true,
+  email: true,
+  totalCents: true,
+  plan: { select: { name: true } },
+  user: { select: { email: true } },
+  business: { select: businessMailSelect },
+} as const satisfies Prisma.SubscriptionSelect;
+
+type Membership = Prisma.SubscriptionGetPayload<{ select: typeof membershipSelect }>;
+
+const boxLabel = (planName: string, mode: string) => `${planName}, ${(MODE_NAMES[mode as FulfillmentModeCode] ?? mode).toLowerCase()}`;
+
+/** The member's address: their profile's email, else the one given at checkout. */
+export const memberAddress = (m: { email: string | null; user: { email: string | null } }) => m.user.email?.trim() || m.email?.trim() || "";
+
+const nextCharge = (m: Membership, period: string) => isoDate(resumeDate(period, m.billingDay));
+
+function forMember(config: Config, m: Membership, event: StoredEvent, template: TemplateName, letter: (s: Sender) => Letter): PlannedMessage {
+  const sender = businessSender(config, m.business);
+  return {
+    dedupeKey: `event:${event.sequence}:${template}:${m.userId}`,
+    template,
+    sender,
+    recipientUserId: m.userId,
+    toAddress: memberAddress(m),
+    letter: letter(sender),
+    eventSequence: event.sequence,
+  };
+}
+
+/** When the next attempt of a declined period comes (the retry schedule), from its attempts so far. */
+async function retryDate(db: Db, m: Membership, period: string): Promise<string> {
+  const attempts = await db.payment.findMany({
+    where: { subscriptionId: m.id, idempotencyKey: { startsWith: `renewal:${m.id}:${period}:` } },
+    orderBy: { createdAt: "asc" },
+    select: { createdAt: true },
+  });
+  const at = attempts.length ? nextRetryAt(attempts.map((a) => a.createdAt)) : new Date();
+  return isoDate(localDate(at, m.business.timeZone));
+}
+
+type Handler = (db: Db, config: Config, event: StoredEvent) => Promise<PlannedMessage[]>;
+
+function onMembership<T extends keyof EventPayloads>(
+  plan: (args: { db: Db; config: Config; event: StoredEvent; m: Membership; p: EventPayloads[T] }) => Promise<PlannedMessage[]> | PlannedMessage[],
+): Handler {
+  return async (db, config, event) => {
+    const p = event.payload as unknown as EventPayloads[T] & { membershipId: number };
+    const m = await db.subscription.findUnique({ where: { id: p.membershipId }, select: membershipSelect });
+    return m ? plan({ db, config, event, m, p }) : [];
+  };
+}
+
+const handlers: Partial<Record<keyof EventPayloads, Handler>> = {
+  "membership.started.v1": onMembership<"membership.started.v1">(({ config, event, m, p }) => [
+    forMember(config, m, event, "welcome", (s) =>
+      letters.welcome({ brand: s.brand.name, box: boxLabel(m.plan.name, p.mode), period: p.period, totalCents: p.totalCents, nextChargeDate: nextCharge(m, p.period), links: s.links }),
+    ),
+  ]),
+  "membership.renewed.v1": onMembership<"membership.renewed.v1">(({ config, event, m, p }) => [
+    forMember(config, m, event, "renewal_receipt", (s) =>
+      letters.renewal_receipt({ brand: s.brand.name, box: boxLabel(m.plan.name, m.mode), period: p.period, totalCents: p.totalCents, nextChargeDate: nextCharge(m, p.period), links: s.links }),
+    ),
+  ]),
+  "membership.restarted.v1": onMembership<"membership.restarted.v1">(({ config, event, m, p }) => [
+    forMember(config, m, event, "restarted", (s) =>
+      letters.restarted({
+        brand: s.brand.name,
+        box: boxLabel(m.plan.name, m.mode),
+        period: p.period,
+        totalCents: p.chargedCents,
+        chargedCents: p.chargedCents,
+        nextChargeDate: nextCharge(m, p.period),
+        links: s.links,
+      }),
+    ),
+  ]),
+  "membership.skipped.v1": onMembership<"membership.skipped.v1">(({ config, event, m, p }) => [
+    forMember(config, m, event, "skipped", (s) => letters.skipped({ brand: s.brand.name, month: p.month, resumeDate: p.resumeDate, links: s.links })),
+  ]),
+  "membership.changed.v1": onMembership<"membership.changed.v1">(async ({ db, config, event, m, p }) => {
+    const plan = await db.plan.findUnique({ where: { id: p.planId }, select: { name: true } });
+    const addons = p.addonIds.length ? await db.addon.findMany({ where: { id: { in: p.addonIds } }, select: { name: true }, orderBy: { id: "asc" } }) : [];
+    const box = [boxLabel(plan?.name ?? "Your box", p.mode), ...addons.map((a) => `with ${a.name}`)].join(", ");
+    return [
+      forMember(config, m, event, "changed", (s) =>
+        letters.changed({ brand: s.brand.name, box, effectivePeriod: p.effectivePeriod, totalCents: null, links: s.links }),
+      ),
+    ];
+  }),
+  "membership.canceled.v1": onMembership<"membership.canceled.v1">(({ config, event, m, p }) => [
+    p.reason === "payment_failed"
+      ? forMember(config, m, event, "canceled_nonpayment", (s) => letters.canceled_nonpayment({ brand: s.brand.name, links: s.links }))
+      : forMember(config, m, event, "canceled", (s) => letters.canceled({ brand: s.brand.name, links: s.links })),
+  ]),
+  "membership.past_due.v1": onMembership<"membership.past_due.v1">(async ({ db, config, event, m, p }) => {
+    const retry = await retryDate(db, m, p.period);
+    const final = p.attempt >= MAX_ATTEMPTS - 1;
+    const args = { amountCents: m.totalCents, period: p.period, retryDate: retry };
+    return [
+      final
+        ? forMember(config, m, event, "final_notice", (s) => letters.final_notice({ brand: s.brand.name, ...args, links: s.links }))
+        : forMember(config, m, event, "payment_failed", (s) => letters.payment_failed({ brand: s.brand.name, ...args, links: s.links })),
+    ];
+  }),
+  "card.updated.v1": async (db, config, event) => {
+    const p = event.payload as unknown as EventPayloads["card.updated.v1"];
+    // A member's first card (saved at their first checkout) is no change to confirm: the welcome says enough.
+    if ((await db.paymentMethod.count({ where: { userId: p.userId } })) <= 1) return [];
+    const card = `${p.brand.toUpperCase()} ending in ${p.last4}`;
+    return accountMessage(db, config, event, p.userId, "card_updated", (s) => letters.card_updated({ brand: s.brand.name, card, links: s.links }));
+  },
+  "user.password_changed.v1": async (db, config, event) => {
+    const p = event.payload as unknown as EventPayloads["user.password_changed.v1"];
+    const user = await db.user.findUnique({ where: { id: p.userId }, select: { username: true } });
+    if (!user) return [];
+    return accountMessage(db, config, event, p.userId, "password_changed", (s) => letters.password_changed({ brand: s.brand.name, username: user.username, links: s.links }));
+  },
+};
+
+/**
+ * An account message (card, password): drawn as the business of the member's most recent membership when there is
+ * one (that is whom they know), else as the platform.
+ */
+async function accountMessage(db: Db, config: Config, event: StoredEvent, userId: number, template: TemplateName, letter: (s: Sender) => Letter): Promise<PlannedMessage[]> {
+  const user = await db.user.findUnique({
+    where: { id: userId },
+    select: { email: true, subscriptions: { orderBy: { startedAt: "desc" }, take: 1, select: { email: true, business: { select: businessMailSelect } } } },
+  });
+  if (!user) return [];
+  const latest = user.subscriptions[0];
+  const sender = latest ? businessSender(config, latest.business) : await platformSender(db, config);
+  return [
+    {
+      dedupeKey: `event:${event.sequence}:${template}:${userId}`,
+      template,
+      sender,
+      recipientUserId: userId,
+      toAddress: user.email?.trim() || latest?.email?.trim() || "",
+      letter: letter(sender),
+      eventSequence: event.sequence,
+    },
+  ];
+}
+
+/** The messages an event asks for (none for most). */
+export async function planForEvent(db: Db, config: Config, event: StoredEvent): Promise<PlannedMessage[]> {
+  const handler = handlers[event.type];
+  return handler ? handler(db, config, event) : [];
+}

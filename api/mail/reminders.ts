@@ -1,0 +1,198 @@
+/**
+ * The scheduled messages (the hourly mail-reminders job), each keyed by its occasion so any number of runs in a
+ * day plans it once, all counted in the business's time zone on the injectable clock:
+ * - the window-closing reminder, 3 days before the skip/change window's end day (on its first day when the window
+ *   is shorter), to active members whose next box is not skipped; off when the business or the member turned it off;
+ * - the pre-charge notice, 3 days before the billing day of the next charge, with its amount (a scheduled change
+ *   taking effect then is priced as the renewal will price it) and skip/change links only while a window is open;
+ * - the owners' daily digest of yesterday: new members, cancellations and failed payments, from the event outbox,
+ *   to owners and editors who have not turned it off; nothing is sent for a day without any.
+ */
+import type { Prisma } from "../generated/prisma/client.ts";
+import type { StoreContext } from "./store.ts";
+import type { DispatchContext } from "./dispatch.ts";
+import { priceScheduledChange } from "../billing/pricing.ts";
+import { variationFor } from "../catalog/service.ts";
+import { isoDate, localDate, parseYearMonth, type LocalDate } from "../shared/calendar.ts";
+import { nextBillingPeriod, skipTargetMonth, windowState } from "../subscriptions/rules.ts";
+import { timingOf } from "../subscriptions/timing.ts";
+import { adminUrl, businessMailSelect, businessSender, type MailBusiness } from "./brand.ts";
+import { memberAddress, type PlannedMessage } from "./planner.ts";
+import { storeMessages } from "./store.ts";
+import { letters } from "./templates.ts";
+
+type Tx = Prisma.TransactionClient;
+
+/** Days before a window's end (and before a charge) that the reminder (and the notice) go out. */
+const REMINDER_DAYS_BEFORE = 3;
+
+const DAY_MS = 86_400_000;
+const toUtc = (d: LocalDate) => Date.UTC(d.year, d.month - 1, d.day);
+const daysBetween = (a: LocalDate, b: LocalDate) => Math.round((toUtc(b) - toUtc(a)) / DAY_MS);
+const addDays = (d: LocalDate, n: number): LocalDate => {
+  const t = new Date(toUtc(d) + n * DAY_MS);
+  return { year: t.getUTCFullYear(), month: t.getUTCMonth() + 1, day: t.getUTCDate() };
+};
+/** A day of a month, clamped to its length (as the billing run reads billing days). */
+const dayOf = (period: string, day: number): LocalDate => {
+  const m = parseYearMonth(period);
+  const last = new Date(Date.UTC(m.year, m.month, 0)).getUTCDate();
+  return { ...m, day: Math.min(Math.max(1, day), last) };
+};
+
+const memberSelect = {
+  id: true,
+  userId: true,
+  billingDay: true,
+  email: true,
+  totalCents: true,
+  couponId: true,
+  paidThroughPeriod: true,
+  user: { select: { email: true, mailReminders: true, mailPrechargeNotice: true } },
+  skips: { select: { yearMonth: true } },
+  pendingChange: { select: { planId: true, mode: true, addonIds: true, effectivePeriod: true } },
+} as const satisfies Prisma.SubscriptionSelect;
+
+type Member = Prisma.SubscriptionGetPayload<{ select: typeof memberSelect }>;
+
+export interface ReminderReport {
+  businesses: number;
+  windowReminders: number;
+  prechargeNotices: number;
+  digests: number;
+}
+
+/** The business's windows that close on `closesOn`, if today is their reminder day (and they are open). */
+function windowsToRemind(today: LocalDate, b: MailBusiness): { closesOn: LocalDate; which: ("skip" | "change")[] } | null {
+  const timing = timingOf(b.page);
+  const due: { which: "skip" | "change"; closesOn: LocalDate }[] = [];
+  for (const which of ["skip", "change"] as const) {
+    const state = windowState(today, which === "skip" ? timing.skipWindow : timing.changeWindow);
+    if (!state.open) continue;
+    const left = daysBetween(today, state.closesOn);
+    const remindOn = daysBetween(state.opensOn, state.closesOn) < REMINDER_DAYS_BEFORE ? state.opensOn : addDays(state.closesOn, -REMINDER_DAYS_BEFORE);
+    if (left >= 0 && daysBetween(remindOn, today) === 0) due.push({ which, closesOn: state.closesOn });
+  }
+  if (due.length === 0) return null;
+  // Both close the same day: one message names both; otherwise the first to close.
+  const first = due.reduce((a, b) => (toUtc(b.closesOn) < toUtc(a.closesOn) ? b : a));
+  return { closesOn: first.closesOn, which: due.filter((d) => toUtc(d.closesOn) === toUtc(first.closesOn)).map((d) => d.which) };
+}
+
+async function changeTotal(tx: Tx, b: MailBusiness, m: Member): Promise<number> {
+  const change = m.pendingChange!;
+  const [plan, addons, coupon, page] = await Promise.all([
+    tx.plan.findUnique({ where: { id: change.planId }, include: { variations: true } }),
+    change.addonIds.length ? tx.addon.findMany({ where: { id: { in: change.addonIds }, businessId: b.id } }) : [],
+    m.couponId ? tx.coupon.findUnique({ where: { id: m.couponId }, select: { type: true, value: true, active: true } }) : null,
+    tx.page.findUnique({ where: { businessId: b.id }, select: { taxEnabled: true, taxRateBps: true } }),
+  ]);
+  const variation = plan ? variationFor(plan, change.mode) : null;
+  // A plan that lost its price for the mode keeps the current selection at renewal (billing/renewal-changes.ts).
+  if (!variation) return m.totalCents;
+  return priceScheduledChange({ planAmountCents: variation.amountCents, addonAmountsCents: addons.map((a) => a.amountCents), coupon, tax: page }).totalCents;
+}
+
+async function planBusiness(tx: Tx, ctx: StoreContext, b: MailBusiness, report: ReminderReport): Promise<PlannedMessage[]> {
+  const today = localDate(ctx.now, b.timeZone);
+  const sender = businessSender(ctx.config, b);
+  const timing = timingOf(b.page);
+  const planned: PlannedMessage[] = [];
+  const windows = b.page?.mailWindowReminder !== false ? windowsToRemind(today, b) : null;
+  const precharge = b.page?.mailPrechargeNotice !== false;
+  if (windows || precharge) {
+    const members: Member[] = await tx.subscription.findMany({ where: { businessId: b.id, status: "ACTIVE" }, select: memberSelect, orderBy: { id: "asc" } });
+    const openWindows = (["skip", "change"] as const).filter((w) => windowState(today, w === "skip" ? timing.skipWindow : timing.changeWindow).open);
+    for (const m of members) {
+      const skipped = new Set(m.skips.map((s) => s.yearMonth));
+      const base = { sender, recipientUserId: m.userId, toAddress: memberAddress(m), eventSequence: null };
+      if (windows && m.user.mailReminders) {
+        const month = skipTargetMonth({ today, paidThroughPeriod: m.paidThroughPeriod, cutoffDay: timing.cutoffDay, boxReadyDay: timing.boxReadyDay });
+        if (!skipped.has(month)) {
+          report.windowReminders++;
+          planned.push({
+            ...base,
+            template: "window_reminder",
+            dedupeKey: `reminder:window:${m.id}:${isoDate(windows.closesOn)}`,
+            letter: letters.window_reminder({ brand: sender.brand.name, closesOn: isoDate(windows.closesOn), which: windows.which, month, links: sender.links }),
+          });
+        }
+      }
+      if (precharge && m.user.mailPrechargeNotice) {
+        const period = nextBillingPeriod(today, m.paidThroughPeriod);
+        const chargeOn = dayOf(period, m.billingDay);
+        if (!skipped.has(period) && daysBetween(today, chargeOn) === REMINDER_DAYS_BEFORE) {
+          const amountCents = m.pendingChange && m.pendingChange.effectivePeriod <= period ? await changeTotal(tx, b, m) : m.totalCents;
+          report.prechargeNotices++;
+          planned.push({
+            ...base,
+            template: "precharge_notice",
+            dedupeKey: `reminder:precharge:${m.id}:${period}`,
+            letter: letters.precharge_notice({ brand: sender.brand.name, amountCents, chargeDate: isoDate(chargeOn), period, windowOpen: openWindows, links: sender.links }),
+          });
+        }
+      }
+    }
+  }
+  planned.push(...(await planDigest(tx, ctx, b, addDays(today, -1), report)));
+  return planned;
+}
+
+const DIGEST_NAMES_MAX = 20;
+
+/** Yesterday's digest for each owner and editor who gets it, or nothing when nothing happened. */
+async function planDigest(tx: Tx, ctx: StoreContext, b: MailBusiness, day: LocalDate, report: ReminderReport): Promise<PlannedMessage[]> {
+  const staff = await tx.businessUser.findMany({
+    where: { businessId: b.id, role: { in: ["OWNER", "EDITOR"] }, user: { mailDigest: true, email: { not: null } } },
+    select: { user: { select: { id: true, email: true } } },
+  });
+  if (staff.length === 0) return [];
+  // Events of the local day (a day is at most 26 hours of UTC either side of its date).
+  const from = new Date(toUtc(day) - 14 * 3_600_000);
+  const to = new Date(toUtc(day) + 38 * 3_600_000);
+  const events = await tx.event.findMany({
+    where: { businessId: b.id, createdAt: { gte: from, lt: to }, type: { in: ["membership.started.v1", "membership.canceled.v1", "payment.failed.v1"] } },
+    select: { type: true, payload: true, createdAt: true },
+    orderBy: { sequence: "asc" },
+  });
+  const ofDay = events.filter((e) => daysBetween(localDate(e.createdAt, b.timeZone), day) === 0);
+  if (ofDay.length === 0) return [];
+  const userIds = [...new Set(ofDay.map((e) => (e.payload as { userId: number }).userId))];
+  const users = new Map((await tx.user.findMany({ where: { id: { in: userIds } }, select: { id: true, username: true, name: true } })).map((u) => [u.id, u.name?.trim() || u.username]));
+  const names = (type: string) => {
+    const all = ofDay.filter((e) => e.type === type).map((e) => users.get((e.payload as { userId: number }).userId) ?? "a member");
+    return all.length > DIGEST_NAMES_MAX ? [...all.slice(0, DIGEST_NAMES_MAX), `and ${all.length - DIGEST_NAMES_MAX} more`] : all;
+  };
+  const sender = businessSender(ctx.config, b);
+  const letter = letters.owner_digest({
+    brand: sender.brand.name,
+    date: isoDate(day),
+    started: names("membership.started.v1"),
+    canceled: names("membership.canceled.v1"),
+    failed: names("payment.failed.v1"),
+    adminUrl: adminUrl(ctx.config, b.id),
+  });
+  report.digests += staff.length;
+  return staff.map(({ user }) => ({
+    dedupeKey: `digest:${b.id}:${user.id}:${isoDate(day)}`,
+    template: "owner_digest" as const,
+    sender: { ...sender, replyTo: null },
+    recipientUserId: user.id,
+    toAddress: user.email?.trim() ?? "",
+    letter,
+    eventSequence: null,
+  }));
+}
+
+/** Plans today's scheduled messages of every business, one transaction per business. */
+export async function planReminders(ctx: DispatchContext, signal?: AbortSignal): Promise<ReminderReport> {
+  const report: ReminderReport = { businesses: 0, windowReminders: 0, prechargeNotices: 0, digests: 0 };
+  const businesses = await ctx.db.business.findMany({ select: businessMailSelect, orderBy: { id: "asc" } });
+  for (const b of businesses) {
+    if (signal?.aborted) break;
+    const store: StoreContext = { config: ctx.config, jobs: ctx.jobs, now: ctx.clock.now() };
+    await ctx.db.$transaction(async (tx) => storeMessages(tx, store, await planBusiness(tx, store, b, report)), { timeout: 300_000, maxWait: 30_000 });
+    report.businesses++;
+  }
+  return report;
+}

@@ -1,0 +1,110 @@
+/**
+ * The mail reads and actions of the admin area and the portal: the Sent mail list (administrators: every
+ * message; owners: their businesses'), one message with its rendered parts, a resend, and the email preferences
+ * of a member (reminders, pre-charge notice) and of staff (the daily digest).
+ */
+import { z } from "zod";
+import type { ServiceContext } from "../context.ts";
+import type { MailMessage, MailStatus, Prisma } from "../generated/prisma/client.ts";
+import { assertCan, businessesWhere, can, isAdmin, requireUser } from "../auth/policy.ts";
+import { NotFoundError, ValidationError } from "../shared/errors.ts";
+import { parseInput } from "../shared/validation.ts";
+import { newMessageId, queueSends } from "./store.ts";
+
+export type MailPage = Pick<Prisma.MailMessageFindManyArgs, "select" | "include" | "take" | "skip" | "cursor">;
+
+/** Whether messages go out (SMTP_URL set) or are held for the Sent mail page. */
+export const smtpConfigured = (ctx: Pick<ServiceContext, "config">) => Boolean(ctx.config.smtpUrl);
+
+/** Who may read a message: administrators; owners of its business (platform messages: administrators only). */
+export function canReadMailMessage(ctx: ServiceContext, row: { businessId: number | null }): boolean | Promise<boolean> {
+  if (isAdmin(ctx)) return true;
+  return row.businessId !== null && can(ctx, row.businessId, "readMail");
+}
+
+/**
+ * The Sent mail list, newest first: administrators see every message, owners their businesses'; optionally of
+ * one business and one status.
+ */
+export async function listMessages(ctx: ServiceContext, filter: { businessId?: number | null; status?: MailStatus | null }, page: MailPage = {}): Promise<MailMessage[]> {
+  requireUser(ctx);
+  if (filter.businessId != null) await assertCan(ctx, filter.businessId, "readMail");
+  const where: Prisma.MailMessageWhereInput = {
+    ...(filter.businessId != null ? { businessId: filter.businessId } : isAdmin(ctx) ? {} : { business: businessesWhere(ctx, "readMail") }),
+    ...(filter.status ? { status: filter.status } : {}),
+  };
+  return ctx.db.mailMessage.findMany({ take: 50, ...page, where, orderBy: { id: "desc" } });
+}
+
+async function readableMessage(ctx: ServiceContext, id: number): Promise<MailMessage> {
+  requireUser(ctx);
+  const row = await ctx.db.mailMessage.findUnique({ where: { id } });
+  if (!row || !(await canReadMailMessage(ctx, row))) throw new NotFoundError("Message");
+  return row;
+}
+
+/**
+ * Sends a message again, as a new message (same words, new Message-ID: it is a new delivery the operator asked
+ * for), queued for SMTP or held without it. The original keeps its status.
+ */
+export async function resendMessage(ctx: ServiceContext, id: number): Promise<MailMessage> {
+  const original = await readableMessage(ctx, id);
+  if (!original.toAddress) throw new ValidationError("This message has no recipient address to send to.", [{ path: "id", message: "No email address on file" }]);
+  const now = ctx.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    const copies = await tx.mailMessage.count({ where: { resendOfId: original.id } });
+    const status = ctx.config.smtpUrl ? "QUEUED" : "HELD";
+    const row = await tx.mailMessage.create({
+      data: {
+        businessId: original.businessId,
+        dedupeKey: `resend:${original.id}:${copies + 1}`,
+        template: original.template,
+        recipientUserId: original.recipientUserId,
+        toAddress: original.toAddress,
+        fromName: original.fromName,
+        replyTo: original.replyTo,
+        subject: original.subject,
+        html: original.html,
+        text: original.text,
+        messageId: newMessageId(ctx.config),
+        status,
+        resendOfId: original.id,
+        createdAt: now,
+      },
+    });
+    if (status === "QUEUED") await queueSends(tx, ctx, [row.id]);
+    return row;
+  });
+}
+
+export interface MailPreferences {
+  /** The window-closing reminder. */
+  reminders: boolean;
+  /** The notice 3 days before a charge. */
+  prechargeNotice: boolean;
+  /** The owners' daily digest (staff of a business). */
+  digest: boolean;
+}
+
+export async function mailPreferences(ctx: ServiceContext, userId: number): Promise<MailPreferences> {
+  const u = await ctx.db.user.findUnique({ where: { id: userId }, select: { mailReminders: true, mailPrechargeNotice: true, mailDigest: true } });
+  if (!u) throw new NotFoundError("User");
+  return { reminders: u.mailReminders, prechargeNotice: u.mailPrechargeNotice, digest: u.mailDigest };
+}
+
+const PreferencesInput = z.object({ reminders: z.boolean().optional(), prechargeNotice: z.boolean().optional(), digest: z.boolean().optional() }).strict();
+
+/** The signed-in user's own email preferences (receipts, payment and security messages cannot be turned off). */
+export async function updateMailPreferences(ctx: ServiceContext, input: z.input<typeof PreferencesInput>): Promise<MailPreferences> {
+  const actor = requireUser(ctx);
+  const p = parseInput(PreferencesInput, input);
+  await ctx.db.user.update({
+    where: { id: actor.user.id },
+    data: {
+      ...(p.reminders !== undefined ? { mailReminders: p.reminders } : {}),
+      ...(p.prechargeNotice !== undefined ? { mailPrechargeNotice: p.prechargeNotice } : {}),
+      ...(p.digest !== undefined ? { mailDigest: p.digest } : {}),
+    },
+  });
+  return mailPreferences(ctx, actor.user.id);
+}
