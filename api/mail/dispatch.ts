@@ -9,7 +9,7 @@ import type { PrismaClient } from "../db.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Config } from "../config.ts";
 import type { JobQueue } from "../jobs/queue.ts";
-import { readEvents } from "../events/outbox.ts";
+import { ack, readEvents } from "../events/outbox.ts";
 import { planForEvent } from "./planner.ts";
 import { storeMessages } from "./store.ts";
 
@@ -29,14 +29,14 @@ export interface DispatchContext {
 async function dispatchBatch(ctx: DispatchContext): Promise<{ events: number; messages: number }> {
   return ctx.db.$transaction(
     async (tx) => {
-      await tx.$executeRaw`INSERT INTO event_consumers (name, position, updated_at) VALUES (${MAIL_CONSUMER}, 0, now()) ON CONFLICT (name) DO NOTHING`;
+      await tx.$executeRaw`INSERT INTO event_consumers (name, position, updated_at) VALUES (${MAIL_CONSUMER}, 0, ${ctx.clock.now()}::timestamp) ON CONFLICT (name) DO NOTHING`;
       const [{ position }] = await tx.$queryRaw<{ position: bigint }[]>`SELECT position FROM event_consumers WHERE name = ${MAIL_CONSUMER} FOR UPDATE`;
       const events = await readEvents(tx, { after: Number(position), limit: BATCH });
       if (events.length === 0) return { events: 0, messages: 0 };
       const planned = [];
       for (const event of events) planned.push(...(await planForEvent(tx, ctx.config, event)));
       const messages = await storeMessages(tx, { config: ctx.config, jobs: ctx.jobs, now: ctx.clock.now() }, planned);
-      await tx.eventConsumer.update({ where: { name: MAIL_CONSUMER }, data: { position: BigInt(events[events.length - 1].sequence) } });
+      await ack(tx, MAIL_CONSUMER, events[events.length - 1].sequence, ctx.clock.now());
       return { events: events.length, messages };
     },
     { timeout: 120_000, maxWait: 30_000 },

@@ -81,12 +81,11 @@ function windowsToRemind(today: LocalDate, b: MailBusiness): { closesOn: LocalDa
 
 async function changeTotal(tx: Tx, b: MailBusiness, m: Member): Promise<number> {
   const change = m.pendingChange!;
-  const [plan, addons, coupon, page] = await Promise.all([
-    tx.plan.findUnique({ where: { id: change.planId }, include: { variations: true } }),
-    change.addonIds.length ? tx.addon.findMany({ where: { id: { in: change.addonIds }, businessId: b.id } }) : [],
-    m.couponId ? tx.coupon.findUnique({ where: { id: m.couponId }, select: { type: true, value: true, active: true } }) : null,
-    tx.page.findUnique({ where: { businessId: b.id }, select: { taxEnabled: true, taxRateBps: true } }),
-  ]);
+  // One after another: a transaction is one connection.
+  const plan = await tx.plan.findUnique({ where: { id: change.planId }, include: { variations: true } });
+  const addons = change.addonIds.length ? await tx.addon.findMany({ where: { id: { in: change.addonIds }, businessId: b.id } }) : [];
+  const coupon = m.couponId ? await tx.coupon.findUnique({ where: { id: m.couponId }, select: { type: true, value: true, active: true } }) : null;
+  const page = await tx.page.findUnique({ where: { businessId: b.id }, select: { taxEnabled: true, taxRateBps: true } });
   const variation = plan ? variationFor(plan, change.mode) : null;
   // A plan that lost its price for the mode keeps the current selection at renewal (billing/renewal-changes.ts).
   if (!variation) return m.totalCents;
