@@ -9,7 +9,13 @@ import type { JobsRouteQuery, JobRunState } from "./__generated__/JobsRouteQuery
 import type { JobsRouteRetryMutation } from "./__generated__/JobsRouteRetryMutation.graphql.ts";
 
 /** What each queue does, in the product's words; a queue not listed shows its name. */
-const QUEUE_TITLES: Record<string, string> = { "billing-renewals": "Billing renewals", "events-prune": "Event retention (daily)" };
+const QUEUE_TITLES: Record<string, string> = {
+  "billing-renewals": "Billing renewals",
+  "events-prune": "Event retention (daily)",
+  "mail-dispatch": "Email planning (every few seconds)",
+  "mail-send": "Email delivery (one run per message)",
+  "mail-reminders": "Email reminders and digests (hourly)",
+};
 
 const OUTCOMES: Record<JobRunState, { label: string; palette: string }> = {
   CREATED: { label: "Queued", palette: "gray" },
