@@ -72,6 +72,8 @@ export function mailJobs(ctx: MailJobsContext, opts: { send?: Partial<Omit<Queue
     },
     {
       queue: send,
+      // A few sends at once per process, as many as the SMTP pool's connections.
+      concurrency: 3,
       async run(job) {
         const { messageId } = job.data as { messageId: number };
         const outcome = await deliver(ctx, messageId, { lastAttempt: job.retryCount >= (send.retryLimit ?? 0) });

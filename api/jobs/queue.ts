@@ -14,6 +14,8 @@ export interface JobDefinition<Data extends object = object> {
    * job's claim is lost: stop at the next safe point and throw, so the job is retried.
    */
   run(job: Job<Data>, signal: AbortSignal): Promise<object>;
+  /** Jobs of this queue a process runs at once (default 1): for many small jobs that wait on the network (email). */
+  concurrency?: number;
 }
 
 /** A cron schedule: pg-boss turns each occurrence into one job of `queue`, once across every process. */
@@ -100,7 +102,7 @@ export async function startJobQueue(opts: JobQueueOptions): Promise<JobQueue> {
 
   if (opts.work !== false) {
     for (const def of opts.definitions) {
-      await boss.work<object>(def.queue.name, { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2, batchSize: 1 }, async ([job]) => {
+      await boss.work<object>(def.queue.name, { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2, batchSize: 1, localConcurrency: def.concurrency ?? 1 }, async ([job]) => {
         const signal = AbortSignal.any([stopping.signal, job.signal]);
         const started = Date.now();
         try {

@@ -5,7 +5,7 @@
  * text. Written with createElement: the server runs TypeScript by type stripping, which has no JSX.
  */
 import { Body, Button, Column, Container, Head, Heading, Hr, Html, Img, Link, Preview, Row, Section, Text } from "@react-email/components";
-import { render } from "@react-email/render";
+import { render, toPlainText } from "@react-email/render";
 import { createElement as h, Fragment, type ReactNode } from "react";
 
 /** Who a message comes from, as the member sees it. */
@@ -98,7 +98,7 @@ function Receipt({ lines }: { lines: { label: string; amount: string }[] }): Rea
 
 /** The message's HTML and plain-text parts. */
 export async function renderLetter(brand: Brand, letter: Letter): Promise<{ html: string; text: string }> {
-  const element = h(Layout, { brand, letter });
-  const [html, plain] = await Promise.all([render(element), render(element, { plainText: true })]);
-  return { html, text: plain };
+  // One render: the text part is derived from the HTML (what render's plainText option does after rendering again).
+  const html = await render(h(Layout, { brand, letter }));
+  return { html, text: toPlainText(html) };
 }

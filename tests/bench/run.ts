@@ -1,7 +1,8 @@
 /**
  * `npm run bench:run -- --db postgresql://postgres@127.0.0.1:5432/mp_bench [--duration 10] [--connections 10]
  *  [--only business,memberships,portal,dashboard,checkout,renewals,web] [--renewal-businesses N] [--renewal-workers K]
- *  [--renewal-batch-size B] [--renewal-concurrency C] [--processes N] [--public-cache-ttl S] [--redis redis://…]`
+ *  [--renewal-batch-size B] [--renewal-concurrency C] [--renewals-via-queue] [--renewals-mail] [--processes N]
+ *  [--public-cache-ttl S] [--redis redis://…]`
  *
  * On a database filled by `npm run bench:seed`: starts the server (production config, silent logs, billing
  * clock off) on a free loopback port and drives each screen with autocannon for a bounded time, printing req/s
@@ -31,6 +32,7 @@ import { businessPageQuery, dashboardQuery, idCursor, membershipsPageQuery, port
 import { businessPageSql, dashboardSql, membershipsSql, portalSql } from "./sql.ts";
 import { BENCH_BILLING_INSTANT } from "./seed-large.ts";
 import { isPublicRoute, measureBundles } from "./web-bundles.ts";
+import { mailAfterRenewals } from "./mail.ts";
 
 const { values } = parseArgs({
   options: {
@@ -48,6 +50,8 @@ const { values } = parseArgs({
     "renewal-concurrency": { type: "string" },
     /** Each renewal pass is a job of the job queue (pg-boss on the copy), sent and awaited, as the schedule runs it. */
     "renewals-via-queue": { type: "boolean", default: false },
+    /** After the renewal runs, email for them: planned and delivered to a local SMTP server (tests/bench/mail.ts). */
+    "renewals-mail": { type: "boolean", default: false },
     /** Server processes of their own that take the load (0: the server in this process, as before). */
     processes: { type: "string", default: "0" },
     /** PUBLIC_CACHE_TTL_SECONDS of the servers (default: the app's; 0 measures the public pages uncached). */
@@ -462,6 +466,7 @@ async function renewals(sourceUrl: string, config: ReturnType<typeof loadConfig>
       out.push(`  events written by the first run (outbox, same transactions): ${eventsWritten}, ${(eventsWritten / t1).toFixed(0)} per second`);
       if (limit) out.push(`  at that rate all ${total} memberships (${Math.round((first.due * total) / n)} due) would take ≈ ${((t1 * total) / n).toFixed(0)} s`);
       out.push(`  second run: ${t2.toFixed(1)} s  ${JSON.stringify(second)}  (charged ${second.charged}: must be 0)`);
+      if (values["renewals-mail"]) out.push(...(await mailAfterRenewals(db, ctx.clock, ctx.config)));
     } finally {
       await db.close();
     }
