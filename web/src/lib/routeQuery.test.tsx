@@ -92,4 +92,20 @@ describe("route queries", () => {
     preloadRouteQueries(environment, "navigation-4", []); // navigated elsewhere before the answer came
     expect(requests[2].cancelled).toBe(true);
   });
+
+  it("variables read by a module loaded beside the query (the admin session): nothing leaves when they say so, the request otherwise", async () => {
+    const { environment, requests } = fakeServer();
+    const isAdmin = (admin: boolean) => Promise.resolve(admin);
+    preloadRouteQueries(environment, "navigation-5", [{ route: { ...route, variables: () => isAdmin(true).then((admin) => (admin ? null : {})) }, params: {} }]);
+    await settle();
+    expect(requests).toHaveLength(0);
+
+    preloadRouteQueries(environment, "navigation-6", [{ route: { ...route, variables: () => isAdmin(false).then((admin) => (admin ? null : {})) }, params: {} }]);
+    await settle();
+    expect(requests).toHaveLength(1);
+    render(page(environment));
+    act(() => requests[0].respond("ada"));
+    expect(await screen.findByText("Signed in as ada")).toBeTruthy();
+    expect(requests).toHaveLength(1); // the route took the preloaded request
+  });
 });

@@ -50,7 +50,11 @@ function load<T extends OperationType>(environment: IEnvironment, key: string, q
 export interface RouteQuery<P = Record<string, string | undefined>> {
   /** The generated query artifact, imported on its own so it does not wait for the route's chunk. */
   query: () => Promise<{ default: GraphQLTaggedNode }>;
-  variables: (params: P) => object | null;
+  /**
+   * null: nothing to load. A promise when they need code the entry should not carry (admin session, the stored
+   * checkout selection): imported then, beside the query's module.
+   */
+  variables: (params: P) => object | null | Promise<object | null>;
   fetchPolicy?: FetchPolicy;
 }
 
@@ -78,14 +82,13 @@ export function preloadRouteQueries(environment: IEnvironment, navigation: strin
   for (const { route, params } of routes) {
     const variables = route.variables(params);
     if (!variables) continue;
-    route
-      .query()
-      .then(({ default: query }) => {
-        if (lastNavigation !== navigation) return;
-        const key = keyOf(query, variables, undefined);
+    Promise.all([route.query(), variables])
+      .then(([{ default: query }, resolved]) => {
+        if (!resolved || lastNavigation !== navigation) return;
+        const key = keyOf(query, resolved, undefined);
         const current = entries.get(key);
         if (current && !current.ref.isDisposed) return;
-        load(environment, key, query, variables, route.fetchPolicy ?? "store-or-network", navigation);
+        load(environment, key, query, resolved, route.fetchPolicy ?? "store-or-network", navigation);
       })
       .catch(() => undefined); // the route's own chunk load reports a failed download
   }

@@ -1,7 +1,6 @@
 import { lazy } from "react";
 import { Navigate, type RouteObject } from "react-router";
 import type { RouteData, RouteQuery } from "../lib/routeQuery.ts";
-import { readAdminSession } from "../features/admin/session.ts";
 
 // Every admin module is its own chunk, loaded only under /admin: the public pages never download them.
 const AdminLayout = lazy(() => import("./admin/AdminLayoutRoute.tsx"));
@@ -28,12 +27,14 @@ function withQuery(query: RouteQuery["query"], variables: RouteQuery["variables"
   return { handle: { query: { query, variables, fetchPolicy } } };
 }
 const none = () => ({});
+/** Whether the signed-in user is an administrator, read by the admin session module (not in the public entry). */
+const isAdmin = () => import("../features/admin/session.ts").then(({ readAdminSession }) => readAdminSession().isAdmin);
 const businessId = (p: Record<string, string | undefined>) => ({ id: Number(p.id) });
 
 /** Whether the sidebar offers a business's API Tokens (AdminLayoutRoute): asked for members, not administrators. */
 const apiTokensNav: RouteQuery = {
   query: () => import("../features/admin/api-tokens/__generated__/ApiTokensNavGateQuery.graphql.ts"),
-  variables: (p) => (readAdminSession().isAdmin || !Number.isSafeInteger(Number(p.id)) ? null : businessId(p)),
+  variables: (p) => (Number.isSafeInteger(Number(p.id)) ? isAdmin().then((admin) => (admin ? null : businessId(p))) : null),
 };
 
 /** A business's page: its own query and, beside it, the sidebar's. */
@@ -67,7 +68,7 @@ export const adminRoutes: RouteObject[] = [
           query: [
             { query: () => import("./admin/__generated__/MailRouteQuery.graphql.ts"), variables: none, fetchPolicy: "store-and-network" },
             // The business filter's options: administrators only (owners see their businesses' messages only).
-            { query: () => import("./admin/__generated__/MailRouteBusinessesQuery.graphql.ts"), variables: () => (readAdminSession().isAdmin ? {} : null), fetchPolicy: "store-or-network" },
+            { query: () => import("./admin/__generated__/MailRouteBusinessesQuery.graphql.ts"), variables: () => isAdmin().then((admin) => (admin ? {} : null)), fetchPolicy: "store-or-network" },
           ],
         } satisfies RouteData,
       },
