@@ -68,7 +68,7 @@ export const adminRoutes: RouteObject[] = [
           query: [
             { query: () => import("./admin/__generated__/MailRouteQuery.graphql.ts"), variables: none, fetchPolicy: "store-and-network" },
             // The business filter's options: administrators only (owners see their businesses' messages only).
-            { query: () => import("./admin/__generated__/MailRouteBusinessesQuery.graphql.ts"), variables: () => isAdmin().then((admin) => (admin ? {} : null)), fetchPolicy: "store-or-network" },
+            { query: () => import("../features/admin/__generated__/BusinessFilterQuery.graphql.ts"), variables: () => isAdmin().then((admin) => (admin ? {} : null)), fetchPolicy: "store-or-network" },
           ],
         } satisfies RouteData,
       },
@@ -78,7 +78,7 @@ export const adminRoutes: RouteObject[] = [
         handle: {
           query: [
             { query: () => import("./admin/__generated__/MembershipsRouteQuery.graphql.ts"), variables: none, fetchPolicy: "store-and-network" },
-            { query: () => import("./admin/__generated__/MembershipsRouteBusinessesQuery.graphql.ts"), variables: none, fetchPolicy: "store-or-network" },
+            { query: () => import("../features/admin/__generated__/BusinessFilterQuery.graphql.ts"), variables: none, fetchPolicy: "store-or-network" },
           ],
         } satisfies RouteData,
       },

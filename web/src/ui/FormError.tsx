@@ -9,3 +9,14 @@ export function FormError({ children, ...props }: Omit<TextProps, "children" | "
     </Text>
   );
 }
+
+/** The outcome of a save or an action: a confirmation read out politely, or the refusal as FormError says it. */
+export function FormResult({ result, ...props }: Omit<TextProps, "children" | "role"> & { result: { ok: boolean; text: string } | null }) {
+  if (!result) return null;
+  if (!result.ok) return <FormError {...props}>{result.text}</FormError>;
+  return (
+    <Text role="status" color="green.700" {...props}>
+      {result.text}
+    </Text>
+  );
+}

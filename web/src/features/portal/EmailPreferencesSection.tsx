@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Box, Heading, Stack, Switch, Text } from "@chakra-ui/react";
 import { graphql, useFragment, useMutation } from "react-relay";
 import { writeMailPreferences } from "../../lib/mailPreferences.ts";
-import { FormError } from "../../ui/FormError.tsx";
+import { FormResult } from "../../ui/FormError.tsx";
 import type { EmailPreferencesSectionFragment_user$key } from "./__generated__/EmailPreferencesSectionFragment_user.graphql.ts";
 import type { EmailPreferencesSectionMutation } from "./__generated__/EmailPreferencesSectionMutation.graphql.ts";
 
@@ -69,14 +69,7 @@ export function EmailPreferencesSection({ user }: { user: EmailPreferencesSectio
         <Text fontSize="sm" color="fg.muted">
           Receipts, payment problems and security messages (such as a password change) are always sent.
         </Text>
-        {message &&
-          (message.ok ? (
-            <Text role="status" color="green.700" fontSize="sm">
-              {message.text}
-            </Text>
-          ) : (
-            <FormError fontSize="sm">{message.text}</FormError>
-          ))}
+        <FormResult result={message} fontSize="sm" />
       </Stack>
     </Box>
   );

@@ -7,7 +7,8 @@ import { readAdminSession } from "../../features/admin/session.ts";
 import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage, Panel } from "../../ui/admin/AdminPage.tsx";
 import type { MailRouteQuery } from "./__generated__/MailRouteQuery.graphql.ts";
-import type { MailRouteBusinessesQuery } from "./__generated__/MailRouteBusinessesQuery.graphql.ts";
+import { businessFilterQuery } from "../../features/admin/BusinessFilter.tsx";
+import type { BusinessFilterQuery } from "../../features/admin/__generated__/BusinessFilterQuery.graphql.ts";
 
 /**
  * /admin/mail (administrators: every message; owners: their businesses'): what the product emailed, queued or,
@@ -50,21 +51,6 @@ export default function MailRoute() {
 
 /** Administrators also filter by business: its options are a query of their own (adminRoutes.tsx starts it). */
 function AdminMailPanel({ query }: { query: MailMessagesPanelFragment_query$key }) {
-  const options = useRouteQuery<MailRouteBusinessesQuery>(
-    graphql`
-      query MailRouteBusinessesQuery {
-        myBusinesses(first: 500) {
-          edges {
-            node {
-              databaseId
-              name
-            }
-          }
-        }
-      }
-    `,
-    {},
-    { fetchPolicy: "store-or-network" },
-  );
-  return <MailMessagesPanel query={query} businessOptions={options.myBusinesses.edges.map(({ node }) => ({ databaseId: node.databaseId, name: node.name }))} />;
+  const options = useRouteQuery<BusinessFilterQuery>(businessFilterQuery, {}, { fetchPolicy: "store-or-network" });
+  return <MailMessagesPanel query={query} businesses={options} />;
 }

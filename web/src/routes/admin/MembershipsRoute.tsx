@@ -3,7 +3,8 @@ import { MembershipsPanel } from "../../features/admin/memberships/MembershipsPa
 import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage } from "../../ui/admin/AdminPage.tsx";
 import type { MembershipsRouteQuery } from "./__generated__/MembershipsRouteQuery.graphql.ts";
-import type { MembershipsRouteBusinessesQuery } from "./__generated__/MembershipsRouteBusinessesQuery.graphql.ts";
+import { businessFilterQuery } from "../../features/admin/BusinessFilter.tsx";
+import type { BusinessFilterQuery } from "../../features/admin/__generated__/BusinessFilterQuery.graphql.ts";
 
 /**
  * /admin/memberships (admins): every membership, with the business filter. The list and the business options
@@ -19,25 +20,10 @@ export default function MembershipsRoute() {
     {},
     { fetchPolicy: "store-and-network" },
   );
-  const options = useRouteQuery<MembershipsRouteBusinessesQuery>(
-    graphql`
-      query MembershipsRouteBusinessesQuery {
-        myBusinesses(first: 500) {
-          edges {
-            node {
-              databaseId
-              name
-            }
-          }
-        }
-      }
-    `,
-    {},
-    { fetchPolicy: "store-or-network" },
-  );
+  const options = useRouteQuery<BusinessFilterQuery>(businessFilterQuery, {}, { fetchPolicy: "store-or-network" });
   return (
     <AdminPage title="Memberships" description="Every membership on the platform.">
-      <MembershipsPanel query={list} businessOptions={options.myBusinesses.edges.map(({ node }) => ({ databaseId: node.databaseId, name: node.name }))} />
+      <MembershipsPanel query={list} businesses={options} />
     </AdminPage>
   );
 }

@@ -2,7 +2,7 @@ import { Fragment, Suspense, useState } from "react";
 import { Badge, Box, Button, Dialog, Grid, HStack, Tabs, Text } from "@chakra-ui/react";
 import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
 import { AdminDialog } from "../../../ui/admin/AdminDialog.tsx";
-import { FormError } from "../../../ui/FormError.tsx";
+import { FormError, FormResult } from "../../../ui/FormError.tsx";
 import { LoadingState } from "../../../ui/StatusStates.tsx";
 import { resultError } from "../mutationResult.ts";
 import { MAIL_STATUS, mailTime } from "./mailStatus.ts";
@@ -70,16 +70,9 @@ function MessageView({ id, connections, onBusy }: { id: string; connections: str
         __typename
         ... on ResendMailMessageSuccess {
           data @prependNode(connections: $connections, edgeTypeName: "QueryMailMessagesConnectionEdge") {
-            id
+            ...MailMessagesPanelFragment_message
             status
             toAddress
-            templateName
-            subject
-            resent
-            createdAt
-            business {
-              name
-            }
           }
         }
         ... on Error {
@@ -172,14 +165,7 @@ function MessageView({ id, connections, onBusy }: { id: string; connections: str
         </Tabs.Root>
       </Dialog.Body>
       <Dialog.Footer flexWrap="wrap" gap="3">
-        {result &&
-          (result.ok ? (
-            <Text role="status" color="green.700" me="auto">
-              {result.text}
-            </Text>
-          ) : (
-            <FormError me="auto">{result.text}</FormError>
-          ))}
+        <FormResult result={result} me="auto" />
         <Button colorPalette="orange" onClick={resend} loading={busy} loadingText="Resending…" disabled={!message.toAddress}>
           Resend
         </Button>

@@ -1,19 +1,17 @@
 import { Suspense, useEffect, useRef, useState } from "react";
 import { Badge, Button, HStack, NativeSelect, Stack, Table, Text } from "@chakra-ui/react";
-import { graphql, usePaginationFragment } from "react-relay";
+import { graphql, readInlineData, usePaginationFragment } from "react-relay";
 import { EmptyLine, Panel } from "../../../ui/admin/AdminPage.tsx";
 import { TableHead } from "../../../ui/admin/TableHead.tsx";
 import { LoadingState } from "../../../ui/StatusStates.tsx";
+import { BusinessFilter } from "../BusinessFilter.tsx";
 import { ADMIN_PAGE_SIZE, LoadMore } from "../LoadMore.tsx";
 import { MailMessageDialog } from "./MailMessageDialog.tsx";
 import { MAIL_STATUS, mailTime } from "./mailStatus.ts";
+import type { BusinessFilterQuery$data } from "../__generated__/BusinessFilterQuery.graphql.ts";
+import type { MailMessagesPanelFragment_message$key } from "./__generated__/MailMessagesPanelFragment_message.graphql.ts";
 import type { MailMessagesPanelFragment_query$key } from "./__generated__/MailMessagesPanelFragment_query.graphql.ts";
 import type { MailMessagesPanelPaginationQuery, MailStatus } from "./__generated__/MailMessagesPanelPaginationQuery.graphql.ts";
-
-export interface BusinessOption {
-  databaseId: number;
-  name: string;
-}
 
 interface MailFilters {
   status: MailStatus | null;
@@ -24,7 +22,7 @@ interface MailFilters {
  * The Sent mail list: every message the product sent, queued or kept, newest first, with a status filter and
  * (administrators) a business filter; a row opens the message as it was rendered, with Resend.
  */
-export function MailMessagesPanel({ query, businessOptions }: { query: MailMessagesPanelFragment_query$key; businessOptions?: BusinessOption[] }) {
+export function MailMessagesPanel({ query, businesses }: { query: MailMessagesPanelFragment_query$key; businesses?: BusinessFilterQuery$data }) {
   const [status, setStatus] = useState<MailStatus | "">("");
   const [business, setBusiness] = useState("");
   return (
@@ -41,19 +39,7 @@ export function MailMessagesPanel({ query, businessOptions }: { query: MailMessa
           </NativeSelect.Field>
           <NativeSelect.Indicator />
         </NativeSelect.Root>
-        {businessOptions && (
-          <NativeSelect.Root width={{ md: "64" }}>
-            <NativeSelect.Field aria-label="Business" value={business} onChange={(e) => setBusiness(e.currentTarget.value)}>
-              <option value="">All businesses</option>
-              {businessOptions.map((b) => (
-                <option key={b.databaseId} value={b.databaseId}>
-                  {b.name}
-                </option>
-              ))}
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-        )}
+        {businesses && <BusinessFilter businesses={businesses} value={business} onChange={setBusiness} width="64" />}
       </Stack>
       <Suspense fallback={<LoadingState label="Loading messages…" />}>
         <MailTable query={query} filters={{ status: status || null, businessId: business ? Number(business) : null }} />
@@ -61,6 +47,22 @@ export function MailMessagesPanel({ query, businessOptions }: { query: MailMessa
     </Panel>
   );
 }
+
+/** A message in the list; Resend (MailMessageDialog) returns the copy in this shape, prepended to the list. */
+const messageFragment = graphql`
+  fragment MailMessagesPanelFragment_message on MailMessage @inline {
+    id
+    status
+    toAddress
+    templateName
+    subject
+    resent
+    createdAt
+    business {
+      name
+    }
+  }
+`;
 
 /** The route's query spreads the unfiltered list; a filter change refetches the fragment with the new filters. */
 function MailTable({ query, filters }: { query: MailMessagesPanelFragment_query$key; filters: MailFilters }) {
@@ -73,16 +75,7 @@ function MailTable({ query, filters }: { query: MailMessagesPanelFragment_query$
           __id
           edges {
             node {
-              id
-              status
-              toAddress
-              templateName
-              subject
-              resent
-              createdAt
-              business {
-                name
-              }
+              ...MailMessagesPanelFragment_message
             }
           }
         }
@@ -98,7 +91,7 @@ function MailTable({ query, filters }: { query: MailMessagesPanelFragment_query$
     refetch(JSON.parse(key) as MailFilters, { fetchPolicy: "store-and-network" });
   }, [key, refetch]);
   const [open, setOpen] = useState<string | null>(null);
-  const rows = data.mailMessages.edges.map((e) => e.node);
+  const rows = data.mailMessages.edges.map((e) => readInlineData<MailMessagesPanelFragment_message$key>(messageFragment, e.node));
   // A resend lands at the top of an unfiltered list (a filtered one may not hold its status).
   const connections = filters.status === null ? [data.mailMessages.__id] : [];
   return (

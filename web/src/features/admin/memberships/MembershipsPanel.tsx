@@ -6,26 +6,23 @@ import { ConfirmDialog } from "../../../ui/admin/ConfirmDialog.tsx";
 import { LoadingState } from "../../../ui/StatusStates.tsx";
 import { resultError } from "../mutationResult.ts";
 import { useDebouncedValue } from "../../../lib/useDebouncedValue.ts";
+import { BusinessFilter } from "../BusinessFilter.tsx";
 import { ADMIN_PAGE_SIZE, LoadMore } from "../LoadMore.tsx";
 import { downloadCsv } from "./csv.ts";
 import { MembershipRow, type MembershipToCancel } from "./MembershipRow.tsx";
 import { exportMembershipsCsv, networkPageFetcher, type MembershipFilterVariables } from "./exportMemberships.ts";
+import type { BusinessFilterQuery$data } from "../__generated__/BusinessFilterQuery.graphql.ts";
 import type { MembershipsPanelFragment_query$key } from "./__generated__/MembershipsPanelFragment_query.graphql.ts";
 import type { MembershipsPanelPaginationQuery, MembershipStatusFilter } from "./__generated__/MembershipsPanelPaginationQuery.graphql.ts";
 import type { MembershipsPanelCancelMutation } from "./__generated__/MembershipsPanelCancelMutation.graphql.ts";
 import { TableHead } from "../../../ui/admin/TableHead.tsx";
 
 
-export interface BusinessOption {
-  databaseId: number;
-  name: string;
-}
-
 /**
  * Memberships with search and status filter; admins also filter by business. Cancel ends access at once
  * (spec §2 'Cancel immediately'); the filtered list exports as CSV.
  */
-export function MembershipsPanel({ query, businessId, businessOptions }: { query: MembershipsPanelFragment_query$key; businessId?: number; businessOptions?: BusinessOption[] }) {
+export function MembershipsPanel({ query, businessId, businesses }: { query: MembershipsPanelFragment_query$key; businessId?: number; businesses?: BusinessFilterQuery$data }) {
   const [search, setSearch] = useState("");
   const [status, setStatus] = useState<MembershipStatusFilter>("ANY");
   const [business, setBusiness] = useState<string>("");
@@ -44,19 +41,7 @@ export function MembershipsPanel({ query, businessId, businessOptions }: { query
           </NativeSelect.Field>
           <NativeSelect.Indicator />
         </NativeSelect.Root>
-        {businessOptions && (
-          <NativeSelect.Root width={{ md: "56" }}>
-            <NativeSelect.Field aria-label="Business" value={business} onChange={(e) => setBusiness(e.currentTarget.value)}>
-              <option value="">All businesses</option>
-              {businessOptions.map((b) => (
-                <option key={b.databaseId} value={b.databaseId}>
-                  {b.name}
-                </option>
-              ))}
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-        )}
+        {businesses && <BusinessFilter businesses={businesses} value={business} onChange={setBusiness} width="56" />}
       </Stack>
       <Suspense fallback={<LoadingState label="Loading memberships…" />}>
         <MembershipsTable query={query} variables={{ search: term || null, status, businessId: effectiveBusiness }} />
