@@ -70,15 +70,7 @@ export default function BusinessPageEditorRoute() {
             }
           }
         }
-        ... on Error {
-          message
-        }
-        ... on ValidationError {
-          issues {
-            path
-            message
-          }
-        }
+        ...saveFailure_error @alias(as: "refusal")
       }
     }
   `);
@@ -91,7 +83,7 @@ export default function BusinessPageEditorRoute() {
         commit({
           variables: { input: { businessId: id, content: contentInput(draft), plans: planInputs(draft), addons: addonInputs(draft) } },
           onCompleted: ({ saveBusinessPage: result }) => {
-            if (result.__typename !== "SaveBusinessPageSuccess" || !result.data) return reject(saveFailure(result));
+            if (result.__typename !== "SaveBusinessPageSuccess" || !result.data) return reject(saveFailure(result.refusal));
             resolve({ itemRefs: result.data.plans.edges.map((e) => e.node.ref), addonRefs: result.data.addons.edges.map((e) => e.node.ref) });
           },
           onError: reject,

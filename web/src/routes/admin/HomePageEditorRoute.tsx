@@ -32,15 +32,7 @@ export default function HomePageEditorRoute() {
             updatedAt
           }
         }
-        ... on Error {
-          message
-        }
-        ... on ValidationError {
-          issues {
-            path
-            message
-          }
-        }
+        ...saveFailure_error @alias(as: "refusal")
       }
     }
   `);
@@ -50,7 +42,7 @@ export default function HomePageEditorRoute() {
       new Promise<SavedRefs>((resolve, reject) =>
         commit({
           variables: { input: { content: contentInput(draft) } },
-          onCompleted: ({ saveHomePage: result }) => (result.__typename === "SaveHomePageSuccess" ? resolve({}) : reject(saveFailure(result))),
+          onCompleted: ({ saveHomePage: result }) => (result.__typename === "SaveHomePageSuccess" ? resolve({}) : reject(saveFailure(result.refusal))),
           onError: reject,
         }),
       ),
