@@ -33,7 +33,7 @@ const businessId = (p: Record<string, string | undefined>) => ({ id: Number(p.id
 
 /** Whether the sidebar offers a business's API Tokens (AdminLayoutRoute): asked for members, not administrators. */
 const apiTokensNav: RouteQuery = {
-  query: () => import("../features/admin/api-tokens/__generated__/ApiTokensNavGateQuery.graphql.ts"),
+  query: () => import("./admin/sharedQueries.ts").then((m) => ({ default: m.apiTokensNavGateQuery })),
   variables: (p) => (Number.isSafeInteger(Number(p.id)) ? isAdmin().then((admin) => (admin ? null : businessId(p))) : null),
 };
 
@@ -68,7 +68,7 @@ export const adminRoutes: RouteObject[] = [
           query: [
             { query: () => import("./admin/__generated__/MailRouteQuery.graphql.ts"), variables: none, fetchPolicy: "store-and-network" },
             // The business filter's options: administrators only (owners see their businesses' messages only).
-            { query: () => import("../features/admin/__generated__/BusinessFilterQuery.graphql.ts"), variables: () => isAdmin().then((admin) => (admin ? {} : null)), fetchPolicy: "store-or-network" },
+            { query: () => import("./admin/sharedQueries.ts").then((m) => ({ default: m.businessFilterQuery })), variables: () => isAdmin().then((admin) => (admin ? {} : null)), fetchPolicy: "store-or-network" },
           ],
         } satisfies RouteData,
       },
@@ -78,7 +78,7 @@ export const adminRoutes: RouteObject[] = [
         handle: {
           query: [
             { query: () => import("./admin/__generated__/MembershipsRouteQuery.graphql.ts"), variables: none, fetchPolicy: "store-and-network" },
-            { query: () => import("../features/admin/__generated__/BusinessFilterQuery.graphql.ts"), variables: none, fetchPolicy: "store-or-network" },
+            { query: () => import("./admin/sharedQueries.ts").then((m) => ({ default: m.businessFilterQuery })), variables: none, fetchPolicy: "store-or-network" },
           ],
         } satisfies RouteData,
       },
