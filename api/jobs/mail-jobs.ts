@@ -74,6 +74,8 @@ export function mailJobs(ctx: MailJobsContext, opts: { send?: Partial<Omit<Queue
       queue: send,
       // A few sends at once per process, as many as the SMTP pool's connections.
       concurrency: 3,
+      // A renewal run's receipts are thousands of jobs: no poll interval between them while a backlog waits.
+      burstWhenReadyExceeds: 3,
       async run(job) {
         const { messageId } = job.data as { messageId: number };
         const outcome = await deliver(ctx, messageId, { lastAttempt: job.retryCount >= (send.retryLimit ?? 0) });

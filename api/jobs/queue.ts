@@ -16,6 +16,11 @@ export interface JobDefinition<Data extends object = object> {
   run(job: Job<Data>, signal: AbortSignal): Promise<object>;
   /** Jobs of this queue a process runs at once (default 1): for many small jobs that wait on the network (email). */
   concurrency?: number;
+  /**
+   * Fetch without pausing between jobs while more than this many are ready (pg-boss's burstWhenReadyExceeds;
+   * default: off, one poll interval between jobs, fine for a few long jobs and far too slow for thousands of sends).
+   */
+  burstWhenReadyExceeds?: number;
 }
 
 /** A cron schedule: pg-boss turns each occurrence into one job of `queue`, once across every process. */
@@ -102,7 +107,7 @@ export async function startJobQueue(opts: JobQueueOptions): Promise<JobQueue> {
 
   if (opts.work !== false) {
     for (const def of opts.definitions) {
-      await boss.work<object>(def.queue.name, { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2, batchSize: 1, localConcurrency: def.concurrency ?? 1 }, async ([job]) => {
+      await boss.work<object>(def.queue.name, { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2, batchSize: 1, localConcurrency: def.concurrency ?? 1, ...(def.burstWhenReadyExceeds ? { burstWhenReadyExceeds: def.burstWhenReadyExceeds } : {}) }, async ([job]) => {
         const signal = AbortSignal.any([stopping.signal, job.signal]);
         const started = Date.now();
         try {
