@@ -20,6 +20,9 @@ const dispatchQueue: Queue = {
   retryLimit: 3,
   retryDelay: 10,
   retryBackoff: true,
+  // A process that dies mid-dispatch stops its heartbeat: the run is failed and retried within about a minute,
+  // instead of holding the queue's one active slot (stately) until it expires.
+  heartbeatSeconds: 15,
   expireInSeconds: 10 * 60,
   retentionSeconds: 60 * 60,
   deleteAfterSeconds: 24 * 60 * 60,

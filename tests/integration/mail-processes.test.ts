@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../api/db.ts";
 import { SYSTEM_ACTOR, writeEvents, type NewEvent } from "../../api/events/outbox.ts";
 import { globalId } from "../../api/shared/global-id.ts";
-import { killProcessGroup, spawnProcessGroup } from "../support/server-process.ts";
+import { killProcessGroup, listeningUrl, spawnProcessGroup } from "../support/server-process.ts";
 import { startTestSmtp, type TestSmtp } from "../support/smtp.ts";
 
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -130,31 +130,37 @@ describe.skipIf(!serverUrl)("email across processes and crashes (PostgreSQL)", (
     await Promise.all([stop(a), stop(b)]);
   }, 120_000);
 
-  it("killed before sending, or after recording the message sent: exactly one message each", async () => {
+  it("killed before sending: the retry sends it, once", async () => {
     const before = worker("mail:before-send");
     const [x] = await announce("before", 1);
     await until("the worker to die before sending", async () => before.child.exitCode !== null || before.child.signalCode !== null);
     running.delete(before.child);
     expect(received(x)).toHaveLength(0);
     expect(await statusOf(x)).toBe("QUEUED");
+    // A healthy process takes over the dead worker's job once its heartbeat is stale.
+    const rescuer = await started(worker());
+    await until("the message to be sent", async () => (await statusOf(x)) === "SENT");
+    expect(received(x)).toHaveLength(1);
+    await stop(rescuer);
+  }, 120_000);
 
+  it("killed after recording the message sent: the retried job sends nothing more", async () => {
     const after = worker("mail:after-record");
     const [y] = await announce("recorded", 1);
     await until("the worker to die after recording", async () => after.child.exitCode !== null || after.child.signalCode !== null);
     running.delete(after.child);
     expect(await statusOf(y)).toBe("SENT");
-
-    // A healthy process takes over the dead workers' jobs once their heartbeats are stale.
+    const id = (await db.prisma.mailMessage.findFirstOrThrow({ where: { toAddress: y } })).id;
     const rescuer = await started(worker());
-    await until("the message of the process killed before sending to be sent", async () => (await statusOf(x)) === "SENT");
-    await until("the job of the process killed after recording to be retried", async () => {
-      const r = await db.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'mail-send' AND state = 'completed' AND output->>'outcome' = 'not_queued'`;
-      return r[0].n >= 1;
+    await until("the dead worker's job to be retried and find the message sent", async () => {
+      const r = await db.prisma.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM pgboss.job
+         WHERE name = 'mail-send' AND state = 'completed' AND (data->>'messageId')::int = ${id} AND output->>'outcome' = 'not_queued'`;
+      return r[0].n === 1;
     });
-    expect(received(x)).toHaveLength(1);
     expect(received(y)).toHaveLength(1);
     await stop(rescuer);
-  }, 150_000);
+  }, 120_000);
 
   it("killed between the SMTP server's acceptance and our record: sent again with the same Message-ID", async () => {
     const crashing = worker("mail:after-send");
@@ -170,4 +176,36 @@ describe.skipIf(!serverUrl)("email across processes and crashes (PostgreSQL)", (
     expect(copies[1].messageId).toBe(copies[0].messageId);
     await stop(rescuer);
   }, 120_000);
+  // Last: killed servers leave their schedules behind.
+  it("two server processes (the product's api/main.ts) deliver each message once", async () => {
+    const servers = ["one", "two"].map(() => {
+      const child = spawnProcessGroup(path.join(root, "node_modules/.bin/tsx"), ["api/main.ts"], {
+        cwd: root,
+        env: {
+          ...process.env,
+          NODE_ENV: "development",
+          DATABASE_URL: url,
+          SMTP_URL: smtp.url,
+          MAIL_FROM: "boxes@example.com",
+          BILLING_INTERVAL_MINUTES: "0",
+          SEED_DEMO: "0",
+          LOG_LEVEL: "warn",
+          HOST: "127.0.0.1",
+          PORT: "0",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      running.add(child);
+      return child;
+    });
+    await Promise.all(servers.map((child) => listeningUrl(child)));
+    const addresses = await announce("servers", 20);
+    await until("every message to be sent", async () => (await db.prisma.mailMessage.count({ where: { toAddress: { in: addresses }, status: "SENT" } })) === 20);
+    for (const address of addresses) expect(received(address), address).toHaveLength(1);
+    for (const child of servers) {
+      await killProcessGroup(child);
+      running.delete(child);
+    }
+  }, 180_000);
+
 });
