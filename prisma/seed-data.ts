@@ -66,8 +66,8 @@ const BUSINESSES: DemoBusiness[] = [
       pickupEnabled: true,
       shippingEnabled: false,
       deliveryEnabled: true,
-      pickupAddress: "4120 Riverview Rd, Peninsula, OH 44264",
-      deliveryArea: "Within 15 miles of Peninsula, OH (Akron, Hudson, Cuyahoga Falls)",
+      pickupPoints: ["Farm stand, 4120 Riverview Rd, Peninsula, OH 44264", "Hudson farmers market, 27 E Main St, Hudson, OH 44236"],
+      deliveryAreas: ["Akron and Cuyahoga Falls", "Hudson and Stow", "Peninsula and Boston Heights"],
       taxEnabled: true,
       taxRateBps: 575,
       billingDay: 1,
@@ -162,7 +162,7 @@ const BUSINESSES: DemoBusiness[] = [
       pickupEnabled: true,
       shippingEnabled: true,
       deliveryEnabled: false,
-      pickupAddress: "77 N High St, Columbus, OH 43215",
+      pickupPoints: ["77 N High St, Columbus, OH 43215"],
       shippingText: "Ships par-baked, anywhere in Ohio and neighbouring states",
       taxEnabled: true,
       taxRateBps: 725,
@@ -300,7 +300,7 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
 
       await tx.page.create({ data: HOME_PAGE });
 
-      type Catalog = { businessId: number; taxRateBps: number; billingDay: number; address: string; plans: Map<string, { id: number; name: string; prices: DemoPlan["prices"] }>; addons: Map<string, { id: number; name: string; amountCents: number }> };
+      type Catalog = { businessId: number; taxRateBps: number; billingDay: number; pickupPoints: string[]; deliveryAreas: string[]; plans: Map<string, { id: number; name: string; prices: DemoPlan["prices"] }>; addons: Map<string, { id: number; name: string; amountCents: number }> };
       const catalogs = new Map<string, Catalog>();
       for (const b of BUSINESSES) {
         const business = await tx.business.create({
@@ -316,7 +316,8 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
           businessId: business.id,
           taxRateBps: b.page.taxEnabled ? (b.page.taxRateBps ?? 0) : 0,
           billingDay: b.page.billingDay ?? 1,
-          address: b.page.pickupAddress ?? "",
+          pickupPoints: (b.page.pickupPoints as string[] | undefined) ?? [],
+          deliveryAreas: (b.page.deliveryAreas as string[] | undefined) ?? [],
           plans: new Map(),
           addons: new Map(),
         };
@@ -367,8 +368,12 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
           const createdAt = dateInMonth(now, month, kind === "INITIAL" ? 3 : catalog.billingDay);
           if (createdAt <= now) billedMonths.push({ month, kind, createdAt });
         }
+        // Members spread over the business's pickup points and delivery areas.
+        const points = m.mode === "pickup" ? catalog.pickupPoints : m.mode === "delivery" ? catalog.deliveryAreas : [];
+        const fulfillmentPoint = points.length ? points[index % points.length] : "";
         const subscription = await tx.subscription.create({
           data: {
+            fulfillmentPoint,
             userId: user.id,
             businessId: catalog.businessId,
             status: canceled ? "CANCELED" : "ACTIVE",
@@ -402,7 +407,7 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
           chosenVariationName: MODE_LABEL[m.mode],
           chosenItemPrice: dollars(planAmountCents),
           chosenAddons: m.addons.map((ref, i) => ({ id: ref, name: addons[i].name, price: dollars(addons[i].amountCents), amountCents: addons[i].amountCents })),
-          ...(m.mode === "pickup" ? { pickupAddress: catalog.address } : {}),
+          ...(m.mode === "pickup" ? { pickupAddress: fulfillmentPoint } : {}),
         };
         for (const { month, kind, createdAt } of billedMonths) {
           paymentNumber++;
@@ -414,6 +419,7 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
               kind,
               period: periodOf(now, month),
               mode: MODE_ENUM[m.mode],
+              fulfillmentPoint,
               email: user.email,
               address: withAddress ? user.address : undefined,
               selection,

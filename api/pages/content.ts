@@ -160,6 +160,19 @@ const supportPhoneSchema = line("Support phone", 40).refine((s) => {
 }, SUPPORT_PHONE_MESSAGE);
 
 export const FAQS_MAX = 100;
+/** Most pickup points, and most delivery areas, a page lists. */
+export const FULFILLMENT_POINTS_MAX = 50;
+
+/**
+ * A list of pickup points or delivery areas: blank rows dropped (the editor's empty last row), each a line of at
+ * most 500 characters, no two the same (ignoring case), since members and packing lists tell them apart by name.
+ */
+const pointList = (label: string, plural: string) =>
+  z
+    .array(line(label, 500))
+    .max(FULFILLMENT_POINTS_MAX, `At most ${FULFILLMENT_POINTS_MAX} ${plural.toLowerCase()}`)
+    .transform((list) => list.filter(Boolean))
+    .refine((list) => new Set(list.map((p) => p.toLowerCase())).size === list.length, `${plural} must each have a different name`);
 /** A question with its answer: HTML, or the editor's document the HTML is rendered from. */
 export const faqSchema = z.object({
   q: line("An FAQ question", 1000).default(""),
@@ -190,9 +203,13 @@ export const PageContentSchema = z.object({
       pickup: z.boolean().nullish(),
       shipping: z.boolean().nullish(),
       delivery: z.boolean().nullish(),
+      /** The §3 single values: the first entry of each list (see pointsOf). */
       pickupAddress: line("Pickup address", 500).nullish(),
       shippingText: line("Shipping text", 500).nullish(),
       deliveryArea: line("Delivery area", 500).nullish(),
+      /** The whole lists (the page editor). */
+      pickupPoints: pointList("Pickup point", "Pickup points").nullish(),
+      deliveryAreas: pointList("Delivery area", "Delivery areas").nullish(),
     })
     .nullish(),
   tax: z.object({ enabled: z.boolean().nullish(), ratePercent: taxPercentSchema.nullish() }).nullish(),
@@ -229,11 +246,28 @@ function mailSettingsData(m: PageContent["mail"]) {
   };
 }
 
+/** The lists a page had before a save (none for a page saved for the first time). */
+export interface StoredPointLists {
+  pickupPoints: string[];
+  deliveryAreas: string[];
+}
+
+/**
+ * A list from a save. The whole list when given (the page editor). A single §3 value (a REST client, which knows
+ * only the first entry) sets the first entry of the list given, else of the stored one, and keeps the rest; an
+ * empty one removes it. Neither given: no entries (a full save's default).
+ */
+function pointsOf(list: string[] | null | undefined, single: string | null | undefined, stored: string[]): string[] {
+  if (single == null) return list ?? [];
+  const rest = (list ?? stored).slice(1).filter((p) => p.toLowerCase() !== single.toLowerCase());
+  return single ? [single, ...rest] : rest;
+}
+
 /**
  * The stored columns of validated content: rich text rendered from its documents (or, sent as HTML only,
  * sanitised with no document), defaults filled in.
  */
-export function pageData(c: PageContent) {
+export function pageData(c: PageContent, stored: StoredPointLists = { pickupPoints: [], deliveryAreas: [] }) {
   const f = c.fulfillment ?? {};
   const theme = Object.fromEntries(THEME_KEYS.map((k) => [k, c.theme?.[k] || DEFAULT_THEME[k]]));
   const description = richTextOf(c.descriptionDoc, c.descriptionHtml);
@@ -254,9 +288,9 @@ export function pageData(c: PageContent) {
     pickupEnabled: f.pickup ?? true,
     shippingEnabled: f.shipping ?? false,
     deliveryEnabled: f.delivery ?? false,
-    pickupAddress: f.pickupAddress ?? "",
+    pickupPoints: pointsOf(f.pickupPoints, f.pickupAddress, stored.pickupPoints),
     shippingText: f.shippingText ?? DEFAULT_SHIPPING_TEXT,
-    deliveryArea: f.deliveryArea ?? "",
+    deliveryAreas: pointsOf(f.deliveryAreas, f.deliveryArea, stored.deliveryAreas),
     taxEnabled: c.tax?.enabled ?? false,
     taxRateBps: c.tax?.ratePercent != null ? Math.round(c.tax.ratePercent * 100) : DEFAULT_TAX_RATE_BPS,
     billingDay: c.billingDay ?? 1,

@@ -4,7 +4,7 @@ import { payloadQuery } from "../graphql/payload-query.ts";
 import { COMMON_ERRORS } from "../graphql/errors.ts";
 import type { Page } from "../generated/prisma/client.ts";
 import { AddonInputRef, PlanInputRef } from "../catalog/schema.ts";
-import { bpsToPercent, docOf, faqsWithDocsOf, galleryOf, socialOf, themeOf, type FaqWithDoc, type Social, type Theme } from "./content.ts";
+import { bpsToPercent, docOf, FULFILLMENT_POINTS_MAX, faqsWithDocsOf, galleryOf, socialOf, themeOf, type FaqWithDoc, type Social, type Theme } from "./content.ts";
 import * as pages from "./service.ts";
 
 // ── Output: page content (spec §3) ───────────────────────────────────────────────────────────────────
@@ -56,9 +56,11 @@ const FulfillmentRef = builder.objectRef<Page>("PageFulfillment").implement({
     pickup: t.exposeBoolean("pickupEnabled"),
     shipping: t.exposeBoolean("shippingEnabled"),
     delivery: t.exposeBoolean("deliveryEnabled"),
-    pickupAddress: t.exposeString("pickupAddress"),
+    pickupPoints: t.exposeStringList("pickupPoints", { description: "Where members may collect their box, in the owner's order." }),
+    deliveryAreas: t.exposeStringList("deliveryAreas", { description: "Areas the business delivers to, in the owner's order." }),
+    pickupAddress: t.string({ description: "The first pickup point (\"\" when none).", resolve: (p) => p.pickupPoints[0] ?? "" }),
     shippingText: t.exposeString("shippingText"),
-    deliveryArea: t.exposeString("deliveryArea"),
+    deliveryArea: t.string({ description: "The first delivery area (\"\" when none).", resolve: (p) => p.deliveryAreas[0] ?? "" }),
   }),
 });
 
@@ -178,9 +180,11 @@ const FulfillmentInput = builder.inputType("PageFulfillmentInput", {
     pickup: t.boolean(),
     shipping: t.boolean(),
     delivery: t.boolean(),
-    pickupAddress: t.string(),
+    pickupAddress: t.string({ description: "Replaces the first pickup point, keeping the others (of pickupPoints when given, else of the stored list); empty removes it. The page editor sends pickupPoints only." }),
     shippingText: t.string(),
-    deliveryArea: t.string(),
+    deliveryArea: t.string({ description: "Replaces the first delivery area, keeping the others (of deliveryAreas when given, else of the stored list); empty removes it. The page editor sends deliveryAreas only." }),
+    pickupPoints: t.stringList({ description: `The whole list (at most ${FULFILLMENT_POINTS_MAX}; blank entries are dropped, names must differ).` }),
+    deliveryAreas: t.stringList({ description: `The whole list (at most ${FULFILLMENT_POINTS_MAX}; blank entries are dropped, names must differ).` }),
   }),
 });
 const TaxInput = builder.inputType("PageTaxInput", {

@@ -8,7 +8,7 @@ import { eventActorOf, writeEvents } from "../events/outbox.ts";
 import { NotFoundError } from "../shared/errors.ts";
 import { globalId } from "../shared/global-id.ts";
 import { parseInput } from "../shared/validation.ts";
-import { PageContentSchema, pageData, type PageContentInput } from "./content.ts";
+import { PageContentSchema, pageData, type PageContentInput, type StoredPointLists } from "./content.ts";
 import { publicPageChanged } from "./public-cache.ts";
 import { richTextDocSchema, richTextOf } from "./richtext-doc.ts";
 import type { AddonInput, PlanInput } from "../catalog/service.ts";
@@ -16,8 +16,10 @@ import type { AddonInput, PlanInput } from "../catalog/service.ts";
 // Catalogue saves write a few rows per plan; PGlite runs them one by one.
 const TX_OPTIONS = { timeout: 30_000, maxWait: 10_000 };
 
-function contentData(content: z.output<typeof PageContentSchema>) {
-  const data = pageData(content);
+const pointListsSelect = { pickupPoints: true, deliveryAreas: true } as const;
+
+function contentData(content: z.output<typeof PageContentSchema>, stored: StoredPointLists | null) {
+  const data = pageData(content, stored ?? undefined);
   // Without a document (HTML from REST or an older client) the stored one is cleared: the editor then imports
   // the new HTML instead of showing a document that no longer matches it.
   return {
@@ -87,8 +89,8 @@ export async function nextBox(ctx: ServiceContext, business: { slug: string } | 
 export async function saveHomePage(ctx: ServiceContext, input: { content: PageContentInput }) {
   requireAdmin(ctx);
   const content = parseInput(z.object({ content: PageContentSchema }), input).content;
-  const data = contentData(content);
   const page = await ctx.db.$transaction(async (tx) => {
+    const data = contentData(content, await tx.page.findUnique({ where: { isHome: true }, select: pointListsSelect }));
     const saved = await tx.page.upsert({ where: { isHome: true }, create: { ...data, isHome: true }, update: data });
     // The home page is no node of the API: its object id names the page row.
     await writeEvents(tx, { at: ctx.clock.now(), actor: eventActorOf(ctx.actor) }, [
@@ -119,9 +121,9 @@ export async function saveBusinessPage(ctx: ServiceContext, input: SaveBusinessP
   const data = parseInput(SaveBusinessPageSchema, input);
   const business = await ctx.db.business.findUnique({ where: { id: data.businessId }, select: { id: true, slug: true } });
   if (!business) throw new NotFoundError("Business");
-  const page = contentData(data.content);
   const now = ctx.clock.now();
   await ctx.db.$transaction(async (tx) => {
+    const page = contentData(data.content, await tx.page.findUnique({ where: { businessId: business.id }, select: pointListsSelect }));
     await tx.page.upsert({ where: { businessId: business.id }, create: { ...page, businessId: business.id }, update: page });
     await saveCatalog(tx, business.id, data, now);
     // A saved business page is live at once: the public page now shows it.

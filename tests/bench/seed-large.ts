@@ -163,11 +163,13 @@ export async function seedLarge(opts: SeedOptions): Promise<SeedSummary> {
       ["faqs", "jsonb", biz.id.map(() => JSON.stringify([{ q: "When is pickup?", a: "<p>Saturdays 9–12.</p>" }, { q: "Can I skip?", a: "<p>Yes, before the cutoff.</p>" }]))],
       ["shipping_enabled", "boolean", biz.id.map((id) => id % 2 === 0)],
       ["delivery_enabled", "boolean", biz.id.map((id) => id % 3 === 0)],
-      ["pickup_address", "text", biz.id.map((id) => `${id} Market Street`)],
       ["tax_enabled", "boolean", biz.tax],
       ["billing_day", "int", biz.billingDay],
       ["updated_at", "timestamp", bizNow],
     ]);
+    // Two pickup points each, and three delivery areas where delivery is offered (packing lists group by them).
+    await client.query(`UPDATE pages SET pickup_points = ARRAY[business_id || ' Market Street', business_id || ' Station Square'],
+      delivery_areas = CASE WHEN delivery_enabled THEN ARRAY['North side', 'South side', 'East side'] ELSE '{}' END`);
     await insertColumns(client, "business_users", [["business_id", "int", biz.id], ["user_id", "int", biz.id.map((id) => 1 + id)], ["role", `"BusinessRole"`, biz.id.map(() => "OWNER")]]);
 
     const PLANS_PER = 3;
@@ -317,6 +319,9 @@ export async function seedLarge(opts: SeedOptions): Promise<SeedSummary> {
       ["email", "text", sub.email], ["provider_payment_method_id", "text", sub.pm], ["paid_through_period", "text", sub.paidThrough],
       ["started_at", "timestamp", sub.startedAt], ["canceled_at", "timestamp", sub.canceledAt], ["created_at", "timestamp", sub.startedAt], ["updated_at", "timestamp", subNow],
     ]);
+    await client.query(`UPDATE subscriptions s SET fulfillment_point = CASE s.mode
+        WHEN 'PICKUP' THEN p.pickup_points[1 + s.id % 2] WHEN 'DELIVERY' THEN coalesce(p.delivery_areas[1 + s.id % 3], '') ELSE '' END
+      FROM pages p WHERE p.business_id = s.business_id`);
     await insertColumns(client, "subscription_addons", [["subscription_id", "int", subAddon.subscriptionId], ["addon_id", "int", subAddon.addonId], ["amount_cents", "int", subAddon.amount]]);
     await insertColumns(client, "skips", [["subscription_id", "int", skip.subscriptionId], ["year_month", "text", skip.yearMonth]]);
     await insertColumns(client, "payment_methods", [["user_id", "int", card.userId], ["provider", "text", card.userId.map(() => "sandbox")], ["provider_payment_method_id", "text", card.pm], ["brand", "text", card.userId.map(() => "visa")], ["last4", "text", card.last4], ["exp_month", "int", card.userId.map(() => 12)], ["exp_year", "int", card.userId.map(() => 2031)]]);

@@ -67,6 +67,20 @@ describe("pages", () => {
     expect(await t.db.prisma.addon.count({ where: { businessId: s.farm.id, archivedAt: null } })).toBe(0);
   });
 
+  it("POST /api/admin/businesses/{id}/page: pickupAddress and deliveryArea are the first pickup point and delivery area", async () => {
+    await t.db.prisma.page.update({ where: { businessId: s.farm.id }, data: { pickupPoints: ["1 Barn Rd", "Market"], deliveryAreas: ["North", "South"] } });
+    const current = (await call("GET", `/api/admin/businesses/${s.farm.id}/page`, { token: s.ownerToken })).body.content;
+    expect(current.fulfillment).toMatchObject({ pickupAddress: "1 Barn Rd", deliveryArea: "North", pickupPoints: ["1 Barn Rd", "Market"], deliveryAreas: ["North", "South"] });
+
+    // A §3 client edits the single value (sending back what it read, lists included): only the first entry changes.
+    const { pickupPoints: _p, deliveryAreas: _d, ...legacy } = current.fulfillment;
+    for (const fulfillment of [{ ...current.fulfillment, pickupAddress: "2 Barn Rd" }, { ...legacy, pickupAddress: "2 Barn Rd" }]) {
+      const res = await call("POST", `/api/admin/businesses/${s.farm.id}/page`, { token: s.ownerToken, payload: { content: { ...current, fulfillment } } });
+      expect(res.status).toBe(200);
+      expect(res.body.content.fulfillment).toMatchObject({ pickupAddress: "2 Barn Rd", pickupPoints: ["2 Barn Rd", "Market"], deliveryAreas: ["North", "South"] });
+    }
+  });
+
   it("POST /api/admin/businesses/{id}/page: invalid content 400, nothing changed", async () => {
     const before = await t.db.prisma.page.findUniqueOrThrow({ where: { businessId: s.farm.id } });
     const res = await call("POST", `/api/admin/businesses/${s.farm.id}/page`, {

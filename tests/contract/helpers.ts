@@ -41,7 +41,7 @@ export function sandbox(t: TestApp) {
  */
 export async function seedFarm(t: TestApp) {
   const f = factories(t);
-  const farm = await f.business({ slug: "farm", name: "Farm", page: { pickupEnabled: true, shippingEnabled: true, descriptionHtml: "<p>Fresh <b>veg</b></p>", pickupAddress: "1 Barn Rd" } });
+  const farm = await f.business({ slug: "farm", name: "Farm", page: { pickupEnabled: true, shippingEnabled: true, descriptionHtml: "<p>Fresh <b>veg</b></p>", pickupPoints: ["1 Barn Rd"] } });
   const bakery = await f.business({ slug: "bakery", name: "Bakery" });
   const plan = await t.db.prisma.plan.create({
     data: { businessId: farm.id, ref: "item_veg", name: "Veg Box", variations: { create: [{ mode: "PICKUP", amountCents: 2400 }, { mode: "SHIPPING", amountCents: 2900 }] } },

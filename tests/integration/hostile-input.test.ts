@@ -28,7 +28,7 @@ beforeAll(async () => {
   uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), "hostile-uploads-"));
   t = await createTestApp({ config: { uploadsDir } });
   const f = factories(t);
-  const farm = await f.business({ slug: "farm", name: "Farm", page: { pickupEnabled: true, pickupAddress: "1 Barn Rd" } });
+  const farm = await f.business({ slug: "farm", name: "Farm", page: { pickupEnabled: true, pickupPoints: ["1 Barn Rd"] } });
   farmId = farm.id;
   const plan = await t.db.prisma.plan.create({
     data: { businessId: farm.id, ref: "item_veg", name: "Veg Box", variations: { create: [{ mode: "PICKUP", amountCents: 2400 }] } },

@@ -200,6 +200,30 @@ describe("saveBusinessPage", () => {
     expect(await t.db.prisma.addon.count({ where: { businessId: b.id } })).toBe(1);
   });
 
+  it("keeps pickup points and delivery areas as lists whose first entries are the single §3 values", async () => {
+    const b = await staffedBusiness("points-farm");
+    const read = async () =>
+      (await t.gqlOk(`query($slug: String!) { business(slug: $slug) { page { fulfillment { pickupPoints deliveryAreas pickupAddress deliveryArea } } } }`, { slug: b.slug })).business.page
+        .fulfillment;
+    const save = (fulfillment: object) => t.gqlOk(SAVE, { input: { businessId: b.id, content: { fulfillment } } }, { token: b.owner.token });
+
+    // The editor sends whole lists: blank rows are dropped, the order is the owner's.
+    const saved = await save({ pickup: true, delivery: true, pickupPoints: ["Farm stand", " ", "Market, 2 Main St"], deliveryAreas: ["North", "South"] });
+    expect(saved.saveBusinessPage.__typename).toBe("SaveBusinessPageSuccess");
+    expect(await read()).toEqual({ pickupPoints: ["Farm stand", "Market, 2 Main St"], deliveryAreas: ["North", "South"], pickupAddress: "Farm stand", deliveryArea: "North" });
+
+    // A client that knows one address replaces the first entry and keeps the others; an empty one removes it.
+    await save({ pickupAddress: "Barn door", deliveryArea: "" });
+    expect(await read()).toMatchObject({ pickupPoints: ["Barn door", "Market, 2 Main St"], deliveryAreas: ["South"] });
+
+    // Two points of the same name (ignoring case), or too many, are refused and nothing changes.
+    const twice = await save({ pickupPoints: ["Barn door", "barn door"] });
+    expect(twice.saveBusinessPage.issues).toEqual([{ path: "content.fulfillment.pickupPoints", message: "Pickup points must each have a different name" }]);
+    const many = await save({ deliveryAreas: Array.from({ length: 51 }, (_, i) => `Area ${i}`) });
+    expect(many.saveBusinessPage.issues).toEqual([{ path: "content.fulfillment.deliveryAreas", message: "At most 50 delivery areas" }]);
+    expect(await read()).toMatchObject({ pickupPoints: ["Barn door", "Market, 2 Main St"], deliveryAreas: ["South"] });
+  });
+
   it("refuses bad input listing every issue, and saves nothing", async () => {
     const b = await staffedBusiness("strict-farm");
     const before = await t.db.prisma.page.findUniqueOrThrow({ where: { businessId: b.id } });

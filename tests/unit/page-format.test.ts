@@ -56,6 +56,8 @@ describe("out: the stored page and catalogue in the §3 shape", () => {
       addonsSnapshot: [addonJson(eggs), addonJson(honey)],
       social: { facebook: "", twitter: "", youtube: "", tiktok: "", ...social },
       theme: { ...DEFAULT_THEME, ...theme },
+      // Beyond §3: the whole lists whose first entries the single values are.
+      fulfillment: { ...same.fulfillment, pickupPoints: ["1 Main St"], deliveryAreas: [] },
     });
   });
 

@@ -169,9 +169,9 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
   const mutedColor = surface.muted;
 
   function modeDetails(mode: FulfillmentModeName): string {
-    if (mode === "pickup") return fulfillment.pickupAddress;
+    if (mode === "pickup") return fulfillment.pickupPoints.join(" · ");
     if (mode === "shipping") return fulfillment.shippingText || "Nationwide Shipping";
-    return fulfillment.deliveryArea;
+    return fulfillment.deliveryAreas.join(" · ");
   }
 
   function checkout() {
@@ -195,7 +195,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
       chosenAddonIds: chosenAddons.map((a) => a.ref),
       chosenAddons: chosenAddons.map((a) => ({ id: a.ref, name: a.name, price: formatCents(a.amountCents), amount: a.amountCents / 100, amountCents: a.amountCents })),
       chosenUpgrades: [],
-      pickupAddress: fulfillment.pickupAddress,
+      pickupAddress: fulfillment.pickupPoints[0] ?? "",
       price: formatCents(totalCents),
       taxEnabled: page?.tax.enabled ?? false,
       taxRate: page?.tax.ratePercent ?? 5.75,

@@ -7,9 +7,11 @@ export interface Fulfillment {
   pickup: boolean;
   shipping: boolean;
   delivery: boolean;
-  pickupAddress: string;
+  /** Where members collect, in the owner's order (the first is the §3 pickupAddress). */
+  pickupPoints: string[];
   shippingText: string;
-  deliveryArea: string;
+  /** Areas delivered to, in the owner's order (the first is the §3 deliveryArea). */
+  deliveryAreas: string[];
 }
 
 /** A page's social links (http(s) addresses or empty), as the footer shows and the editor edits them. */
@@ -26,9 +28,9 @@ const FulfillmentFragment = graphql`
     pickup
     shipping
     delivery
-    pickupAddress
+    pickupPoints
     shippingText
-    deliveryArea
+    deliveryAreas
   }
 `;
 
@@ -44,9 +46,9 @@ const SocialFragment = graphql`
 
 /** The page's fulfillment, or a page's defaults where there is no page yet (pickup only). */
 export function readFulfillment(key: pageShapes_fulfillment$key | null | undefined): Fulfillment {
-  if (!key) return { pickup: true, shipping: false, delivery: false, pickupAddress: "", shippingText: "Nationwide Shipping", deliveryArea: "" };
-  const { pickup, shipping, delivery, pickupAddress, shippingText, deliveryArea } = readInlineData(FulfillmentFragment, key);
-  return { pickup, shipping, delivery, pickupAddress, shippingText, deliveryArea };
+  if (!key) return { pickup: true, shipping: false, delivery: false, pickupPoints: [], shippingText: "Nationwide Shipping", deliveryAreas: [] };
+  const { pickup, shipping, delivery, pickupPoints, shippingText, deliveryAreas } = readInlineData(FulfillmentFragment, key);
+  return { pickup, shipping, delivery, pickupPoints: [...pickupPoints], shippingText, deliveryAreas: [...deliveryAreas] };
 }
 
 /** The page's social links, or none where there is no page yet. */

@@ -67,9 +67,9 @@ export function PagePreview({ draft, compact = false }: { draft: PageDraft; comp
             {modes.map((m) => (
               <Tabs.Content key={m} value={m} pt="2" pb="0">
                 <Text fontSize="sm" color="fg.muted">
-                  {m === "pickup" && (draft.fulfillment.pickupAddress ? `Pickup at ${draft.fulfillment.pickupAddress}` : "Pickup address not set")}
+                  {m === "pickup" && (draft.fulfillment.pickupPoints.length ? `Pickup at ${draft.fulfillment.pickupPoints.join(" · ")}` : "Pickup address not set")}
                   {m === "shipping" && draft.fulfillment.shippingText}
-                  {m === "delivery" && (draft.fulfillment.deliveryArea ? `Delivery to ${draft.fulfillment.deliveryArea}` : "Local delivery")}
+                  {m === "delivery" && (draft.fulfillment.deliveryAreas.length ? `Delivery to ${draft.fulfillment.deliveryAreas.join(" · ")}` : "Local delivery")}
                 </Text>
               </Tabs.Content>
             ))}

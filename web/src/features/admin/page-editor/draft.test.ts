@@ -17,8 +17,8 @@ describe("page editor draft rules", () => {
     expect(makePrimary(["a", "b"], 0)).toEqual(["a", "b"]);
   });
   it("starts the preview on pickup, else shipping", () => {
-    expect(initialPreviewMode({ pickup: true, shipping: true, delivery: false, pickupAddress: "", shippingText: "", deliveryArea: "" })).toBe("pickup");
-    expect(initialPreviewMode({ pickup: false, shipping: true, delivery: true, pickupAddress: "", shippingText: "", deliveryArea: "" })).toBe("shipping");
+    expect(initialPreviewMode({ pickup: true, shipping: true, delivery: false, pickupPoints: [], shippingText: "", deliveryAreas: [] })).toBe("pickup");
+    expect(initialPreviewMode({ pickup: false, shipping: true, delivery: true, pickupPoints: [], shippingText: "", deliveryAreas: [] })).toBe("shipping");
   });
   it("saves rich text as the editor's documents, and as HTML only where no editor made one", () => {
     const doc = { blocks: [{ type: "paragraph" as const, data: { text: "Fresh" } }] };

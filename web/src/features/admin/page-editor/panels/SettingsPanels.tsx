@@ -6,6 +6,34 @@ import { newKey, type MailDraft, type PageDraft } from "../draft.ts";
 import type { SaveIssue } from "../saveFailure.ts";
 import { CheckField, NumberField, TextField, type UpdateDraft } from "../fields.tsx";
 
+/**
+ * Pickup points or delivery areas: members choose one at checkout and packing lists group by them. Blank rows are
+ * dropped on save; the server refuses two of the same name.
+ */
+function PointList({ label, one, values, onChange }: { label: string; one: string; values: string[]; onChange: (values: string[]) => void }) {
+  const rows = values.length ? values : [""];
+  return (
+    <Stack gap="2" role="group" aria-label={label}>
+      <Text fontWeight="medium" fontSize="sm">
+        {label}
+      </Text>
+      {rows.map((value, i) => (
+        <HStack key={i}>
+          <Input aria-label={`${one[0].toUpperCase()}${one.slice(1)} ${i + 1}`} value={value} onChange={(e) => onChange(rows.map((v, j) => (j === i ? e.target.value : v)))} />
+          {rows.length > 1 && (
+            <IconButton aria-label={`Remove ${one} ${i + 1}`} variant="ghost" colorPalette="red" onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+              ✕
+            </IconButton>
+          )}
+        </HStack>
+      ))}
+      <Button size="sm" variant="outline" alignSelf="start" onClick={() => onChange([...rows, ""])}>
+        Add {one}
+      </Button>
+    </Stack>
+  );
+}
+
 export function FulfillmentPanel({ draft, update }: { draft: PageDraft; update: UpdateDraft }) {
   const f = draft.fulfillment;
   const set = (patch: Partial<PageDraft["fulfillment"]>) => update((d) => ({ ...d, fulfillment: { ...d.fulfillment, ...patch } }));
@@ -13,11 +41,11 @@ export function FulfillmentPanel({ draft, update }: { draft: PageDraft; update: 
     <Panel title="Fulfillment">
       <Stack gap="4">
         <CheckField label={MODE_LABELS.pickup} checked={f.pickup} onChange={(pickup) => set({ pickup })} />
-        {f.pickup && <TextField label="Pickup address" value={f.pickupAddress} onChange={(pickupAddress) => set({ pickupAddress })} />}
+        {f.pickup && <PointList label="Pickup points" one="pickup point" values={f.pickupPoints} onChange={(pickupPoints) => set({ pickupPoints })} />}
         <CheckField label={MODE_LABELS.shipping} checked={f.shipping} onChange={(shipping) => set({ shipping })} />
         {f.shipping && <TextField label="Shipping text" value={f.shippingText} onChange={(shippingText) => set({ shippingText })} placeholder="Nationwide Shipping" />}
         <CheckField label={MODE_LABELS.delivery} checked={f.delivery} onChange={(delivery) => set({ delivery })} />
-        {f.delivery && <TextField label="Delivery area" value={f.deliveryArea} onChange={(deliveryArea) => set({ deliveryArea })} />}
+        {f.delivery && <PointList label="Delivery areas" one="delivery area" values={f.deliveryAreas} onChange={(deliveryAreas) => set({ deliveryAreas })} />}
         {!f.pickup && !f.shipping && !f.delivery && <Text color="red.600">Select at least one</Text>}
       </Stack>
     </Panel>

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "pages" DROP COLUMN "delivery_area",
+DROP COLUMN "pickup_address";
