@@ -125,7 +125,7 @@ export function checkoutRoutes(r: Router) {
         next_billing_date: z.string().describe("ISO date"),
       }),
     }),
-    errors: [422],
+    errors: [409, 422],
     handler: async (ctx, { body }) => {
       const done = await completeCheckout(ctx, { paymentIntentId: (body.payment_meta.payment_intent_id ?? body.payment_meta.paymentIntentId)! });
       return {

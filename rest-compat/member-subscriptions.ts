@@ -240,7 +240,7 @@ export function memberSubscriptionRoutes(r: Router) {
     params: z.object({ slug: z.string().min(1).max(100) }),
     body: z.object({ selection: NewSelection }),
     response: Ok.extend({ effective_period: z.string().nullable().describe("YYYY-MM; null when a pending change was withdrawn") }),
-    errors: [422],
+    errors: [409, 422],
     handler: async (ctx, { params, body }) => {
       const r = await applySelection(ctx, params.slug, body.selection);
       return { ok: true as const, effective_period: r.effectivePeriod };
@@ -256,7 +256,7 @@ export function memberSubscriptionRoutes(r: Router) {
     params: z.object({ tenant: z.string().min(1).max(100) }),
     body: z.object({ new_selection: NewSelection, amount: z.union([z.number(), z.string()]).optional().describe("dollars (informational)") }),
     response: z.object({ message: z.string(), charged_amount: z.number().describe("dollars charged now (0)") }),
-    errors: [422],
+    errors: [409, 422],
     handler: async (ctx, { params, body }) => {
       if (body.amount !== undefined && dollarsToCents(body.amount) === null) {
         throw new ValidationError("Invalid amount", [{ path: "amount", message: "Invalid amount" }]);

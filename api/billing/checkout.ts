@@ -4,6 +4,7 @@ import type { Actor, ServiceContext } from "../context.ts";
 import type { FulfillmentMode } from "../generated/prisma/client.ts";
 import { requireMember, requireUser } from "../auth/policy.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
+import { assertPlaceAvailable, SoldOutError } from "../catalog/capacity.ts";
 import { variationFor } from "../catalog/service.ts";
 import { discountCents, findActiveCoupon } from "../coupons/service.ts";
 import { addressSchema } from "../users/service.ts";
@@ -56,7 +57,10 @@ export interface Quote {
   nextBillingDate: string;
 }
 
-/** Prices a selection and checks every rule a checkout must pass (cutoff, modes, add-on limit, coupon). */
+/**
+ * Prices a selection and checks every rule a checkout must pass (cutoff, modes, add-on limit, coupon, a place
+ * left: advisory here, decided when the payment settles).
+ */
 export async function quoteSelection(ctx: ServiceContext, input: SelectionInput): Promise<Quote> {
   const sel = parseInput(SelectionSchema, input);
   const business = await ctx.db.business.findUnique({
@@ -84,6 +88,7 @@ export async function quoteSelection(ctx: ServiceContext, input: SelectionInput)
   if (!variation) {
     throw new ValidationError(`This package is not available for ${MODE_LABEL[sel.mode]}.`, [{ path: "mode", message: "No price for this mode" }]);
   }
+  await assertPlaceAvailable(ctx.db, { planId: plan.id, mode: sel.mode }, null, { lock: false });
 
   const refs = [...new Set(sel.addonRefs)];
   const addons = refs.length
@@ -308,7 +313,9 @@ export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "cl
   });
   if (settled.outcome === "refund") {
     if (payment.refundedCents === 0) await refundUnmatched(ctx, payment, intent, settled.reason);
-    if (settled.reason !== "duplicate" || settled.orderId === null) throw new ConflictError(refundedMessage(settled.reason, intent.amountCents), "payment_refunded");
+    const message = refundedMessage(settled.reason, intent.amountCents);
+    if (settled.reason === "sold_out") throw new SoldOutError(message);
+    if (settled.reason !== "duplicate" || settled.orderId === null) throw new ConflictError(message, "payment_refunded");
   } else if (intent.paymentMethodId) {
     const card = await provider.describeCard(intent.paymentMethodId);
     // A card that was saved to the customer becomes the one renewals charge.

@@ -8,7 +8,9 @@
  *   made from it, so the order always equals the payment;
  * - or nothing, when it cannot be matched: the period is already paid (`duplicate`), the member already has
  *   another membership at the business (`already_member`), the checkout it was made for gave way to a restart
- *   (`superseded`), or the amount paid is not the purchase's total (`amount_mismatch`). The reason is recorded
+ *   (`superseded`), the amount paid is not the purchase's total (`amount_mismatch`), or the plan (or plan and
+ *   mode) has no place left (`sold_out`, api/catalog/capacity.ts: the place is taken here, not when the checkout
+ *   opened, so of 20 payments for the last place one activates and 19 are refunded). The reason is recorded
  *   in the same transaction and the payment is refunded after it commits (again on every retry or webhook,
  *   with one idempotency key, so it is refunded once).
  *
@@ -18,6 +20,7 @@
 import type { Actor, ServiceContext } from "../context.ts";
 import type { FulfillmentMode, OrderKind, Prisma } from "../generated/prisma/client.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
+import { assertPlaceAvailable, heldSelections, SoldOutError, SOLD_OUT_MESSAGE } from "../catalog/capacity.ts";
 import { eventActorOf, writeEvents, type NewEvent } from "../events/outbox.ts";
 import { crashPoint } from "../shared/crash-points.ts";
 import { NotFoundError } from "../shared/errors.ts";
@@ -104,8 +107,8 @@ export async function claimOpenMembership(tx: Tx, sub: { id: number; userId: num
   return true;
 }
 
-export type RefundReason = "duplicate" | "already_member" | "superseded" | "amount_mismatch";
-const REFUND_REASONS: readonly RefundReason[] = ["duplicate", "already_member", "superseded", "amount_mismatch"];
+export type RefundReason = "duplicate" | "already_member" | "superseded" | "amount_mismatch" | "sold_out";
+const REFUND_REASONS: readonly RefundReason[] = ["duplicate", "already_member", "superseded", "amount_mismatch", "sold_out"];
 
 export type Settlement =
   | { outcome: "settled"; orderId: number }
@@ -154,6 +157,16 @@ export async function settlePaidPeriod(
         await tx.payment.update({ where: { id: payment.id }, data: { orderId: existing.id } });
         return { outcome: "settled" as const, orderId: existing.id };
       }
+      // The place is taken under the business's capacity lock, before anything of this member changes.
+      const place = { planId: purchase.planId, mode: purchase.mode };
+      const hasPlace = await assertPlaceAvailable(tx, place, { id: sub.id, holds: heldSelections(sub) }, { lock: true }).then(
+        () => true,
+        (e: unknown) => {
+          if (e instanceof SoldOutError) return false;
+          throw e;
+        },
+      );
+      if (!hasPlace) return refuse("sold_out");
       if (!(await claimOpenMembership(tx, sub))) return refuse("already_member");
 
       if (payment?.purchase) {
@@ -250,6 +263,8 @@ export function refundedMessage(reason: RefundReason, amountCents: number): stri
       return `This month is already paid. ${refunded}`;
     case "amount_mismatch":
       return `This payment does not match the order it was made for. ${refunded} Please check out again.`;
+    case "sold_out":
+      return `${SOLD_OUT_MESSAGE} ${refunded}`;
   }
 }
 

@@ -5,6 +5,7 @@ import type { Config } from "../config.ts";
 import type { PrismaClient } from "../db.ts";
 import type { Clock } from "../shared/clock.ts";
 import { ConflictError } from "../shared/errors.ts";
+import { SoldOutError } from "../catalog/capacity.ts";
 import { settleCheckoutPayment } from "./checkout.ts";
 import { recordPayment, providerFor } from "./service.ts";
 import { saveDefaultCard } from "./cards.ts";
@@ -38,7 +39,7 @@ async function handleStripeEvent(ctx: WebhookContext, event: Stripe.Event): Prom
         // The member may have closed the tab before the client finished: settle from here. A payment that cannot
         // be matched is refunded by the settlement: the event is handled all the same.
         await settleCheckoutPayment(ctx, payment.id).catch((e: unknown) => {
-          if (!(e instanceof ConflictError && e.reason === "payment_refunded")) throw e;
+          if (!((e instanceof ConflictError && e.reason === "payment_refunded") || e instanceof SoldOutError)) throw e;
         });
       } else {
         const provider = providerFor(ctx);

@@ -1,14 +1,40 @@
 import { builder } from "../graphql/builder.ts";
 import { FulfillmentMode } from "../generated/prisma/enums.ts";
 import { canReadAddon, canReadPlan } from "../auth/read-rules.ts";
-import { planPriceCents, planVariations, type VariationView } from "./service.ts";
+import type { GraphQLContext } from "../graphql/builder.ts";
+import type { FulfillmentMode as Mode } from "../generated/prisma/client.ts";
+import { hasCapacity, isSoldOut, placesTaken, type PlacesTaken } from "./capacity.ts";
+import { planPriceCents, planVariations, variationFor, type VariationView } from "./service.ts";
 
 export const FulfillmentModeEnum = builder.enumType(FulfillmentMode, {
   name: "FulfillmentMode",
   description: "How a member receives the box: pickup, shipping or delivery.",
 });
 
-const PlanVariationRef = builder.objectRef<VariationView>("PlanVariation").implement({
+/** A plan's capacity fields: read by those who edit the catalogue, never publicly (counts stay private). */
+const capacityReaders = (row: { businessId: number }) => ({ business: { id: row.businessId, permission: "editContent" as const } });
+
+/** One count of a business's places per request, shared by all its plans and modes on the page. */
+const placesByRequest = new WeakMap<GraphQLContext, Map<number, Promise<PlacesTaken>>>();
+function placesOf(ctx: GraphQLContext, businessId: number): Promise<PlacesTaken> {
+  let byBusiness = placesByRequest.get(ctx);
+  if (!byBusiness) placesByRequest.set(ctx, (byBusiness = new Map()));
+  let places = byBusiness.get(businessId);
+  if (!places) byBusiness.set(businessId, (places = placesTaken(ctx.db, businessId)));
+  return places;
+}
+
+type CapacityPlan = { id: number; businessId: number; capacity: number | null; variations: { mode: Mode; capacity: number | null }[] };
+
+/** Whether the plan (mode null) or the plan in `mode` has no place left; no query when it has no capacity. */
+async function soldOut(ctx: GraphQLContext, plan: CapacityPlan, mode: Mode | null): Promise<boolean> {
+  if (!hasCapacity(plan)) return false;
+  return isSoldOut(plan, mode ? variationFor(plan, mode) : null, await placesOf(ctx, plan.businessId));
+}
+
+type VariationNode = VariationView & { plan: CapacityPlan };
+
+const PlanVariationRef = builder.objectRef<VariationNode>("PlanVariation").implement({
   description: "The price of a plan in one fulfillment mode.",
   fields: (t) => ({
     id: t.exposeString("id", { description: "{planRef}_pickup, {planRef}_shipping or {planRef}_delivery." }),
@@ -17,6 +43,16 @@ const PlanVariationRef = builder.objectRef<VariationView>("PlanVariation").imple
     ordinal: t.exposeInt("ordinal", { description: "0 pickup, 1 shipping, 2 delivery." }),
     amountCents: t.exposeInt("amountCents"),
     currency: t.exposeString("currency"),
+    capacity: t.int({
+      nullable: true,
+      description: "Most memberships of the plan in this mode (null = no limit). Editors, owners and admins only.",
+      authScopes: (v) => capacityReaders(v.plan),
+      resolve: (v) => variationFor(v.plan, v.mode)?.capacity ?? null,
+    }),
+    soldOut: t.boolean({
+      description: "No place is left in this mode (its own capacity, or the plan's, is reached).",
+      resolve: (v, _args, ctx) => soldOut(ctx, v.plan, v.mode),
+    }),
   }),
 });
 
@@ -38,7 +74,18 @@ builder.prismaNode("Plan", {
     variations: t.field({
       type: [PlanVariationRef],
       select: { variations: true },
-      resolve: (plan) => planVariations(plan),
+      resolve: (plan) => planVariations(plan).map((v) => ({ ...v, plan })),
+    }),
+    capacity: t.int({
+      nullable: true,
+      description: "Most memberships of this plan across its modes (null = no limit). Editors, owners and admins only.",
+      authScopes: (plan) => capacityReaders(plan),
+      resolve: (plan) => plan.capacity,
+    }),
+    soldOut: t.boolean({
+      description: "No place is left in this plan (its capacity is reached). Counts are never public.",
+      select: { variations: true },
+      resolve: (plan, _args, ctx) => soldOut(ctx, plan, null),
     }),
     priceCents: t.int({
       nullable: true,
@@ -76,6 +123,10 @@ export const PlanInputRef = builder.inputType("PlanInput", {
     pickupCents: t.int(),
     shippingCents: t.int(),
     deliveryCents: t.int(),
+    capacity: t.int({ description: "Most memberships across all modes, 0 to 100000; null = no limit; left out = unchanged." }),
+    pickupCapacity: t.int({ description: "Most memberships in pickup (as capacity)." }),
+    shippingCapacity: t.int({ description: "Most memberships in shipping (as capacity)." }),
+    deliveryCapacity: t.int({ description: "Most memberships in delivery (as capacity)." }),
   }),
 });
 

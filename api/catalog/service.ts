@@ -72,6 +72,12 @@ const centsSchema = (message: string) =>
 const PRICE_MESSAGE = "Prices must be whole, non-negative amounts in cents.";
 const optionalCents = centsSchema(PRICE_MESSAGE).nullish();
 
+/** Most places a plan or plan and mode may take (api/catalog/capacity.ts). */
+const CAPACITY_MAX = 100_000;
+const CAPACITY_MESSAGE = "Maximum members must be a whole number from 0 to 100,000 (leave it empty for no limit).";
+/** Left out: the stored capacity stays; null: no limit. */
+const capacitySchema = z.number({ error: CAPACITY_MESSAGE }).int(CAPACITY_MESSAGE).min(0, CAPACITY_MESSAGE).max(CAPACITY_MAX, CAPACITY_MESSAGE).nullish();
+
 export const PlanInputSchema = z
   .object({
     ref: refSchema.nullish(),
@@ -82,6 +88,10 @@ export const PlanInputSchema = z
     pickupCents: optionalCents,
     shippingCents: optionalCents,
     deliveryCents: optionalCents,
+    capacity: capacitySchema,
+    pickupCapacity: capacitySchema,
+    shippingCapacity: capacitySchema,
+    deliveryCapacity: capacitySchema,
   })
   .superRefine((p, ctx) => {
     if (p.pickupCents == null && p.shippingCents == null && p.deliveryCents == null) {
@@ -133,6 +143,12 @@ const modeCents = (p: z.output<typeof PlanInputSchema>): Record<FulfillmentMode,
   DELIVERY: p.deliveryCents,
 });
 
+const modeCapacity = (p: z.output<typeof PlanInputSchema>): Record<FulfillmentMode, number | null | undefined> => ({
+  PICKUP: p.pickupCapacity,
+  SHIPPING: p.shippingCapacity,
+  DELIVERY: p.deliveryCapacity,
+});
+
 /**
  * Replaces the catalogue of a business with the given lists, inside the caller's transaction. Rows are
  * matched by ref; list order becomes `position`; rows absent from a given list are archived, never deleted
@@ -155,6 +171,7 @@ async function savePlans(tx: Prisma.TransactionClient, businessId: number, plans
       ...(p.description != null ? { description: p.description } : {}),
       ...(p.descriptionHtml != null ? { descriptionHtml: sanitizeRichText(p.descriptionHtml) } : {}),
       ...(p.listed != null ? { listed: p.listed } : {}),
+      ...(p.capacity !== undefined ? { capacity: p.capacity } : {}),
     };
     const id = p.ref ? idByRef.get(p.ref) : undefined;
     const planId = id
@@ -162,14 +179,16 @@ async function savePlans(tx: Prisma.TransactionClient, businessId: number, plans
       : (await tx.plan.create({ data: { ...fields, businessId, ref: p.ref ?? newRef("item", now), currency: CURRENCY }, select: { id: true } })).id;
     kept.add(planId);
     const cents = modeCents(p);
+    const capacities = modeCapacity(p);
     const offered = FULFILLMENT_MODES.filter((m) => cents[m] != null);
     await tx.planVariation.deleteMany({ where: { planId, mode: { notIn: offered } } });
     for (const mode of offered) {
       const amountCents = cents[mode]!;
+      const capacity = capacities[mode];
       await tx.planVariation.upsert({
         where: { planId_mode: { planId, mode } },
-        create: { planId, mode, amountCents, currency: CURRENCY },
-        update: { amountCents },
+        create: { planId, mode, amountCents, currency: CURRENCY, capacity: capacity ?? null },
+        update: { amountCents, ...(capacity !== undefined ? { capacity } : {}) },
       });
     }
   }

@@ -66,7 +66,8 @@ export class ConflictError extends DomainError {
 /** A well-formed request that a business rule refuses (outside a window, past the cutoff, …). */
 export class RuleViolationError extends DomainError {
   readonly code = "RULE_VIOLATION";
-  readonly httpStatus = 422;
+  /** 422; a refusal because of what others did first answers 409 (catalog/capacity.ts SoldOutError). */
+  readonly httpStatus: number = 422;
   constructor(message: string, reason: string) {
     super(message, reason);
   }

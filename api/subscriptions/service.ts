@@ -10,6 +10,7 @@ import { assertCan, requireMember } from "../auth/policy.ts";
 import { chargeForPeriod, claimOpenMembership, lockMember } from "../billing/settlement.ts";
 import { priceScheduledChange, type PriceBreakdown } from "../billing/pricing.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
+import { assertPlaceAvailable, heldSelections, SoldOutError } from "../catalog/capacity.ts";
 import { eventActorOf, writeEvents, type NewEvent } from "../events/outbox.ts";
 import { isoDate, ordinal } from "../shared/calendar.ts";
 import { ConflictError, ForbiddenError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
@@ -181,12 +182,19 @@ export async function quoteChange(ctx: ServiceContext, input: { subscriptionId: 
   const data = parseInput(ChangeInput, input);
   const sub = await ownSubscription(ctx, data.subscriptionId);
   const { variation, addons } = await resolveChange(ctx, sub, data);
+  await assertPlaceAvailable(ctx.db, { planId: data.planId, mode: data.mode }, await placeHolder(ctx.db, sub), { lock: false });
   const [coupon, tax] = await Promise.all([
     sub.couponId ? ctx.db.coupon.findUnique({ where: { id: sub.couponId }, select: { type: true, value: true, active: true } }) : null,
     ctx.db.page.findUnique({ where: { businessId: sub.businessId }, select: { taxEnabled: true, taxRateBps: true } }),
   ]);
   const price = priceScheduledChange({ planAmountCents: variation.amountCents, addonAmountsCents: addons.map((a) => a.amountCents), coupon, tax });
   return { subscriptionId: sub.id, price, effectivePeriod: nextBillingPeriod(todayIn(ctx, sub.business.timeZone), sub.paidThroughPeriod) };
+}
+
+/** The membership as a capacity holder: the places its current selection and scheduled change already hold. */
+async function placeHolder(db: Prisma.TransactionClient, sub: SubscriptionForRules) {
+  const pendingChange = await db.subscriptionChange.findUnique({ where: { subscriptionId: sub.id }, select: { planId: true, mode: true } });
+  return { id: sub.id, holds: heldSelections({ ...sub, pendingChange }) };
 }
 
 const sameSet = (a: number[], b: number[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
@@ -220,6 +228,8 @@ export async function changeSubscription(
   const effectivePeriod = nextBillingPeriod(today, sub.paidThroughPeriod);
   const change = { planId: plan.id, mode: data.mode, addonIds, effectivePeriod };
   await ctx.db.$transaction(async (tx) => {
+    // A new plan or mode takes a place there from now (api/catalog/capacity.ts); the same one takes none.
+    await assertPlaceAvailable(tx, { planId: plan.id, mode: data.mode }, await placeHolder(tx, sub), { lock: true });
     await tx.subscriptionChange.upsert({ where: { subscriptionId: sub.id }, create: { subscriptionId: sub.id, ...change }, update: { ...change, createdAt: ctx.clock.now() } });
     await membershipEvent(ctx, tx, sub, { type: "membership.changed.v1", payload: { membershipId: sub.id, userId: sub.userId, ...change } });
   });
@@ -289,11 +299,15 @@ export async function restartSubscription(ctx: ServiceContext, input: { subscrip
     where: { userId: sub.userId, businessId: sub.businessId, id: { not: sub.id }, status: { in: [...MEMBER_STATUSES] } },
   });
   if (member > 0) throw alreadyMember();
+  // Refused before any charge when its plan (or plan and mode) is full; the settlement decides under the lock.
+  const place = { planId: sub.planId, mode: sub.mode };
+  await assertPlaceAvailable(ctx.db, place, { id: sub.id, holds: [] }, { lock: false });
   const period = currentPeriod(todayIn(ctx, sub.business.timeZone));
 
   if (sub.paidThroughPeriod && sub.paidThroughPeriod >= period) {
     const reactivated = await ctx.db.$transaction(async (tx) => {
       await lockMember(tx, sub.userId);
+      await assertPlaceAvailable(tx, place, { id: sub.id, holds: [] }, { lock: true });
       if (!(await claimOpenMembership(tx, sub))) return false;
       const { count } = await tx.subscription.updateMany({ where: { id: sub.id, status: "CANCELED" }, data: { status: "ACTIVE", canceledAt: null } });
       // A double submit finds it reactivated already: the same answer, one event.
@@ -324,6 +338,7 @@ export async function restartSubscription(ctx: ServiceContext, input: { subscrip
     case "failed":
       throw new RuleViolationError(charge.message || "Failed to restart subscription", "payment_failed");
     case "refunded":
+      if (charge.reason === "sold_out") throw new SoldOutError(charge.message);
       throw new ConflictError(charge.message, "payment_refunded");
   }
 }

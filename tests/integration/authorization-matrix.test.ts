@@ -99,6 +99,12 @@ const OPERATIONS: Operation[] = [
     run: (a) => query(a, `{ business(slug: "alpha") { page { brand { name } } plans(first: 5) { edges { node { name } } } } }`, (d) => d.business?.page),
   },
   {
+    name: "plan and mode soldOut (public; never the counts)",
+    allowed: EVERYONE,
+    run: (a) =>
+      query(a, `{ business(slug: "alpha") { plans(first: 5) { edges { node { soldOut variations { soldOut } } } } } }`, (d) => d.business?.plans.edges[0]?.node.variations.length > 0),
+  },
+  {
     name: "businesses list (public)",
     allowed: EVERYONE,
     run: (a) => query(a, `{ businesses(first: 5) { edges { node { slug } } } }`, (d) => d.businesses.edges.length === 2),
@@ -180,6 +186,24 @@ const OPERATIONS: Operation[] = [
       mutation(a, "saveBusinessPage", `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename ... on Error { message } } }`, {
         input: { businessId: ids.alpha, content: PAGE_CONTENT },
       }),
+  },
+  {
+    name: "business A plan and mode capacity",
+    allowed: EDIT_A,
+    run: (a) =>
+      query(a, `{ business(slug: "alpha") { plans(first: 5) { edges { node { capacity variations { capacity } } } } } }`, (d) => d.business?.plans.edges.length > 0),
+  },
+  {
+    name: "saveBusinessPage(A) with plan and mode capacity",
+    allowed: EDIT_A,
+    run: async (a) => {
+      const plan = await f.db.plan.findUniqueOrThrow({ where: { id: ids.planA } });
+      // No limit (null): the other rows' checkouts stay possible.
+      const plans = [{ ref: plan.ref, name: plan.name, pickupCents: 3000, shippingCents: 3500, capacity: null, pickupCapacity: null, shippingCapacity: null }];
+      return mutation(a, "saveBusinessPage", `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename ... on Error { message } } }`, {
+        input: { businessId: ids.alpha, content: PAGE_CONTENT, plans },
+      });
+    },
   },
   {
     name: "saveNextBox(A)",
