@@ -7,6 +7,7 @@ import { buildApp } from "./server.ts";
 import { startJobQueue, type JobQueue } from "./jobs/queue.ts";
 import { eventsPruneJob, eventsPruneSchedule } from "./jobs/events-prune-job.ts";
 import { renewalSchedule, renewalsJob } from "./jobs/renewals-job.ts";
+import { FULFILMENT_FREEZE_QUEUE, fulfilmentFreezeJob, fulfilmentFreezeSchedule } from "./jobs/fulfilment-job.ts";
 import { MAIL_DISPATCH_QUEUE, mailJobs, mailSchedules } from "./jobs/mail-jobs.ts";
 import { smtpTransport } from "./mail/transport.ts";
 import { ShiftedClock, systemClock, type Clock } from "./shared/clock.ts";
@@ -96,16 +97,18 @@ startup = (async () => {
 
   // The job queue (api/jobs/): pg-boss on the same database, in every process; each job runs once across them.
   // The billing clock is its cron schedule (BILLING_INTERVAL_MINUTES; 0: no schedule, the queue still runs);
-  // the event outbox's retention runs daily; email reads the outbox every few seconds (api/jobs/mail-jobs.ts).
+  // the event outbox's retention runs daily; packing snapshots are frozen hourly and after each renewal pass
+  // (api/jobs/fulfilment-job.ts); email reads the outbox every few seconds (api/jobs/mail-jobs.ts).
   jobs = await startJobQueue({
     db: database,
     log,
     definitions: [
-      renewalsJob({ db: database.prisma, clock, config, log }),
+      renewalsJob({ db: database.prisma, clock, config, log }, { afterPass: async () => jobs?.boss.send(FULFILMENT_FREEZE_QUEUE, {}) }),
       eventsPruneJob({ db: database.prisma, clock }),
+      fulfilmentFreezeJob({ db: database.prisma, clock, log }),
       ...mailJobs({ db: database.prisma, clock, config, transport, jobs: () => jobs }),
     ],
-    schedules: [...renewalSchedule(config.billingIntervalMs / 60_000), eventsPruneSchedule, ...mailSchedules],
+    schedules: [...renewalSchedule(config.billingIntervalMs / 60_000), eventsPruneSchedule, fulfilmentFreezeSchedule, ...mailSchedules],
   });
   if (stopping) return;
   // Start the mail dispatch chain now rather than at the next minute's schedule.

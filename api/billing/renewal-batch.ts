@@ -1,5 +1,6 @@
 import { nextRetryAt } from "./renewal-attempts.ts";
 import { applyScheduledChanges } from "./renewal-changes.ts";
+import { changeTakesEffect } from "./renewal-pricing.ts";
 import { chargeRenewals } from "./renewal-charges.ts";
 import { recordRenewals } from "./renewal-records.ts";
 import { renewalInclude, type BillingContext, type DueList, type Renewal, type RenewalReport } from "./renewal-types.ts";
@@ -41,7 +42,7 @@ export async function renewClaimed(ctx: BillingContext, list: DueList, claimed: 
     else renewals.push({ sub, attempt: attempts.length + 1 });
   }
 
-  const changing = renewals.filter((r) => r.sub.pendingChange && r.sub.pendingChange.effectivePeriod <= period);
+  const changing = renewals.filter((r) => changeTakesEffect(r.sub.pendingChange, period));
   if (changing.length) {
     await applyScheduledChanges(ctx, changing.map((r) => r.sub), list.tax);
     tally.changesApplied += changing.length;

@@ -39,6 +39,9 @@ export interface EventPayloads {
   /** A business published its Next Box note (what members get in the coming box; shown on its page and in the portal). */
   "next_box.published.v1": { businessId: number; slug: string; nextBoxId: number };
 
+  /** The packing snapshot of `period` was frozen (`trigger`: "cutoff", "renewal_run" or "operator"); `boxes` to pack, `held` on hold (payment failed). */
+  "fulfilment.snapshot_frozen.v1": { snapshotId: number; businessId: number; period: string; trigger: string; boxes: number; held: number };
+
   // Stripe Billing: memberships imported with a Stripe subscription are invoiced by Stripe, not by our billing run.
   /** Stripe reported a paid invoice of an imported subscription: the membership is ACTIVE (no order of ours: Stripe billed it). */
   "membership.invoice_paid.v1": { membershipId: number; userId: number; invoiceId: string; amountCents: number; period: string; previousStatus: string };

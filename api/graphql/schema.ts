@@ -16,6 +16,7 @@ import "../coupons/schema.ts";
 import "../metrics/schema.ts";
 import "../jobs/schema.ts";
 import "../mail/schema.ts";
+import "../fulfilment/schema.ts";
 
 export const schema = builder.toSchema({ sortSchema: false });
 // Every Node type has a read rule for node(id:)/nodes(ids:), or the server does not start.

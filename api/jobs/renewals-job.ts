@@ -45,15 +45,23 @@ function incomplete(report: RenewalReport, aborted: boolean): string | null {
   return why.length ? `renewal pass incomplete: ${why.join(", ")}` : null;
 }
 
-/** The renewal queue's definition: its worker runs one pass and fails the attempt when the pass is incomplete. */
-export function renewalsJob(ctx: BillingContext, opts: Omit<RenewalOptions, "signal"> & { queue?: Partial<Queue> } = {}): JobDefinition {
-  const { queue, ...pass } = opts;
+/**
+ * The renewal queue's definition: its worker runs one pass and fails the attempt when the pass is incomplete.
+ * `afterPass` runs once a pass completed (the packing snapshot job is sent then: months frozen "when the renewal
+ * run completes", api/fulfilment/cycle.ts); its failure is logged, never the pass's.
+ */
+export function renewalsJob(
+  ctx: BillingContext,
+  opts: Omit<RenewalOptions, "signal"> & { queue?: Partial<Queue>; afterPass?: () => Promise<unknown> } = {},
+): JobDefinition {
+  const { queue, afterPass, ...pass } = opts;
   return {
     queue: { ...renewalsQueue, ...queue, name: RENEWALS_QUEUE },
     async run(_job, signal) {
       const report = await runRenewals(ctx, { ...pass, signal });
       const why = incomplete(report, signal.aborted);
       if (why) throw new RenewalPassIncomplete(report, why);
+      await afterPass?.().catch((err: unknown) => ctx.log.error({ err }, "after the renewal pass: follow-up job not sent"));
       return report;
     },
   };

@@ -155,6 +155,16 @@ const OPERATIONS: Operation[] = [
     run: (a) => query(a, `{ business(slug: "alpha") { metrics { totals { subscriptionsAll } } } }`, (d) => d.business?.metrics),
   },
   {
+    name: "business A fulfilment cycle (preview, boxes, differences)",
+    allowed: READ_MEMBERS_A,
+    run: (a) =>
+      query(
+        a,
+        `{ business(slug: "alpha") { fulfilment(month: "2026-03") { state totals { boxes } members { outlook } boxes(first: 5) { edges { node { memberName } } } differences { kind } } } }`,
+        (d) => d.business?.fulfilment?.boxes.edges.length > 0,
+      ),
+  },
+  {
     name: "adminBusiness(A)",
     allowed: STAFF_A,
     run: (a) => query(a, `query($id: Int!) { adminBusiness(id: $id) { name } }`, (d) => d.adminBusiness, { id: ids.alpha }),
@@ -380,6 +390,14 @@ const OPERATIONS: Operation[] = [
         input: { id: String(c.id) },
       });
     },
+  },
+  {
+    name: "freezePackingSnapshot(A)",
+    allowed: ADMIN,
+    run: (a) =>
+      mutation(a, "freezePackingSnapshot", `mutation($b: ID!) { freezePackingSnapshot(businessId: $b, month: "2026-02") { __typename ... on Error { message } } }`, {
+        b: String(ids.alpha),
+      }),
   },
   {
     name: "createUser",

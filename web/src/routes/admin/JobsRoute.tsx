@@ -12,6 +12,7 @@ import type { JobsRouteRetryMutation } from "./__generated__/JobsRouteRetryMutat
 const QUEUE_TITLES: Record<string, string> = {
   "billing-renewals": "Billing renewals",
   "events-prune": "Event retention (daily)",
+  "fulfilment-freeze": "Packing snapshots (hourly and after renewals)",
   "mail-dispatch": "Email planning (every few seconds)",
   "mail-send": "Email delivery (one run per message)",
   "mail-reminders": "Email reminders and digests (hourly)",

@@ -1,0 +1,101 @@
+import type { Addon, FulfillmentMode } from "../generated/prisma/client.ts";
+import type { PrismaClient } from "../db.ts";
+import { variationFor } from "../catalog/service.ts";
+import { priceScheduledChange, type PriceBreakdown } from "./pricing.ts";
+import type { TaxSettings } from "./renewal-types.ts";
+
+/**
+ * What a renewal charges for a period: the membership's stored total, or, when a scheduled change takes effect
+ * in that period, the new selection at today's prices with the membership's coupon (while still active) and the
+ * business's tax. The renewal run (renewal-changes.ts, renewal-batch.ts) and the fulfilment preview
+ * (api/fulfilment/) both price through here, so the preview and the run cannot disagree.
+ */
+
+/** The scheduled change as a membership carries it (subscription_changes). */
+export interface ScheduledChange {
+  planId: number;
+  mode: FulfillmentMode;
+  fulfillmentPoint: string;
+  addonIds: number[];
+  effectivePeriod: string;
+}
+
+export interface ChangingMembership {
+  id: number;
+  businessId: number;
+  couponId: number | null;
+  pendingChange: ScheduledChange;
+}
+
+/** A scheduled change priced: the selection the membership renews with and what it costs per period. */
+export interface PricedChange {
+  planId: number;
+  planName: string;
+  mode: FulfillmentMode;
+  fulfillmentPoint: string;
+  price: PriceBreakdown;
+  /** The coupon kept (null: none, or no longer active). */
+  couponId: number | null;
+  addons: Addon[];
+}
+
+/** A change scheduled for `period` or earlier is applied by the renewal of `period`, before it is charged. */
+export const changeTakesEffect = (change: Pick<ScheduledChange, "effectivePeriod"> | null | undefined, period: string): boolean =>
+  !!change && change.effectivePeriod <= period;
+
+/**
+ * Prices the memberships' scheduled changes (three statements whatever their number). A change whose plan lost
+ * its price for the mode since it was scheduled maps to null: the renewal keeps the current selection.
+ */
+export async function priceScheduledChanges(
+  db: PrismaClient,
+  subs: ChangingMembership[],
+  tax: Map<number, TaxSettings>,
+): Promise<Map<number, PricedChange | null>> {
+  const priced = new Map<number, PricedChange | null>();
+  if (!subs.length) return priced;
+  const planIds = [...new Set(subs.map((s) => s.pendingChange.planId))];
+  const addonIds = [...new Set(subs.flatMap((s) => s.pendingChange.addonIds))];
+  const plans = new Map((await db.plan.findMany({ where: { id: { in: planIds } }, include: { variations: true } })).map((p) => [p.id, p]));
+  const addons = new Map((addonIds.length ? await db.addon.findMany({ where: { id: { in: addonIds } } }) : []).map((a) => [a.id, a]));
+  const couponIds = [...new Set(subs.flatMap((s) => (s.couponId ? [s.couponId] : [])))];
+  const coupons = new Map(
+    (couponIds.length ? await db.coupon.findMany({ where: { id: { in: couponIds } }, select: { id: true, type: true, value: true, active: true } }) : []).map((c) => [c.id, c]),
+  );
+  for (const sub of subs) {
+    const change = sub.pendingChange;
+    const plan = plans.get(change.planId);
+    const variation = plan ? variationFor(plan, change.mode) : null;
+    if (!plan || !variation) {
+      priced.set(sub.id, null);
+      continue;
+    }
+    const chosen = [...new Set(change.addonIds)].flatMap((id) => {
+      const addon = addons.get(id);
+      return addon && addon.businessId === sub.businessId ? [addon] : [];
+    });
+    const coupon = sub.couponId && coupons.get(sub.couponId)?.active ? coupons.get(sub.couponId)! : null;
+    // The same rule as the change dialog's quote (subscriptions.quoteChange).
+    const price = priceScheduledChange({
+      planAmountCents: variation.amountCents,
+      addonAmountsCents: chosen.map((a) => a.amountCents),
+      coupon,
+      tax: tax.get(sub.businessId) ?? null,
+    });
+    priced.set(sub.id, {
+      planId: plan.id,
+      planName: plan.name,
+      mode: change.mode,
+      fulfillmentPoint: change.fulfillmentPoint,
+      price,
+      couponId: coupon ? sub.couponId : null,
+      addons: chosen,
+    });
+  }
+  return priced;
+}
+
+/** What the renewal of a period charges: the priced change when one takes effect (and still has a price), else the stored total. */
+export function renewalAmountCents(sub: { totalCents: number }, change: PricedChange | null | undefined): number {
+  return change ? change.price.totalCents : sub.totalCents;
+}

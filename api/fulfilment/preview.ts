@@ -1,0 +1,263 @@
+/**
+ * The cycle preview of month M for one business: per membership, whether M is paid, will be charged (when and how
+ * much: the renewal run's own pricing, api/billing/renewal-pricing.ts), is skipped, waits for a retry or was
+ * refunded; the boxes that follow from it and their totals. Read in a bounded number of statements whatever the
+ * number of members: one for the business, one for every membership with what M needs of it (order, skip,
+ * scheduled change, add-ons, renewal attempts), and three to price the scheduled changes taking effect in M.
+ */
+import type { FulfillmentMode, Prisma } from "../generated/prisma/client.ts";
+import type { PrismaClient } from "../db.ts";
+import { nextRetryAt } from "../billing/renewal-attempts.ts";
+import { changeTakesEffect, priceScheduledChanges, renewalAmountCents, type PricedChange, type ScheduledChange } from "../billing/renewal-pricing.ts";
+import { daysInMonth, parseYearMonth, type LocalDate, type YearMonth } from "../shared/calendar.ts";
+import { MODE_NAMES, MODE_ORDER, toModeCode } from "../shared/fulfillment.ts";
+import { NotFoundError } from "../shared/errors.ts";
+
+/** Where a membership stands for M. */
+export type Outlook = "PAID" | "WILL_CHARGE" | "RETRY" | "SKIPPED" | "REFUNDED";
+
+/** The hold a box carries: its month's charge failed (past due for M). */
+const PAYMENT_FAILED = "payment_failed";
+
+export interface BoxAddon {
+  ref: string;
+  name: string;
+}
+
+/** One box of M: what is packed and where it goes (a packing_boxes row before it is frozen). */
+export interface Box {
+  membershipId: number;
+  orderId: number | null;
+  userId: number;
+  memberName: string;
+  email: string;
+  phone: string;
+  planId: number;
+  planName: string;
+  mode: FulfillmentMode;
+  fulfillmentPoint: string;
+  addons: BoxAddon[];
+  address: Prisma.JsonValue | null;
+  isGift: boolean;
+  giftRecipient: string;
+  giftMessage: string;
+  totalCents: number;
+  hold: string | null;
+}
+
+export interface PreviewMember {
+  membershipId: number;
+  memberName: string;
+  outlook: Outlook;
+  /** Paid: the order's total; to charge or retry: what the renewal charges; skipped or refunded: 0. */
+  amountCents: number;
+  /** WILL_CHARGE: the membership's billing day in M. */
+  chargeDate: LocalDate | null;
+  /** RETRY: when the renewal run tries M again. */
+  nextRetryAt: Date | null;
+  /** A scheduled change takes effect with M's renewal (already applied once M is charged). */
+  changeTakesEffect: boolean;
+  box: Box | null;
+}
+
+export interface Count {
+  label: string;
+  count: number;
+}
+
+export interface BoxTotals {
+  /** Boxes without a hold. */
+  boxes: number;
+  held: number;
+  byPlan: Count[];
+  byMode: Count[];
+  byPoint: Count[];
+  byAddon: Count[];
+}
+
+export interface Preview {
+  period: YearMonth;
+  members: PreviewMember[];
+  boxes: Box[];
+  paidCents: number;
+  toChargeCents: number;
+  retryCents: number;
+  /** Paid, to be charged on the billing day, and due retries. */
+  expectedRevenueCents: number;
+  totals: BoxTotals;
+}
+
+interface MembershipRow {
+  id: number;
+  business_id: number;
+  user_id: number;
+  status: string;
+  plan_id: number;
+  plan_name: string;
+  mode: FulfillmentMode;
+  fulfillment_point: string;
+  address: Prisma.JsonValue | null;
+  is_gift: boolean;
+  gift_message: string;
+  total_cents: number;
+  coupon_id: number | null;
+  billing_day: number;
+  paid_through_period: string | null;
+  user_name: string | null;
+  username: string;
+  user_email: string | null;
+  sub_email: string | null;
+  user_phone: string | null;
+  order_id: number | null;
+  order_total_cents: number | null;
+  order_refunded_cents: number | null;
+  skipped: boolean;
+  change_plan_id: number | null;
+  change_mode: FulfillmentMode | null;
+  change_point: string | null;
+  change_addon_ids: number[] | null;
+  change_period: string | null;
+  addons: (BoxAddon & { id: number })[];
+  attempts: number[] | null;
+}
+
+/** Every current membership of the business with what month `period` needs of it: one statement. */
+function readMemberships(db: PrismaClient, businessId: number, period: YearMonth): Promise<MembershipRow[]> {
+  const attemptKey = `:${period}:%`;
+  return db.$queryRaw<MembershipRow[]>`
+    SELECT s.id, s.business_id, s.user_id, s.status::text AS status, s.plan_id, p.name AS plan_name, s.mode::text AS mode,
+           s.fulfillment_point, s.address, s.is_gift, s.gift_message, s.total_cents, s.coupon_id, s.billing_day,
+           s.paid_through_period, u.name AS user_name, u.username, u.email AS user_email, s.email AS sub_email,
+           u.phone AS user_phone, o.id AS order_id, o.total_cents AS order_total_cents, o.refunded_cents AS order_refunded_cents,
+           EXISTS (SELECT 1 FROM skips k WHERE k.subscription_id = s.id AND k.year_month = ${period}) AS skipped,
+           c.plan_id AS change_plan_id, c.mode::text AS change_mode, c.fulfillment_point AS change_point,
+           c.addon_ids AS change_addon_ids, c.effective_period AS change_period,
+           COALESCE((SELECT json_agg(json_build_object('id', a.id, 'ref', a.ref, 'name', a.name) ORDER BY a.position, a.id)
+                       FROM subscription_addons sa JOIN addons a ON a.id = sa.addon_id WHERE sa.subscription_id = s.id), '[]'::json) AS addons,
+           (SELECT array_agg((extract(epoch FROM py.created_at) * 1000)::float8 ORDER BY py.created_at)
+              FROM payments py
+             WHERE py.subscription_id = s.id AND py.status::text <> 'SUCCEEDED'
+               AND py.idempotency_key LIKE 'renewal:' || s.id || ${attemptKey}) AS attempts
+      FROM subscriptions s
+      JOIN users u ON u.id = s.user_id
+      JOIN plans p ON p.id = s.plan_id
+      LEFT JOIN orders o ON o.subscription_id = s.id AND o.period = ${period}
+      LEFT JOIN subscription_changes c ON c.subscription_id = s.id
+     WHERE s.business_id = ${businessId} AND s.status IN ('ACTIVE', 'PAST_DUE')
+     ORDER BY s.id`;
+}
+
+const addressField = (address: Prisma.JsonValue | null, key: string): string => {
+  if (!address || typeof address !== "object" || Array.isArray(address)) return "";
+  const value = (address as Record<string, unknown>)[key];
+  return typeof value === "string" ? value : "";
+};
+
+function outlookOf(row: MembershipRow, period: YearMonth): Outlook {
+  if (row.order_id !== null) {
+    const refunded = row.order_total_cents! > 0 && row.order_refunded_cents! >= row.order_total_cents!;
+    return refunded ? "REFUNDED" : "PAID";
+  }
+  if (row.paid_through_period && row.paid_through_period >= period) return "PAID";
+  if (row.skipped) return "SKIPPED";
+  if (row.status === "PAST_DUE" && row.attempts?.length) return "RETRY";
+  return "WILL_CHARGE";
+}
+
+function boxOf(row: MembershipRow, outlook: Outlook, change: PricedChange | null, totalCents: number): Box {
+  const memberName = row.user_name || addressField(row.address, "fullName") || row.username;
+  return {
+    membershipId: row.id,
+    orderId: outlook === "PAID" ? row.order_id : null,
+    userId: row.user_id,
+    memberName,
+    email: row.sub_email || row.user_email || "",
+    phone: addressField(row.address, "phone") || row.user_phone || "",
+    planId: change?.planId ?? row.plan_id,
+    planName: change?.planName ?? row.plan_name,
+    mode: change?.mode ?? row.mode,
+    fulfillmentPoint: change ? change.fulfillmentPoint : row.fulfillment_point,
+    addons: change ? change.addons.map((a) => ({ ref: a.ref, name: a.name })) : row.addons.map((a) => ({ ref: a.ref, name: a.name })),
+    address: row.address,
+    isGift: row.is_gift,
+    giftRecipient: row.is_gift ? addressField(row.address, "fullName") : "",
+    giftMessage: row.gift_message,
+    totalCents,
+    hold: outlook === "RETRY" ? PAYMENT_FAILED : null,
+  };
+}
+
+const modeRank = (mode: FulfillmentMode) => MODE_ORDER.findIndex((m) => toModeCode(m) === mode);
+
+/** Packing order: mode (pickup, shipping, delivery), point alphabetically, member name, membership. */
+export function comparePacking(a: Box, b: Box): number {
+  return (
+    modeRank(a.mode) - modeRank(b.mode) ||
+    a.fulfillmentPoint.localeCompare(b.fulfillmentPoint) ||
+    a.memberName.localeCompare(b.memberName) ||
+    a.membershipId - b.membershipId
+  );
+}
+
+/** Where a box goes, as its group is called: the pickup point or delivery area, or the mode when it has none. */
+const pointLabel = (box: Pick<Box, "mode" | "fulfillmentPoint">) => box.fulfillmentPoint || MODE_NAMES[box.mode];
+
+function countBy(boxes: Box[], keys: (b: Box) => string[]): Count[] {
+  const counts = new Map<string, number>();
+  for (const b of boxes) for (const k of keys(b)) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return [...counts].map(([label, count]) => ({ label, count })).sort((a, b) => a.label.localeCompare(b.label));
+}
+
+/** Box counts by plan, mode, point and add-on; boxes on hold are counted apart. */
+export function tally(boxes: Box[]): BoxTotals {
+  const packed = boxes.filter((b) => !b.hold);
+  return {
+    boxes: packed.length,
+    held: boxes.length - packed.length,
+    byPlan: countBy(packed, (b) => [b.planName]),
+    byMode: countBy(packed, (b) => [MODE_NAMES[b.mode]]),
+    byPoint: countBy(packed, (b) => [pointLabel(b)]),
+    byAddon: countBy(packed, (b) => b.addons.map((a) => a.name)),
+  };
+}
+
+/** The cycle preview of `period` for a business, as of now (no authorization: the caller checked it). */
+export async function previewOf(db: PrismaClient, businessId: number, period: YearMonth): Promise<Preview> {
+  const business = await db.business.findUnique({ where: { id: businessId }, select: { id: true, page: { select: { taxEnabled: true, taxRateBps: true } } } });
+  if (!business) throw new NotFoundError("Business not found.");
+  const rows = await readMemberships(db, businessId, period);
+  const outlooks = rows.map((r) => outlookOf(r, period));
+
+  // The changes the renewal of M applies before charging it, priced as the run prices them.
+  const changing = rows.flatMap((r, i): { id: number; businessId: number; couponId: number | null; pendingChange: ScheduledChange }[] => {
+    const unpaid = outlooks[i] === "WILL_CHARGE" || outlooks[i] === "RETRY";
+    const change = r.change_plan_id === null ? null : { planId: r.change_plan_id, mode: r.change_mode!, fulfillmentPoint: r.change_point ?? "", addonIds: r.change_addon_ids ?? [], effectivePeriod: r.change_period! };
+    return unpaid && change && changeTakesEffect(change, period) ? [{ id: r.id, businessId: r.business_id, couponId: r.coupon_id, pendingChange: change }] : [];
+  });
+  const priced = await priceScheduledChanges(db, changing, new Map([[businessId, business.page]]));
+
+  const { year, month } = parseYearMonth(period);
+  const members: PreviewMember[] = rows.map((row, i) => {
+    const outlook = outlooks[i];
+    const change = priced.get(row.id) ?? null;
+    const amountCents =
+      outlook === "PAID" ? (row.order_total_cents ?? row.total_cents) : outlook === "WILL_CHARGE" || outlook === "RETRY" ? renewalAmountCents({ totalCents: row.total_cents }, change) : 0;
+    const boxed = outlook === "PAID" || outlook === "WILL_CHARGE" || outlook === "RETRY";
+    return {
+      membershipId: row.id,
+      memberName: row.user_name || addressField(row.address, "fullName") || row.username,
+      outlook,
+      amountCents,
+      chargeDate: outlook === "WILL_CHARGE" ? { year, month, day: Math.min(row.billing_day, daysInMonth(year, month)) } : null,
+      nextRetryAt: outlook === "RETRY" ? nextRetryAt(row.attempts!.map((ms) => new Date(ms))) : null,
+      changeTakesEffect: priced.has(row.id),
+      box: boxed ? boxOf(row, outlook, change, amountCents) : null,
+    };
+  });
+  const boxes = members.flatMap((m) => (m.box ? [m.box] : [])).sort(comparePacking);
+  const sum = (o: Outlook) => members.filter((m) => m.outlook === o).reduce((n, m) => n + m.amountCents, 0);
+  const paidCents = sum("PAID");
+  const toChargeCents = sum("WILL_CHARGE");
+  const retryCents = sum("RETRY");
+  return { period, members, boxes, paidCents, toChargeCents, retryCents, expectedRevenueCents: paidCents + toChargeCents + retryCents, totals: tally(boxes) };
+}

@@ -1,0 +1,156 @@
+/** Fulfilment of a month (issue 20): Business.fulfilment(month) and the operators' freezePackingSnapshot. */
+import { resolveArrayConnection } from "@pothos/plugin-relay";
+import { builder } from "../graphql/builder.ts";
+import { COMMON_ERRORS } from "../graphql/errors.ts";
+import { numericId } from "../graphql/ids.ts";
+import { FulfillmentModeEnum } from "../catalog/schema.ts";
+import { isoDate } from "../shared/calendar.ts";
+import { globalId } from "../shared/global-id.ts";
+import type { Difference } from "./differences.ts";
+import type { Box, Count, PreviewMember } from "./preview.ts";
+import * as fulfilment from "./service.ts";
+
+const CycleStateEnum = builder.enumType("FulfilmentCycleState", {
+  description: "OPEN: before the freeze, boxes are the preview's. FROZEN: the packing snapshot exists, boxes are its copies.",
+  values: ["OPEN", "FROZEN"] as const,
+});
+
+const OutlookEnum = builder.enumType("FulfilmentOutlook", {
+  description: "Where a membership stands for the month.",
+  values: {
+    PAID: { description: "An order for the month exists and is paid." },
+    WILL_CHARGE: { description: "The renewal run charges it on its billing day." },
+    RETRY: { description: "The month's charge failed (past due); the run retries it on nextRetryAt." },
+    SKIPPED: { description: "The member skipped (paused) the month: no box, no charge." },
+    REFUNDED: { description: "The month's order was refunded: no box." },
+  } as const,
+});
+
+const DifferenceKindEnum = builder.enumType("FulfilmentDifferenceKind", {
+  values: {
+    ADDED: { description: "A box the snapshot lacks (a late checkout or restart paid for the month)." },
+    REMOVED: { description: "A frozen box the month no longer has (canceled, refunded)." },
+    CHANGED: { description: "The plan, mode, point, add-ons, address or gift message of a box changed." },
+    PAYMENT: { description: "A box on hold is now paid, or its retries failed." },
+  } as const,
+});
+
+const CountRef = builder.objectRef<Count>("FulfilmentCount").implement({
+  fields: (t) => ({ label: t.exposeString("label"), count: t.exposeInt("count") }),
+});
+
+const BoxAddonRef = builder.objectRef<{ ref: string; name: string }>("PackingBoxAddon").implement({
+  fields: (t) => ({ ref: t.exposeString("ref"), name: t.exposeString("name") }),
+});
+
+const BoxRef = builder.objectRef<Box>("PackingBox").implement({
+  description: "One box of the month: what is packed and where it goes (a frozen copy once the month is frozen).",
+  fields: (t) => ({
+    membershipId: t.id({ description: "The membership's Relay id.", resolve: (b) => globalId("Membership", b.membershipId) }),
+    memberName: t.exposeString("memberName"),
+    email: t.exposeString("email"),
+    phone: t.exposeString("phone"),
+    planName: t.exposeString("planName"),
+    mode: t.field({ type: FulfillmentModeEnum, resolve: (b) => b.mode }),
+    fulfillmentPoint: t.exposeString("fulfillmentPoint", { description: "Pickup point or delivery area (empty for shipping)." }),
+    addons: t.field({ type: [BoxAddonRef], resolve: (b) => b.addons }),
+    address: t.expose("address", { type: "JSON", nullable: true, description: "{fullName, phone, street, apt, city, state, zip, country, instructions?}" }),
+    isGift: t.exposeBoolean("isGift"),
+    giftRecipient: t.exposeString("giftRecipient"),
+    giftMessage: t.exposeString("giftMessage"),
+    totalCents: t.exposeInt("totalCents"),
+    hold: t.exposeString("hold", { nullable: true, description: '"payment_failed": the month\'s charge failed; null: paid or to be charged.' }),
+  }),
+});
+
+const MemberRef = builder.objectRef<PreviewMember>("FulfilmentMember").implement({
+  fields: (t) => ({
+    membershipId: t.id({ resolve: (m) => globalId("Membership", m.membershipId) }),
+    memberName: t.exposeString("memberName"),
+    outlook: t.field({ type: OutlookEnum, resolve: (m) => m.outlook }),
+    amountCents: t.exposeInt("amountCents", { description: "Paid, or what the renewal charges (a scheduled change and tax included)." }),
+    chargeDate: t.string({ nullable: true, description: "WILL_CHARGE: the billing day (YYYY-MM-DD).", resolve: (m) => (m.chargeDate ? isoDate(m.chargeDate) : null) }),
+    nextRetryAt: t.expose("nextRetryAt", { type: "DateTime", nullable: true }),
+    changeTakesEffect: t.exposeBoolean("changeTakesEffect"),
+  }),
+});
+
+const DifferenceRef = builder.objectRef<Difference>("FulfilmentDifference").implement({
+  fields: (t) => ({
+    kind: t.field({ type: DifferenceKindEnum, resolve: (d) => d.kind }),
+    membershipId: t.id({ resolve: (d) => globalId("Membership", d.membershipId) }),
+    memberName: t.exposeString("memberName"),
+    changes: t.exposeStringList("changes", { description: "What changed, in words." }),
+  }),
+});
+
+type Totals = Awaited<ReturnType<typeof fulfilment.cycleTotals>>;
+const TotalsRef = builder.objectRef<Totals>("FulfilmentTotals").implement({
+  fields: (t) => ({
+    expectedRevenueCents: t.exposeInt("expectedRevenueCents", { description: "Paid, to be charged and due retries, as of now." }),
+    paidCents: t.exposeInt("paidCents"),
+    toChargeCents: t.exposeInt("toChargeCents"),
+    retryCents: t.exposeInt("retryCents"),
+    boxes: t.exposeInt("boxes", { description: "Boxes to pack (not on hold)." }),
+    held: t.exposeInt("held", { description: "Boxes on hold (payment failed)." }),
+    byPlan: t.field({ type: [CountRef], resolve: (x) => x.byPlan }),
+    byMode: t.field({ type: [CountRef], resolve: (x) => x.byMode }),
+    byPoint: t.field({ type: [CountRef], description: "Pickup point or delivery area; shipping boxes under Shipping.", resolve: (x) => x.byPoint }),
+    byAddon: t.field({ type: [CountRef], resolve: (x) => x.byAddon }),
+  }),
+});
+
+const CycleRef = builder.objectRef<fulfilment.FulfilmentCycle>("FulfilmentCycle").implement({
+  description: "A business's month: the preview before the freeze, the packing snapshot after it (README \"Fulfilment\").",
+  fields: (t) => ({
+    month: t.string({ resolve: (c) => c.cycle.period }),
+    state: t.field({ type: CycleStateEnum, resolve: (c) => c.state }),
+    freezeAt: t.field({ type: "DateTime", description: "When the snapshot is (or was due to be) frozen; without a cutoff day, the earliest (the renewal run must complete).", resolve: (c) => c.cycle.freezeAt }),
+    frozenAt: t.field({ type: "DateTime", nullable: true, resolve: (c) => c.snapshot?.frozenAt ?? null }),
+    billingDate: t.string({ resolve: (c) => isoDate(c.cycle.billingDate) }),
+    cutoffDate: t.string({ nullable: true, resolve: (c) => (c.cycle.cutoffDate ? isoDate(c.cycle.cutoffDate) : null) }),
+    boxReadyDate: t.string({ resolve: (c) => isoDate(c.cycle.boxReadyDate) }),
+    totals: t.field({ type: TotalsRef, resolve: (c, _a, ctx) => fulfilment.cycleTotals(ctx, c) }),
+    members: t.field({ type: [MemberRef], description: "Every current membership and where it stands for the month.", resolve: (c, _a, ctx) => fulfilment.cycleMembers(ctx, c) }),
+    boxes: t.connection({
+      type: BoxRef,
+      description: "Boxes ordered by mode, point (alphabetical) and member name.",
+      args: { mode: t.arg({ type: FulfillmentModeEnum }) },
+      resolve: async (c, args, ctx) => resolveArrayConnection({ args }, await fulfilment.cycleBoxes(ctx, c, { mode: args.mode })),
+    }),
+    differences: t.field({
+      type: [DifferenceRef],
+      nullable: true,
+      description: "After the freeze: what changed the month since (null while open).",
+      resolve: (c, _a, ctx) => fulfilment.cycleDifferences(ctx, c),
+    }),
+  }),
+});
+
+builder.prismaObjectFields("Business", (t) => ({
+  fulfilment: t.field({
+    type: CycleRef,
+    description: "The fulfilment cycle of a month (YYYY-MM): staff, administrators and the business's partner tokens (readMemberships).",
+    authScopes: (b) => ({ business: { id: b.id, permission: "readMemberships" } }),
+    args: { month: t.arg.string({ required: true }) },
+    resolve: (business, { month }, ctx) => fulfilment.fulfilmentCycle(ctx, business.id, month),
+  }),
+}));
+
+const FreezeResultRef = builder.objectRef<Awaited<ReturnType<typeof fulfilment.freezeByOperator>>>("PackingSnapshotFrozen").implement({
+  fields: (t) => ({
+    created: t.exposeBoolean("created", { description: "false: the month was already frozen; nothing changed." }),
+    boxes: t.exposeInt("boxes"),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  freezePackingSnapshot: t.field({
+    type: FreezeResultRef,
+    description: "Administrators (operators): freezes a business's month now, if it is not frozen yet.",
+    errors: { types: COMMON_ERRORS },
+    authScopes: { admin: true },
+    args: { businessId: t.arg.id({ required: true }), month: t.arg.string({ required: true }) },
+    resolve: (_p, { businessId, month }, ctx) => fulfilment.freezeByOperator(ctx, numericId(businessId, "Business", "businessId"), month),
+  }),
+}));

@@ -1,0 +1,123 @@
+/**
+ * Fulfilment of a business's month (issue 20): the cycle (cycle.ts), its preview before the freeze (preview.ts),
+ * the packing snapshot after it (snapshot.ts) and what changed since (differences.ts). Who may read it: the
+ * business's owner, editors and viewers, administrators, and the business's partner API token (readMemberships,
+ * api/auth/policy.ts). Operators (administrators) may freeze a month by hand; the job does it otherwise.
+ */
+import type { ServiceContext } from "../context.ts";
+import type { FulfillmentMode } from "../generated/prisma/client.ts";
+import { assertCan, requireAdmin } from "../auth/policy.ts";
+import { eventActorOf } from "../events/outbox.ts";
+import { parseYearMonth, type YearMonth } from "../shared/calendar.ts";
+import { NotFoundError, ValidationError } from "../shared/errors.ts";
+import { cycleOf, type Cycle } from "./cycle.ts";
+import { differencesOf, type Difference } from "./differences.ts";
+import { comparePacking, previewOf, tally, type Box, type BoxTotals, type Preview } from "./preview.ts";
+import { freeze, type FreezeResult } from "./snapshot.ts";
+
+export interface FulfilmentCycle {
+  businessId: number;
+  cycle: Cycle;
+  state: "OPEN" | "FROZEN";
+  snapshot: { id: number; frozenAt: Date; trigger: string } | null;
+  /** Read once per request, whichever fields ask for them. */
+  memo: { preview?: Promise<Preview>; frozen?: Promise<Box[]> };
+}
+
+function monthOf(month: string): YearMonth {
+  try {
+    parseYearMonth(month);
+    return month;
+  } catch {
+    throw new ValidationError("Month must be YYYY-MM.", [{ path: "month", message: "Month must be YYYY-MM." }]);
+  }
+}
+
+/** The cycle of `month` for a business the actor may read (readMemberships). */
+export async function fulfilmentCycle(ctx: ServiceContext, businessId: number, month: string): Promise<FulfilmentCycle> {
+  const period = monthOf(month);
+  await assertCan(ctx, businessId, "readMemberships");
+  const business = await ctx.db.business.findUnique({
+    where: { id: businessId },
+    select: {
+      timeZone: true,
+      page: { select: { billingDay: true, cutoffDay: true, boxReadyDay: true } },
+      packingSnapshots: { where: { period }, select: { id: true, frozenAt: true, trigger: true } },
+    },
+  });
+  if (!business) throw new NotFoundError("Business not found.");
+  const snapshot = business.packingSnapshots[0] ?? null;
+  return { businessId, cycle: cycleOf(business, period), state: snapshot ? "FROZEN" : "OPEN", snapshot, memo: {} };
+}
+
+const previewFor = (ctx: ServiceContext, c: FulfilmentCycle) => (c.memo.preview ??= previewOf(ctx.db, c.businessId, c.cycle.period));
+
+function frozenBoxes(ctx: ServiceContext, c: FulfilmentCycle): Promise<Box[]> {
+  return (c.memo.frozen ??= ctx.db.packingBox
+    .findMany({ where: { snapshotId: c.snapshot!.id } })
+    .then((rows) =>
+      rows
+        .map(
+          (r): Box => ({
+            membershipId: r.subscriptionId,
+            orderId: r.orderId,
+            userId: r.userId,
+            memberName: r.memberName,
+            email: r.email,
+            phone: r.phone,
+            planId: r.planId,
+            planName: r.planName,
+            mode: r.mode,
+            fulfillmentPoint: r.fulfillmentPoint,
+            addons: Array.isArray(r.addons) ? (r.addons as { ref: string; name: string }[]) : [],
+            address: r.address,
+            isGift: r.isGift,
+            giftRecipient: r.giftRecipient,
+            giftMessage: r.giftMessage,
+            totalCents: r.totalCents,
+            hold: r.hold,
+          }),
+        )
+        .sort(comparePacking),
+    ));
+}
+
+/** The boxes of the month in packing order: the snapshot's once frozen, else the preview's; optionally one mode. */
+export async function cycleBoxes(ctx: ServiceContext, c: FulfilmentCycle, filter: { mode?: FulfillmentMode | null } = {}): Promise<Box[]> {
+  const boxes = c.snapshot ? await frozenBoxes(ctx, c) : (await previewFor(ctx, c)).boxes;
+  return filter.mode ? boxes.filter((b) => b.mode === filter.mode) : boxes;
+}
+
+/** Box counts (the snapshot's once frozen) and the month's revenue as it stands now. */
+export async function cycleTotals(ctx: ServiceContext, c: FulfilmentCycle): Promise<BoxTotals & Pick<Preview, "expectedRevenueCents" | "paidCents" | "toChargeCents" | "retryCents">> {
+  const preview = await previewFor(ctx, c);
+  const totals = c.snapshot ? tally(await frozenBoxes(ctx, c)) : preview.totals;
+  return { ...totals, expectedRevenueCents: preview.expectedRevenueCents, paidCents: preview.paidCents, toChargeCents: preview.toChargeCents, retryCents: preview.retryCents };
+}
+
+/** The preview's members (who is paid, charged, skipped, retried). */
+export async function cycleMembers(ctx: ServiceContext, c: FulfilmentCycle): Promise<Preview["members"]> {
+  return (await previewFor(ctx, c)).members;
+}
+
+/** What changed the month since its snapshot (null while it is open). */
+export async function cycleDifferences(ctx: ServiceContext, c: FulfilmentCycle): Promise<Difference[] | null> {
+  if (!c.snapshot) return null;
+  const [frozen, preview] = await Promise.all([frozenBoxes(ctx, c), previewFor(ctx, c)]);
+  const current = new Set(preview.members.map((m) => m.membershipId));
+  const missing = frozen.filter((b) => !current.has(b.membershipId)).map((b) => b.membershipId);
+  const gone = new Map<number, string>();
+  if (missing.length) {
+    const subs = await ctx.db.subscription.findMany({ where: { id: { in: missing } }, select: { id: true, status: true } });
+    for (const s of subs) gone.set(s.id, s.status === "CANCELED" ? "Canceled" : "No longer a member");
+  }
+  return differencesOf(frozen, preview.members, gone);
+}
+
+/** Operators: freeze a month now (administrators only); idempotent like the job's freeze. */
+export async function freezeByOperator(ctx: ServiceContext, businessId: number, month: string): Promise<FreezeResult> {
+  const period = monthOf(month);
+  requireAdmin(ctx);
+  if (!(await ctx.db.business.findUnique({ where: { id: businessId }, select: { id: true } }))) throw new NotFoundError("Business not found.");
+  return freeze(ctx, businessId, period, { trigger: "operator", actor: eventActorOf(ctx.actor) });
+}
