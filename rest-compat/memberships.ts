@@ -6,11 +6,22 @@ import { z } from "zod";
 import * as businesses from "../api/businesses/service.ts";
 import * as subscriptions from "../api/subscriptions/service.ts";
 import * as membershipsList from "../api/subscriptions/memberships-list.ts";
+import * as membershipsExport from "../api/subscriptions/memberships-export.ts";
+import type { RequestContext } from "../api/context.ts";
+import { csvStream } from "../api/http/csv-stream.ts";
 import { singleLine } from "../api/shared/validation.ts";
 import { businessIdParams, idParam, Ok, type Router } from "./router.ts";
 import { BusinessRef, MembershipRow, membershipRow, membershipRowSelect, StatusFilter } from "./rows.ts";
 
 const membershipQuery = z.object({ q: singleLine("Search").max(200).optional(), status: StatusFilter });
+
+/** /admin/memberships and its CSV: the list's filters plus a business. */
+const membershipFilterQuery = membershipQuery.extend({ business: z.string().max(100).optional().describe("Business id or slug") });
+
+async function filterBusinessId(ctx: RequestContext, business: string | undefined): Promise<number | null> {
+  if (!business) return null;
+  return /^\d+$/.test(business) ? Number(business) : (await businesses.businessBySlug(ctx, business)).id;
+}
 
 /** The lists answer their first rows (membershipsList.LIST_LIMIT), with the table's columns. */
 const rows = { select: membershipRowSelect };
@@ -38,15 +49,37 @@ export function membershipRoutes(r: Router) {
     tag: "admin",
     summary: "Memberships the user may read (administrators: all), filtered",
     access: "admin",
-    query: membershipQuery.extend({ business: z.string().max(100).optional().describe("Business id or slug") }),
+    query: membershipFilterQuery,
     response: z.object({ items: z.array(MembershipRow) }),
     handler: async (ctx, { query }) => {
-      let filterId: number | null = null;
-      if (query.business) {
-        filterId = /^\d+$/.test(query.business) ? Number(query.business) : (await businesses.businessBySlug(ctx, query.business)).id;
-      }
+      const filterId = await filterBusinessId(ctx, query.business);
       const items = await membershipsList.list(ctx, { search: query.q, status: query.status, businessId: filterId }, rows);
       return { items: items.map(membershipRow) };
+    },
+  });
+
+  r.add({
+    method: "GET",
+    path: "/admin/memberships.csv",
+    tag: "admin",
+    summary: "The filtered memberships list as a CSV download, streamed (the filters, readers and order of /admin/memberships)",
+    access: "admin",
+    query: membershipFilterQuery,
+    produces: "text/csv",
+    response: z.string().describe(`CSV (RFC 4180, CRLF), one header line: ${membershipsExport.MEMBERSHIP_CSV_HEADER.join(",")}`),
+    handler: async (ctx, { query }, _req, reply) => {
+      const businessId = await filterBusinessId(ctx, query.business);
+      // The walk stops when the client leaves (the reply's stream is destroyed too; this also stops a pending page).
+      const left = new AbortController();
+      reply.raw.on("close", () => left.abort());
+      const rows = await membershipsExport.membershipCsvRows(ctx, { search: query.q, status: query.status, businessId }, left.signal);
+      const day = ctx.clock.now().toISOString().slice(0, 10);
+      const name = `memberships-${businessId == null ? "all" : (await businesses.businessById(ctx, businessId)).slug}-${day}.csv`;
+      return reply
+        .header("content-type", "text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="${name}"`)
+        .header("cache-control", "no-store")
+        .send(csvStream(membershipsExport.MEMBERSHIP_CSV_HEADER, rows));
     },
   });
 

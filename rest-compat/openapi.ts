@@ -55,7 +55,7 @@ export function openApiDocument(routes: AnySpec[]) {
       tags: [spec.tag],
       parameters: parameters(spec),
       responses: {
-        200: { description: "OK", content: { "application/json": { schema: jsonSchema(spec.response, "input") } } },
+        200: { description: "OK", content: { [spec.produces ?? "application/json"]: { schema: jsonSchema(spec.response, "input") } } },
         ...Object.fromEntries(
           [...statuses].sort().map((s) => {
             const own = spec.errorBodies?.[s];

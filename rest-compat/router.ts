@@ -35,6 +35,11 @@ interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodTyp
   /** Request body is multipart/form-data (documented only; the handler reads it). */
   multipart?: { field: string; description: string };
   response: R;
+  /**
+   * A download that is not JSON (text/csv): the handler sends the stream itself and its answer's headers;
+   * `response` then describes the body for the OpenAPI document.
+   */
+  produces?: "text/csv";
   /** Statuses other than 200 the route documents, besides the common error statuses. */
   errors?: number[];
   /** An error status whose body carries more than the common error body (openapi.ts ErrorBody). */
@@ -44,7 +49,7 @@ interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodTyp
     input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>,
     req: FastifyRequest,
     reply: FastifyReply,
-  ): Promise<z.input<R>>;
+  ): Promise<z.input<R> | FastifyReply>;
 }
 
 export type AnySpec = RouteSpec<AnyObject, AnyObject, z.ZodType, z.ZodType>;
@@ -88,7 +93,7 @@ export function createRouter(
             body: spec.body ? parseInput(spec.body, req.body ?? {}) : undefined,
           } as RouteInput<never, never, never>;
           const result = await spec.handler(ctx, input, req, reply);
-          if (reply.sent) return reply;
+          if (reply.sent || spec.produces) return reply;
           return reply.send(result);
         },
       });

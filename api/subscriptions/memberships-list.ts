@@ -10,7 +10,7 @@ import { Prisma } from "../generated/prisma/client.ts";
 import { SubscriptionStatus } from "../generated/prisma/enums.ts";
 import { assertCan, businessesWhere, can, requireUser } from "../auth/policy.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
-import { NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
+import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
 import { searchTerm } from "../shared/validation.ts";
 import { column, compileJoined, type Joinable, joinSql, readJoined } from "../selection-sql/index.ts";
 
@@ -102,6 +102,17 @@ export async function list<P extends MembershipPage>(ctx: ServiceContext, filter
   return (await membershipPage(ctx, filter, conditions, page)) as Rows<P>;
 }
 
+/**
+ * Refuses a reader who would get no rows for want of a role, where the list itself answers empty: the
+ * filtered business without readMemberships there, or no readable business at all (the memberships CSV).
+ */
+export async function assertMayList(ctx: ServiceContext, filter: MembershipFilter): Promise<void> {
+  if (ctx.actor.kind === "anonymous") throw new UnauthenticatedError();
+  if (filter.businessId != null) return assertCan(ctx, filter.businessId, "readMemberships");
+  const ids = await readableBusinessIds(ctx);
+  if (ids !== null && ids.length === 0) throw new ForbiddenError();
+}
+
 /** The memberships of one business (its own list): refused unless the reader holds readMemberships there. */
 export async function listOfBusiness<P extends MembershipPage>(ctx: ServiceContext, businessId: number, filter: Omit<MembershipFilter, "businessId">, page: P): Promise<Rows<P>> {
   await assertCan(ctx, businessId, "readMemberships");
@@ -124,10 +135,16 @@ export async function byId<S extends Prisma.SubscriptionSelect>(ctx: ServiceCont
 
 /** The policy's readable businesses as a condition on their ids (null: every business), so the statement filters on the index. */
 async function readableSql(ctx: ServiceContext): Promise<Prisma.Sql | null> {
+  const ids = await readableBusinessIds(ctx);
+  if (ids === null) return null;
+  return ids.length > 0 ? Prisma.sql`s.business_id IN (${Prisma.join(ids)})` : Prisma.sql`FALSE`;
+}
+
+/** The ids of the businesses whose memberships the reader may read (null: every business). */
+async function readableBusinessIds(ctx: ServiceContext): Promise<number[] | null> {
   const readable = businessesWhere(ctx, "readMemberships");
   if (Object.keys(readable).length === 0) return null;
-  const ids = "id" in readable && typeof readable.id === "number" ? [readable.id] : (await ctx.db.business.findMany({ where: readable, select: { id: true } })).map((b) => b.id);
-  return ids.length > 0 ? Prisma.sql`s.business_id IN (${Prisma.join(ids)})` : Prisma.sql`FALSE`;
+  return "id" in readable && typeof readable.id === "number" ? [readable.id] : (await ctx.db.business.findMany({ where: readable, select: { id: true } })).map((b) => b.id);
 }
 
 /**

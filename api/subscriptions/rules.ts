@@ -153,3 +153,14 @@ export function nextBillingPeriod(today: LocalDate, paidThroughPeriod?: YearMont
 }
 
 ;
+
+/**
+ * The date of a member's next renewal charge: the billing day of the next period billed (nextBillingPeriod),
+ * past any skipped months (the run does not charge a skipped month). It may be today or behind today when that
+ * period is due and the run has not charged it yet.
+ */
+export function nextChargeDate(input: { today: LocalDate; paidThroughPeriod?: YearMonth | null; billingDay: number | null | undefined; skippedMonths: ReadonlySet<YearMonth> }): LocalDate {
+  let period = nextBillingPeriod(input.today, input.paidThroughPeriod);
+  for (let guard = 0; input.skippedMonths.has(period) && guard < 120; guard++) period = yearMonthOf(addMonths(parseYearMonth(period), 1));
+  return dayInMonth(parseYearMonth(period), input.billingDay || DEFAULT_BILLING_DAY);
+}

@@ -173,6 +173,17 @@ describe("metrics and memberships", () => {
     expect((await call("GET", "/api/admin/memberships?status=bogus", { token: s.adminToken })).status).toBe(400);
   });
 
+  it("GET /api/admin/memberships.csv: the list's filters as a CSV download (issue 20)", async () => {
+    const res = await call("GET", "/api/admin/memberships.csv?business=farm&q=mara&status=any", { token: s.ownerToken });
+    expect(res.status).toBe(200);
+    expect(res.headers["content-disposition"]).toMatch(/^attachment; filename="memberships-farm-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = (res.body as string).trimEnd().split("\r\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(new RegExp(`^${s.sub.id},.*,mara,.*,farm,Farm,`));
+    expect((await call("GET", "/api/admin/memberships.csv?status=bogus", { token: s.adminToken })).status).toBe(400);
+    expect((await call("GET", "/api/admin/memberships.csv", { token: s.memberToken })).status).toBe(403);
+  });
+
   it("POST /api/admin/subscriptions/{subscriptionId}/cancel: mode now; again 409; member 403", async () => {
     const u = await s.f.user({ username: "leaver" });
     const sub = await s.f.subscription({ user: u, business: s.farm, plan: s.plan });

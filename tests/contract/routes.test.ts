@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { checkAnswer, declaredRouteKeys } from "./declared.ts";
 import { restClient } from "./helpers.ts";
 
-/** Every call of spec §7, as the spec writes it. */
+/** Every call of spec §7, as the spec writes it, and the memberships CSV (issue 20, text/csv). */
 const SPEC_ROUTES = `
 GET /api/page
 GET /api/admin/page
@@ -51,6 +51,7 @@ GET /api/admin/businesses/{id}/metrics
 GET /api/admin/metrics
 GET /api/admin/businesses/{id}/memberships
 GET /api/admin/memberships
+GET /api/admin/memberships.csv
 GET /api/admin/businesses/{id}/next-box
 POST /api/admin/businesses/{id}/next-box
 POST /api/admin/subscriptions/{subscriptionId}/cancel
@@ -119,7 +120,7 @@ describe("route table", () => {
     for (const { method, path } of SPEC_ROUTES) {
       const op = res.body.paths[path]?.[method.toLowerCase()];
       expect(op, `${method} ${path}`).toBeDefined();
-      expect(op.responses["200"].content["application/json"].schema).toBeTypeOf("object");
+      expect(op.responses["200"].content[path.endsWith(".csv") ? "text/csv" : "application/json"].schema).toBeTypeOf("object");
     }
     const login = res.body.paths["/api/auth/login"].post;
     expect(Object.keys(login.requestBody.content["application/json"].schema.properties)).toEqual(["username", "password"]);

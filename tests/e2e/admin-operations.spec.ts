@@ -66,10 +66,16 @@ test("memberships: filter, CSV export and cancel immediately", async ({ page }) 
   await screenshots(page, "memberships");
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
-  expect(download.suggestedFilename()).toBe("memberships.csv");
+  // The server's streamed CSV of the filtered list (issue 20): named after the business and the day.
+  expect(download.suggestedFilename()).toMatch(/^memberships-ember-oak-coffee-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString());
-  expect(csv.split("\r\n")[0]).toBe("subscription_id,provider_subscription_id,public_id,username,email,business_slug,business_name,plan,status,started_at,canceled_at");
-  expect(csv).toContain("ember-oak-coffee");
+  const lines = csv.trimEnd().split("\r\n");
+  expect(lines[0]).toBe("subscription_id,provider_subscription_id,public_id,username,email,business_slug,business_name,plan,status,started_at,canceled_at,fulfillment_mode,next_charge_date");
+  expect(lines.length).toBeGreaterThan(1);
+  for (const line of lines.slice(1)) {
+    expect(line).toContain(",ember-oak-coffee,");
+    expect(line).toMatch(/,(Active|Past due),[^,]+,,(Pickup|Shipping|Delivery),\d{4}-\d{2}-\d{2}$/);
+  }
   expect(csv).not.toContain("green-acres-farm");
 
   const count = await rows.count();

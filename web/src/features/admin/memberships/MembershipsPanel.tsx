@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useRef, useState } from "react";
 import { Button, HStack, Input, NativeSelect, Stack, Table, Text } from "@chakra-ui/react";
-import { graphql, useMutation, usePaginationFragment, useRelayEnvironment } from "react-relay";
+import { graphql, useMutation, usePaginationFragment } from "react-relay";
 import { EmptyLine, Panel } from "../../../ui/admin/AdminPage.tsx";
 import { ConfirmDialog } from "../../../ui/admin/ConfirmDialog.tsx";
 import { LoadingState } from "../../../ui/StatusStates.tsx";
@@ -10,7 +10,7 @@ import { BusinessFilter } from "../BusinessFilter.tsx";
 import { ADMIN_PAGE_SIZE, LoadMore } from "../LoadMore.tsx";
 import { downloadCsv } from "./csv.ts";
 import { MembershipRow, type MembershipToCancel } from "./MembershipRow.tsx";
-import { exportMembershipsCsv, networkPageFetcher, type MembershipFilterVariables } from "./exportMemberships.ts";
+import { fetchMembershipsCsv, type MembershipFilterVariables } from "./exportMemberships.ts";
 import type { BusinessFilterQuery$data } from "../__generated__/BusinessFilterQuery.graphql.ts";
 import type { MembershipsPanelFragment_query$key } from "./__generated__/MembershipsPanelFragment_query.graphql.ts";
 import type { MembershipsPanelPaginationQuery, MembershipStatusFilter } from "./__generated__/MembershipsPanelPaginationQuery.graphql.ts";
@@ -86,21 +86,20 @@ function MembershipsTable({ query, variables }: { query: MembershipsPanelFragmen
     shown.current = filters;
     refetch(JSON.parse(filters) as MembershipFilterVariables, { fetchPolicy: "store-and-network" });
   }, [filters, refetch]);
-  const environment = useRelayEnvironment();
   const [cancelling, setCancelling] = useState<MembershipToCancel | null>(null);
-  const [exported, setExported] = useState<number | null>(null);
+  const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
   const rows = data.memberships.edges.map((e) => e.node);
   const exportCsv = async () => {
     setExportError(null);
-    setExported(0);
+    setExporting(true);
     try {
-      const { csv } = await exportMembershipsCsv(networkPageFetcher(environment), variables, setExported);
-      downloadCsv("memberships.csv", csv);
+      const { csv, filename } = await fetchMembershipsCsv(variables);
+      downloadCsv(filename, csv);
     } catch (e) {
       setExportError(`Export failed: ${(e as Error).message || "please try again"}`);
     } finally {
-      setExported(null);
+      setExporting(false);
     }
   };
   return (
@@ -111,7 +110,7 @@ function MembershipsTable({ query, variables }: { query: MembershipsPanelFragmen
             {exportError}
           </Text>
         )}
-        <Button size="sm" variant="outline" onClick={exportCsv} disabled={rows.length === 0} loading={exported !== null} loadingText={`Exporting… ${exported ?? 0}`}>
+        <Button size="sm" variant="outline" onClick={exportCsv} disabled={rows.length === 0} loading={exporting} loadingText="Exporting…">
           Export CSV
         </Button>
       </HStack>

@@ -1,6 +1,6 @@
-/** Saves a CSV file (built with @shared/csv.ts) through the browser. */
-export function downloadCsv(filename: string, csv: string): void {
-  const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
+/** Saves a downloaded file (the server's CSV) through the browser. */
+export function downloadCsv(filename: string, csv: Blob): void {
+  const url = URL.createObjectURL(csv);
   const link = document.createElement("a");
   link.href = url;
   link.download = filename;

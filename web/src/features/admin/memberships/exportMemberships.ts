@@ -1,71 +1,31 @@
-import { getRequest, type Environment, type GraphQLTaggedNode } from "relay-runtime";
-import { graphql } from "react-relay";
-import { toCsv } from "@shared/csv.ts";
-import type { exportMembershipsQuery, exportMembershipsQuery$data, MembershipStatusFilter } from "./__generated__/exportMembershipsQuery.graphql.ts";
+import { apiHeaders } from "../../../lib/tenant.ts";
+import type { MembershipStatusFilter } from "./__generated__/MembershipsPanelPaginationQuery.graphql.ts";
 
-/** The largest page the memberships connection serves (its maxSize). */
-export const EXPORT_PAGE_SIZE = 200;
+/** The server's streamed CSV of the filtered memberships list (README "Memberships CSV"). */
+const EXPORT_PATH = "/api/admin/memberships.csv";
 
-export const MEMBERSHIP_CSV_HEADER = ["subscription_id", "provider_subscription_id", "public_id", "username", "email", "business_slug", "business_name", "plan", "status", "started_at", "canceled_at"];
-
-const ExportQuery: GraphQLTaggedNode = graphql`
-  query exportMembershipsQuery($first: Int!, $after: String, $search: String, $status: MembershipStatusFilter, $businessId: Int) {
-    memberships(first: $first, after: $after, search: $search, status: $status, businessId: $businessId) {
-      edges {
-        node {
-          databaseId
-          providerSubscriptionId
-          userPublicId
-          username
-          email
-          status
-          startedAt
-          canceledAt
-          planName
-          business {
-            slug
-            name
-          }
-        }
-      }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
-    }
-  }
-`;
-
-type ExportPage = exportMembershipsQuery$data["memberships"];
 export type MembershipFilterVariables = { search: string | null; status: MembershipStatusFilter; businessId: number | null };
-/** One page of the filtered list, straight from the network (an export does not belong in the Relay store). */
-export type FetchExportPage = (variables: exportMembershipsQuery["variables"]) => Promise<ExportPage>;
 
-export function networkPageFetcher(environment: Environment): FetchExportPage {
-  const params = getRequest(ExportQuery).params;
-  return async (variables) => {
-    const response = (await environment.getNetwork().execute(params, variables, { force: true }).toPromise());
-    const body = response as { data?: exportMembershipsQuery$data; errors?: { message: string }[] } | undefined;
-    if (!body?.data) throw new Error(body?.errors?.map((e) => e.message).join("; ") || "Export failed");
-    return body.data.memberships;
-  };
+/** The download's URL for the list's filters, in the REST list's query words (q, status, business). */
+export function membershipsCsvUrl(filter: MembershipFilterVariables): string {
+  const query = new URLSearchParams();
+  if (filter.search) query.set("q", filter.search);
+  if (filter.status !== "ANY") query.set("status", filter.status.toLowerCase());
+  if (filter.businessId != null) query.set("business", String(filter.businessId));
+  const text = query.toString();
+  return text ? `${EXPORT_PATH}?${text}` : EXPORT_PATH;
 }
 
 /**
- * Every membership of the filter as CSV, paging through the connection (the list on screen may hold only its
- * first pages). `onProgress` gets the rows fetched so far.
+ * The whole filtered list as the server writes it (every row, not only those on screen), with the file name it
+ * suggests. The route takes the bearer token, which a plain link cannot send: fetched, then saved as a blob.
  */
-export async function exportMembershipsCsv(fetchPage: FetchExportPage, filter: MembershipFilterVariables, onProgress?: (rows: number) => void): Promise<{ csv: string; rows: number }> {
-  const rows: (string | number | null)[][] = [];
-  let after: string | null = null;
-  for (;;) {
-    const page: ExportPage = await fetchPage({ ...filter, first: EXPORT_PAGE_SIZE, after });
-    for (const { node: m } of page.edges) {
-      rows.push([m.databaseId, m.providerSubscriptionId, m.userPublicId, m.username, m.email, m.business.slug, m.business.name, m.planName, m.status.toLowerCase(), m.startedAt, m.canceledAt]);
-    }
-    onProgress?.(rows.length);
-    if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor || page.edges.length === 0) break;
-    after = page.pageInfo.endCursor;
+export async function fetchMembershipsCsv(filter: MembershipFilterVariables, fetcher: typeof fetch = fetch): Promise<{ csv: Blob; filename: string }> {
+  const response = await fetcher(membershipsCsvUrl(filter), { credentials: "include", headers: apiHeaders({ requestPath: EXPORT_PATH, pagePath: window.location.pathname }) });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { error?: string } | null;
+    throw new Error(body?.error || `HTTP ${response.status}`);
   }
-  return { csv: toCsv(MEMBERSHIP_CSV_HEADER, rows), rows: rows.length };
+  const filename = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "memberships.csv";
+  return { csv: await response.blob(), filename };
 }

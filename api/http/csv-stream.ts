@@ -1,0 +1,24 @@
+/**
+ * A CSV download written as it is read (issue 20): rows come from an async iterable (a domain walk in keyset
+ * pages), csv-stringify quotes them, and every cell goes through the shared formula guard (@shared/csv.ts
+ * csvCell, the rule toCsv uses). Pulled by the reply: a slow client slows the walk (backpressure), and a client
+ * that goes away destroys the stream, which ends the iterable's walk.
+ */
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { stringify } from "csv-stringify";
+import { csvCell } from "../shared/csv.ts";
+
+type Cell = string | number | null | undefined;
+
+export function csvStream(header: readonly string[], rows: AsyncIterable<readonly Cell[]>): Readable {
+  const guarded = async function* () {
+    for await (const row of rows) yield row.map(csvCell);
+  };
+  // CRLF, as RFC 4180 and the earlier browser export; a cell with a comma, quote or line break is quoted.
+  const out = stringify({ header: true, columns: header.map(csvCell), record_delimiter: "windows", quoted_match: /[\r\n]/ });
+  // The reply consumes `out`: a failure of the walk destroys it (Fastify logs it and cuts the response short), a
+  // client that leaves destroys it and the walk with it; either way the rejection is already handled there.
+  pipeline(Readable.from(guarded()), out).catch(() => undefined);
+  return out;
+}
