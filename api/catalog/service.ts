@@ -10,6 +10,7 @@ import type { Prisma, PlanVariation } from "../generated/prisma/client.ts";
 import { assertCan } from "../auth/policy.ts";
 import { FulfillmentMode } from "../generated/prisma/enums.ts";
 import { sanitizeRichText } from "../pages/richtext.ts";
+import { CAPACITY_MAX, CAPACITY_MESSAGE } from "../shared/capacity.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
 import { singleLine } from "../shared/validation.ts";
 
@@ -72,10 +73,7 @@ const centsSchema = (message: string) =>
 const PRICE_MESSAGE = "Prices must be whole, non-negative amounts in cents.";
 const optionalCents = centsSchema(PRICE_MESSAGE).nullish();
 
-/** Most places a plan or plan and mode may take (api/catalog/capacity.ts). */
-const CAPACITY_MAX = 100_000;
-const CAPACITY_MESSAGE = "Maximum members must be a whole number from 0 to 100,000 (leave it empty for no limit).";
-/** Left out: the stored capacity stays; null: no limit. */
+/** Most places a plan or plan and mode may take (api/catalog/capacity.ts). Left out: the stored capacity stays; null: no limit. */
 const capacitySchema = z.number({ error: CAPACITY_MESSAGE }).int(CAPACITY_MESSAGE).min(0, CAPACITY_MESSAGE).max(CAPACITY_MAX, CAPACITY_MESSAGE).nullish();
 
 export const PlanInputSchema = z

@@ -4,10 +4,11 @@ import { graphql, useFragment } from "react-relay";
 import { useNavigate } from "react-router";
 import type { MembershipBuilderFragment_business$key } from "./__generated__/MembershipBuilderFragment_business.graphql.ts";
 import type { MembershipBuilderFragment_membership$key } from "./__generated__/MembershipBuilderFragment_membership.graphql.ts";
-import { defaultMode, enabledModes, modeExtraCents, sameIds, toggleAddon } from "./rules.ts";
+import { defaultMode, enabledModes, modeExtraCents, sameIds, soldOutChoice, toggleAddon } from "./rules.ts";
 import { readFulfillment } from "./pageShapes.ts";
 import { formatCents, formatSurcharge } from "@shared/money.ts";
 import { fromModeCode, MODE_LABELS, type FulfillmentModeName } from "@shared/fulfillment.ts";
+import { SOLD_OUT_LABEL } from "@shared/capacity.ts";
 import { readSelection, saveSelection, type MembershipSelection } from "../../lib/selection.ts";
 import { pageSurface, primaryButtonColors } from "../../lib/color.ts";
 import { lazyDialog } from "../../ui/lazyDialog.tsx";
@@ -47,11 +48,13 @@ const MembershipBuilderFragment = graphql`
           name
           description
           priceCents
+          soldOut
           variations {
             id
             mode
             name
             amountCents
+            soldOut
           }
         }
       }
@@ -143,7 +146,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
   }, [changeMode, current, data.slug]);
 
   const [choice, setChoice] = useState<Choice>(() => ({
-    planRef: original && plans.some((p) => p.ref === original.planRef) ? original.planRef : (plans[0]?.ref ?? ""),
+    planRef: original && plans.some((p) => p.ref === original.planRef) ? original.planRef : ((plans.find((p) => !p.soldOut) ?? plans[0])?.ref ?? ""),
     addonRefs: original ? original.addonRefs.filter((r) => addons.some((a) => a.ref === r)) : [],
     mode: original?.mode && modes.includes(original.mode) ? original.mode : defaultMode(fulfillment),
   }));
@@ -156,6 +159,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
   const addonsCents = chosenAddons.reduce((sum, a) => sum + a.amountCents, 0);
   const planCents = variation?.amountCents ?? plan?.priceCents ?? 0;
   const totalCents = planCents + addonsCents;
+  const soldOut = !!plan && soldOutChoice(plan, choice.mode, original);
   const changed = !!original && (original.planRef !== choice.planRef || original.mode !== choice.mode || !sameIds(original.addonRefs, choice.addonRefs));
 
   const primaryButton = {
@@ -231,16 +235,18 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
           <SimpleGrid as="fieldset" columns={{ base: 1, md: Math.min(plans.length, 3) }} gap="4" role="radiogroup" aria-label="Package">
             {plans.map((p) => {
               const selected = p.ref === plan?.ref;
+              const full = soldOutChoice(p, null, original);
               const price = p.variations.find((v) => v.mode.toLowerCase() === choice.mode)?.amountCents ?? p.priceCents ?? 0;
               return (
                 <Box as="label" key={p.id} cursor="pointer" p="5" rounded="xl" bg={cardBg} borderWidth="2px" borderColor={selected ? selectionColor : dark ? "whiteAlpha.300" : "gray.200"} shadow={selected ? "md" : "xs"} transition="all 0.15s" _focusWithin={{ outline: "3px solid", outlineColor: selectionColor, outlineOffset: "2px" }} data-testid="plan-card" data-selected={selected || undefined}>
                   <HStack justify="space-between" align="flex-start" gap="3">
                     <HStack gap="3" align="flex-start">
-                      <input type="radio" name="plan" value={p.ref} checked={selected} onChange={() => setChoice((c) => ({ ...c, planRef: p.ref }))} style={{ marginTop: 6, accentColor: selectionColor, width: 18, height: 18 }} aria-label={p.name} />
+                      <input type="radio" name="plan" value={p.ref} checked={selected} onChange={() => setChoice((c) => ({ ...c, planRef: p.ref }))} disabled={full} style={{ marginTop: 6, accentColor: selectionColor, width: 18, height: 18 }} aria-label={full ? `${p.name} (${SOLD_OUT_LABEL})` : p.name} />
                       <Stack gap="1">
                         <Text fontWeight="bold" fontSize="lg">
                           {p.name}
                         </Text>
+                        {full && <Badge alignSelf="flex-start" colorPalette="red" data-testid="sold-out">{SOLD_OUT_LABEL}</Badge>}
                         {p.description && (
                           <Text fontSize="sm" color={mutedColor}>
                             {p.description}
@@ -313,10 +319,11 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
             {modes.map((m) => {
               const selected = choice.mode === m;
               const extra = plan ? modeExtraCents(plan.variations, m) : null;
+              const full = !!plan && soldOutChoice(plan, m, original);
               return (
                 <Box as="label" key={m} flex="1" cursor="pointer" p="4" rounded="lg" bg={cardBg} borderWidth="2px" borderColor={selected ? selectionColor : dark ? "whiteAlpha.300" : "gray.200"} _focusWithin={{ outline: "3px solid", outlineColor: selectionColor, outlineOffset: "2px" }}>
                   <HStack align="flex-start" gap="3">
-                    <input type="radio" name="fulfillment" value={m} checked={selected} onChange={() => setChoice((c) => ({ ...c, mode: m }))} style={{ marginTop: 4, accentColor: selectionColor, width: 18, height: 18 }} aria-label={`${MODE_LABELS[m]}${extra !== null && extra > 0 ? ` ${formatSurcharge(extra)}` : ""}`} />
+                    <input type="radio" name="fulfillment" value={m} checked={selected} onChange={() => setChoice((c) => ({ ...c, mode: m }))} disabled={full} style={{ marginTop: 4, accentColor: selectionColor, width: 18, height: 18 }} aria-label={`${MODE_LABELS[m]}${extra !== null && extra > 0 ? ` ${formatSurcharge(extra)}` : ""}${full ? ` (${SOLD_OUT_LABEL})` : ""}`} />
                     <Stack gap="0.5">
                       <Text fontWeight="semibold">
                         {MODE_LABELS[m]}{" "}
@@ -331,6 +338,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
                           {modeDetails(m)}
                         </Text>
                       )}
+                      {full && <Badge alignSelf="flex-start" colorPalette="red" data-testid="sold-out">{SOLD_OUT_LABEL}</Badge>}
                     </Stack>
                   </HStack>
                 </Box>
@@ -364,7 +372,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
         </Stack>
         {changeMode ? (
           <Stack gap="1" align={{ base: "stretch", sm: "flex-end" }}>
-            <Button size="lg" {...primaryButton} disabled={!changed || !current} onClick={() => setConfirmOpen(true)}>
+            <Button size="lg" {...primaryButton} disabled={!changed || !current || soldOut} onClick={() => setConfirmOpen(true)}>
               Update
             </Button>
             {!loggedIn ? (
@@ -377,7 +385,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
           </Stack>
         ) : (
           <Stack gap="1" align={{ base: "stretch", sm: "flex-end" }}>
-            <Button size="lg" {...primaryButton} disabled={!plan || !choice.mode || !!closedMessage} onClick={checkout}>
+            <Button size="lg" {...primaryButton} disabled={!plan || !choice.mode || !!closedMessage || soldOut} onClick={checkout}>
               Checkout
             </Button>
             {closedMessage && (

@@ -33,3 +33,18 @@ export function modeExtraCents(variations: readonly { mode: string; amountCents:
 export function sameIds(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && [...a].sort().join("|") === [...b].sort().join("|");
 }
+
+/**
+ * Issue 20: whether a plan (mode null) or a plan in one mode is sold out for this visitor, so that choice is
+ * disabled. What the member already holds (`own`, change mode) stays choosable: the same plan and mode takes no new
+ * place. A mode of a sold-out plan is sold out too.
+ */
+export function soldOutChoice(
+  plan: { ref: string; soldOut: boolean; variations: readonly { mode: string; soldOut: boolean }[] },
+  mode: FulfillmentModeName | null,
+  own: { planRef: string; mode: FulfillmentModeName | null } | null,
+): boolean {
+  if (mode === null) return plan.soldOut && own?.planRef !== plan.ref;
+  if (own?.planRef === plan.ref && own.mode === mode) return false;
+  return plan.soldOut || plan.variations.some((v) => v.mode.toLowerCase() === mode && v.soldOut);
+}

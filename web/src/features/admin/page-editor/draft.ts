@@ -20,6 +20,9 @@ export interface ItemDraft {
   deliveryCents: number | null;
   /** Selected: shown on the business page. */
   listed: boolean;
+  /** "Maximum members" of the plan across its modes, and per mode; null = no limit. */
+  capacity: number | null;
+  modeCapacity: Record<FulfillmentModeName, number | null>;
 }
 
 export interface AddonDraft {
@@ -157,16 +160,30 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
           name
           description
           listed
+          capacity
           variations {
             mode
             amountCents
+            capacity
           }
         }
       `,
       key,
     );
     const price = (mode: string) => plan.variations.find((v) => v.mode === mode)?.amountCents ?? null;
-    return { ref: plan.ref, key: plan.ref, name: plan.name, description: plan.description, pickupCents: price("PICKUP"), shippingCents: price("SHIPPING"), deliveryCents: price("DELIVERY"), listed: plan.listed };
+    const capacity = (mode: string) => plan.variations.find((v) => v.mode === mode)?.capacity ?? null;
+    return {
+      ref: plan.ref,
+      key: plan.ref,
+      name: plan.name,
+      description: plan.description,
+      pickupCents: price("PICKUP"),
+      shippingCents: price("SHIPPING"),
+      deliveryCents: price("DELIVERY"),
+      listed: plan.listed,
+      capacity: plan.capacity ?? null,
+      modeCapacity: { pickup: capacity("PICKUP"), shipping: capacity("SHIPPING"), delivery: capacity("DELIVERY") },
+    };
   });
   const addons = addonKeys.map((key): AddonDraft => {
     const addon = readInlineData(
@@ -253,6 +270,10 @@ export function planInputs(draft: PageDraft) {
     shippingCents: item.shippingCents,
     deliveryCents: item.deliveryCents,
     listed: item.listed,
+    capacity: item.capacity,
+    pickupCapacity: item.modeCapacity.pickup,
+    shippingCapacity: item.modeCapacity.shipping,
+    deliveryCapacity: item.modeCapacity.delivery,
   }));
 }
 

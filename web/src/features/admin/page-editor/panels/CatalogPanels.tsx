@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Box, Button, Field, HStack, Input, SimpleGrid, Stack, Text, Textarea } from "@chakra-ui/react";
 import { MODE_LABELS, MODE_ORDER, type FulfillmentModeName } from "@shared/fulfillment.ts";
 import { formatCents } from "@shared/money.ts";
+import { CAPACITY_MESSAGE, parseCapacity } from "@shared/capacity.ts";
 import { EmptyLine, Panel } from "../../../../ui/admin/AdminPage.tsx";
 import { centsToDollars, dollarsToCents, newKey, type AddonDraft, type ItemDraft, type PageDraft } from "../draft.ts";
 import { CheckField, NumberField, TextField, type UpdateDraft } from "../fields.tsx";
@@ -54,7 +55,18 @@ export function ItemsPanel({ draft, update, persist }: { draft: PageDraft; updat
   const [search, setSearch] = useState("");
   const [editing, setEditing] = useState<ItemDraft | null>(null);
   const shown = draft.items.filter((i) => matches(search, i.name, i.description));
-  const newItem = (): ItemDraft => ({ ref: null, key: newKey("item"), name: "", description: "", pickupCents: null, shippingCents: null, deliveryCents: null, listed: true });
+  const newItem = (): ItemDraft => ({
+    ref: null,
+    key: newKey("item"),
+    name: "",
+    description: "",
+    pickupCents: null,
+    shippingCents: null,
+    deliveryCents: null,
+    listed: true,
+    capacity: null,
+    modeCapacity: { pickup: null, shipping: null, delivery: null },
+  });
   return (
     <Panel
       title="Items"
@@ -89,6 +101,7 @@ export function ItemsPanel({ draft, update, persist }: { draft: PageDraft; updat
       {editing && (
         <ItemDialog
           item={editing}
+          modes={MODE_ORDER.filter((m) => draft.fulfillment[m])}
           onClose={() => setEditing(null)}
           onSave={async (item) => {
             const exists = draft.items.some((i) => i.key === item.key);
@@ -102,20 +115,39 @@ export function ItemsPanel({ draft, update, persist }: { draft: PageDraft; updat
   );
 }
 
-function ItemDialog({ item, onSave, onClose }: { item: ItemDraft; onSave: (item: ItemDraft) => Promise<void>; onClose: () => void }) {
+const capacityText = (value: number | null) => (value === null ? "" : String(value));
+
+/** The dialog of one item; `modes`: the page's enabled fulfillment modes, each with its own "Maximum members". */
+function ItemDialog({ item, modes, onSave, onClose }: { item: ItemDraft; modes: FulfillmentModeName[]; onSave: (item: ItemDraft) => Promise<void>; onClose: () => void }) {
   const [name, setName] = useState(item.name);
   const [description, setDescription] = useState(item.description);
   const [prices, setPrices] = useState({ pickup: centsToDollars(item.pickupCents), shipping: centsToDollars(item.shippingCents), delivery: centsToDollars(item.deliveryCents) });
+  const [capacity, setCapacity] = useState(capacityText(item.capacity));
+  const [modeCapacity, setModeCapacity] = useState({
+    pickup: capacityText(item.modeCapacity.pickup),
+    shipping: capacityText(item.modeCapacity.shipping),
+    delivery: capacityText(item.modeCapacity.delivery),
+  });
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const save = async () => {
     if (!name.trim()) return setError("Please enter a package name.");
     const cents = { pickupCents: dollarsToCents(prices.pickup), shippingCents: dollarsToCents(prices.shipping), deliveryCents: dollarsToCents(prices.delivery) };
     if (cents.pickupCents === null && cents.shippingCents === null && cents.deliveryCents === null) return setError("Enter at least one price (pickup, shipping, and/or delivery).");
+    const planCapacity = parseCapacity(capacity);
+    const perMode = { pickup: parseCapacity(modeCapacity.pickup), shipping: parseCapacity(modeCapacity.shipping), delivery: parseCapacity(modeCapacity.delivery) };
+    if (planCapacity === undefined || MODE_ORDER.some((m) => perMode[m] === undefined)) return setError(CAPACITY_MESSAGE);
     setError(null);
     setSaving(true);
     try {
-      await onSave({ ...item, name: name.trim(), description, ...cents });
+      await onSave({
+        ...item,
+        name: name.trim(),
+        description,
+        ...cents,
+        capacity: planCapacity,
+        modeCapacity: { pickup: perMode.pickup ?? null, shipping: perMode.shipping ?? null, delivery: perMode.delivery ?? null },
+      });
     } catch (e) {
       setError((e as Error).message || SAVE_FALLBACK);
       setSaving(false);
@@ -136,6 +168,20 @@ function ItemDialog({ item, onSave, onClose }: { item: ItemDraft; onSave: (item:
       </Field.Root>
       <SimpleGrid columns={{ base: 1, sm: 3 }} gap="3">
         {MODE_ORDER.map(priceField)}
+      </SimpleGrid>
+      <SimpleGrid columns={{ base: 1, sm: 2 }} gap="3">
+        <Field.Root>
+          <Field.Label>Maximum members</Field.Label>
+          <Input type="number" min="0" step="1" inputMode="numeric" value={capacity} onChange={(e) => setCapacity(e.target.value)} />
+          <Field.HelperText>All modes together. Empty = no limit.</Field.HelperText>
+        </Field.Root>
+        {modes.map((mode) => (
+          <Field.Root key={mode}>
+            <Field.Label>Maximum members ({MODE_LABELS[mode]})</Field.Label>
+            <Input type="number" min="0" step="1" inputMode="numeric" value={modeCapacity[mode]} onChange={(e) => setModeCapacity((c) => ({ ...c, [mode]: e.target.value }))} />
+            <Field.HelperText>Empty = no limit.</Field.HelperText>
+          </Field.Root>
+        ))}
       </SimpleGrid>
     </CatalogDialog>
   );
