@@ -42,5 +42,5 @@ export function fulfilmentFreezeJob(ctx: { db: PrismaClient; clock: Clock; log: 
   };
 }
 
-/** Hourly at five past (a cutoff day ends at a local midnight); renewal passes also send one when they complete. */
-export const fulfilmentFreezeSchedule: JobSchedule = { queue: FULFILMENT_FREEZE_QUEUE, cron: "5 * * * *" };
+/** Hourly at a quarter past (a cutoff day ends at a local midnight; :05 is the mail reminders'); renewal passes also send one when they complete. */
+export const fulfilmentFreezeSchedule: JobSchedule = { queue: FULFILMENT_FREEZE_QUEUE, cron: "15 * * * *" };
