@@ -11,7 +11,7 @@ import { runRenewals } from "../../api/billing/renewals.ts";
 import { sandboxFor } from "../../api/billing/service.ts";
 import { cycleOf, cycleState, freezeAt } from "../../api/fulfilment/cycle.ts";
 import { previewOf } from "../../api/fulfilment/preview.ts";
-import { freezeDue } from "../../api/fulfilment/snapshot.ts";
+import { freeze, freezeDue } from "../../api/fulfilment/snapshot.ts";
 import { fulfilmentFreezeJob } from "../../api/jobs/fulfilment-job.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
@@ -265,7 +265,32 @@ describe("the cycle of a month", () => {
     expect(cycle.totals.byPoint).toContainEqual({ label: "Market", count: 2 });
   });
 
+  it("two freezes at once (two processes) write one snapshot", async () => {
+    t.clock.set("2026-05-12T15:00:00Z");
+    const [a, b] = await Promise.all([freeze(ctx(), business.id, "2026-05", { trigger: "operator" }), freeze(ctx(), business.id, "2026-05", { trigger: "operator" })]);
+    expect([a.created, b.created].sort()).toEqual([false, true]);
+    expect(a.snapshotId).toBe(b.snapshotId);
+    expect(await t.db.prisma.packingSnapshot.count({ where: { businessId: business.id, period: "2026-05" } })).toBe(1);
+  });
+
+  it("without a cutoff day, the month is frozen once its renewal run has completed", async () => {
+    const plain = await f.business({ slug: "plain", page: { billingDay: 3 } });
+    const plan = await f.plan(plain, { prices: { PICKUP: 1000 } });
+    const { user, paymentMethodId } = await member("Ivy");
+    const ivy = await f.subscription({ user, business: plain, plan, planAmountCents: 1000, totalCents: 1000, paidThroughPeriod: "2026-05" });
+    await t.db.prisma.subscription.update({ where: { id: ivy.id }, data: { billingDay: 3, providerPaymentMethodId: paymentMethodId } });
+    t.clock.set("2026-06-03T04:30:00Z"); // June 3rd, 00:30 in New York: the billing day, not yet renewed
+    await freezeDue(ctx());
+    expect(await t.db.prisma.packingSnapshot.count({ where: { businessId: plain.id, period: "2026-06" } })).toBe(0);
+    expect(await runRenewals(ctx(), { businessId: plain.id })).toMatchObject({ charged: 1 });
+    await freezeDue(ctx());
+    const snapshot = await t.db.prisma.packingSnapshot.findUniqueOrThrow({ where: { businessId_period: { businessId: plain.id, period: "2026-06" } }, include: { boxes: true } });
+    expect(snapshot.trigger).toBe("renewal_run");
+    expect(snapshot.boxes.map((b) => [b.memberName, b.totalCents, b.hold])).toEqual([["Ivy", 1000, null]]);
+  });
+
   it("is read by the business's staff, administrators and its partner token only", async () => {
+    t.clock.set("2026-04-12T15:00:00Z"); // within the sessions' lifetime
     const allowed = async (who: string) => {
       const res = await cycleAs(who);
       return !res.errors?.length && !!res.data?.business?.fulfilment;
