@@ -102,7 +102,7 @@ const OPERATIONS: Operation[] = [
     name: "plan and mode soldOut (public; never the counts)",
     allowed: EVERYONE,
     run: (a) =>
-      query(a, `{ business(slug: "alpha") { plans(first: 5) { edges { node { soldOut variations { soldOut } } } } } }`, (d) => d.business?.plans.edges[0]?.node.variations.length > 0),
+      query(a, `{ business(slug: "alpha") { plans(first: 5) { edges { node { soldOut soldOutModes variations { soldOut } } } } } }`, (d) => d.business?.plans.edges[0]?.node.variations.length > 0),
   },
   {
     name: "businesses list (public)",

@@ -65,13 +65,15 @@ async function holders(plan: { id: number }, statuses: ("ACTIVE" | "PAST_DUE" | 
   return subs;
 }
 
-const PUBLIC_PLANS = `{ business(slug: "farm") { plans(first: 50) { edges { node { databaseId soldOut variations { mode soldOut } } } } } }`;
+const PUBLIC_PLANS = `{ business(slug: "farm") { plans(first: 50) { edges { node { databaseId soldOut soldOutModes variations { mode soldOut } } } } } }`;
 
 /** The business page's soldOut flags of one plan, as a logged-in visitor (not served from the public cache). */
 async function soldOutFlags(plan: { id: number }) {
   const { token } = await member();
   const data = await gqlData(PUBLIC_PLANS, {}, token);
   const node = data.business.plans.edges.map((e: any) => e.node).find((n: any) => n.databaseId === plan.id);
+  // soldOutModes (what the business page reads) says what each variation's soldOut says.
+  expect(node.soldOutModes).toEqual(node.variations.filter((v: any) => v.soldOut).map((v: any) => v.mode));
   return { plan: node.soldOut, ...Object.fromEntries(node.variations.map((v: any) => [v.mode, v.soldOut])) };
 }
 

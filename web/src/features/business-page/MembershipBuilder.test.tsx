@@ -18,12 +18,11 @@ const query = graphql`
   }
 `;
 
-const variation = (plan: string, mode: "PICKUP" | "SHIPPING", amountCents: number, soldOut: boolean) => ({
+const variation = (plan: string, mode: "PICKUP" | "SHIPPING", amountCents: number) => ({
   id: `${plan}_${mode.toLowerCase()}`,
   mode,
   name: mode === "PICKUP" ? "Pickup" : "Shipping",
   amountCents,
-  soldOut,
 });
 
 /** The business page's data: a sold-out plan, and a plan whose shipping is sold out. */
@@ -43,7 +42,7 @@ const business = {
   },
   plans: {
     edges: [
-      { node: { id: "UGxhbjox", ref: "item_full", name: "Full Box", description: "", priceCents: 3000, soldOut: true, variations: [variation("item_full", "PICKUP", 3000, true)] } },
+      { node: { id: "UGxhbjox", ref: "item_full", name: "Full Box", description: "", priceCents: 3000, soldOutModes: ["PICKUP"], variations: [variation("item_full", "PICKUP", 3000)] } },
       {
         node: {
           id: "UGxhbjoy",
@@ -51,8 +50,8 @@ const business = {
           name: "Open Box",
           description: "",
           priceCents: 2000,
-          soldOut: false,
-          variations: [variation("item_open", "PICKUP", 2000, false), variation("item_open", "SHIPPING", 2500, true)],
+          soldOutModes: ["SHIPPING"],
+          variations: [variation("item_open", "PICKUP", 2000), variation("item_open", "SHIPPING", 2500)],
         },
       },
     ],
@@ -102,18 +101,21 @@ describe("MembershipBuilder: sold out (issue 20)", () => {
 });
 
 describe("soldOutChoice", () => {
-  const plan = { ref: "item_a", soldOut: true, variations: [{ mode: "PICKUP", soldOut: true }, { mode: "SHIPPING", soldOut: false }] };
+  const plan = { ref: "item_a", variations: [{ mode: "PICKUP" }, { mode: "SHIPPING" }] };
+  const all = ["PICKUP", "SHIPPING"];
 
-  it("a full plan or mode is sold out for a visitor; a mode of a full plan too", () => {
-    expect(soldOutChoice(plan, null, null)).toBe(true);
-    expect(soldOutChoice(plan, "pickup", null)).toBe(true);
-    expect(soldOutChoice(plan, "shipping", null)).toBe(true);
-    expect(soldOutChoice({ ...plan, soldOut: false }, "shipping", null)).toBe(false);
+  it("a plan is sold out when every mode it offers is; a mode when it is listed", () => {
+    expect(soldOutChoice(plan, all, null, null)).toBe(true);
+    expect(soldOutChoice(plan, all, "pickup", null)).toBe(true);
+    expect(soldOutChoice(plan, ["PICKUP"], null, null)).toBe(false);
+    expect(soldOutChoice(plan, ["PICKUP"], "shipping", null)).toBe(false);
+    expect(soldOutChoice(plan, ["PICKUP"], "pickup", null)).toBe(true);
   });
 
   it("what a member already holds stays choosable (the same plan and mode takes no new place)", () => {
     const own = { planRef: "item_a", mode: "pickup" as const };
-    expect(soldOutChoice(plan, null, own)).toBe(false);
-    expect(soldOutChoice(plan, "pickup", own)).toBe(false);
+    expect(soldOutChoice(plan, all, null, own)).toBe(false);
+    expect(soldOutChoice(plan, all, "pickup", own)).toBe(false);
+    expect(soldOutChoice(plan, all, "shipping", own)).toBe(true);
   });
 });

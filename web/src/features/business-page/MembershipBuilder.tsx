@@ -48,13 +48,12 @@ const MembershipBuilderFragment = graphql`
           name
           description
           priceCents
-          soldOut
+          soldOutModes
           variations {
             id
             mode
             name
             amountCents
-            soldOut
           }
         }
       }
@@ -146,7 +145,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
   }, [changeMode, current, data.slug]);
 
   const [choice, setChoice] = useState<Choice>(() => ({
-    planRef: original && plans.some((p) => p.ref === original.planRef) ? original.planRef : ((plans.find((p) => !p.soldOut) ?? plans[0])?.ref ?? ""),
+    planRef: original && plans.some((p) => p.ref === original.planRef) ? original.planRef : ((plans.find((p) => !soldOutChoice(p, p.soldOutModes, null, null)) ?? plans[0])?.ref ?? ""),
     addonRefs: original ? original.addonRefs.filter((r) => addons.some((a) => a.ref === r)) : [],
     mode: original?.mode && modes.includes(original.mode) ? original.mode : defaultMode(fulfillment),
   }));
@@ -159,7 +158,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
   const addonsCents = chosenAddons.reduce((sum, a) => sum + a.amountCents, 0);
   const planCents = variation?.amountCents ?? plan?.priceCents ?? 0;
   const totalCents = planCents + addonsCents;
-  const soldOut = !!plan && soldOutChoice(plan, choice.mode, original);
+  const soldOut = !!plan && soldOutChoice(plan, plan.soldOutModes, choice.mode, original);
   const changed = !!original && (original.planRef !== choice.planRef || original.mode !== choice.mode || !sameIds(original.addonRefs, choice.addonRefs));
 
   const primaryButton = {
@@ -235,7 +234,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
           <SimpleGrid as="fieldset" columns={{ base: 1, md: Math.min(plans.length, 3) }} gap="4" role="radiogroup" aria-label="Package">
             {plans.map((p) => {
               const selected = p.ref === plan?.ref;
-              const full = soldOutChoice(p, null, original);
+              const full = soldOutChoice(p, p.soldOutModes, null, original);
               const price = p.variations.find((v) => v.mode.toLowerCase() === choice.mode)?.amountCents ?? p.priceCents ?? 0;
               return (
                 <Box as="label" key={p.id} cursor="pointer" p="5" rounded="xl" bg={cardBg} borderWidth="2px" borderColor={selected ? selectionColor : dark ? "whiteAlpha.300" : "gray.200"} shadow={selected ? "md" : "xs"} transition="all 0.15s" _focusWithin={{ outline: "3px solid", outlineColor: selectionColor, outlineOffset: "2px" }} data-testid="plan-card" data-selected={selected || undefined}>
@@ -319,7 +318,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
             {modes.map((m) => {
               const selected = choice.mode === m;
               const extra = plan ? modeExtraCents(plan.variations, m) : null;
-              const full = !!plan && soldOutChoice(plan, m, original);
+              const full = !!plan && soldOutChoice(plan, plan.soldOutModes, m, original);
               return (
                 <Box as="label" key={m} flex="1" cursor="pointer" p="4" rounded="lg" bg={cardBg} borderWidth="2px" borderColor={selected ? selectionColor : dark ? "whiteAlpha.300" : "gray.200"} _focusWithin={{ outline: "3px solid", outlineColor: selectionColor, outlineOffset: "2px" }}>
                   <HStack align="flex-start" gap="3">

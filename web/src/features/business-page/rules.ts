@@ -36,15 +36,18 @@ export function sameIds(a: readonly string[], b: readonly string[]): boolean {
 
 /**
  * Issue 20: whether a plan (mode null) or a plan in one mode is sold out for this visitor, so that choice is
- * disabled. What the member already holds (`own`, change mode) stays choosable: the same plan and mode takes no new
- * place. A mode of a sold-out plan is sold out too.
+ * disabled. `soldOutModes`: the plan's offered modes with no place left (all of them when the plan is full); a plan
+ * is sold out when every mode it offers is. What the member already holds (`own`, change mode) stays choosable: the
+ * same plan and mode takes no new place.
  */
 export function soldOutChoice(
-  plan: { ref: string; soldOut: boolean; variations: readonly { mode: string; soldOut: boolean }[] },
+  plan: { ref: string; variations: readonly { mode: string }[] },
+  soldOutModes: readonly string[],
   mode: FulfillmentModeName | null,
   own: { planRef: string; mode: FulfillmentModeName | null } | null,
 ): boolean {
-  if (mode === null) return plan.soldOut && own?.planRef !== plan.ref;
+  const full = (m: string) => soldOutModes.some((s) => s.toLowerCase() === m.toLowerCase());
+  if (mode === null) return own?.planRef !== plan.ref && plan.variations.length > 0 && plan.variations.every((v) => full(v.mode));
   if (own?.planRef === plan.ref && own.mode === mode) return false;
-  return plan.soldOut || plan.variations.some((v) => v.mode.toLowerCase() === mode && v.soldOut);
+  return full(mode);
 }
