@@ -48,7 +48,7 @@ export const changeTakesEffect = (change: Pick<ScheduledChange, "effectivePeriod
  * its price for the mode since it was scheduled maps to null: the renewal keeps the current selection.
  */
 export async function priceScheduledChanges(
-  db: PrismaClient,
+  db: Pick<PrismaClient, "plan" | "addon" | "coupon">,
   subs: ChangingMembership[],
   tax: Map<number, TaxSettings>,
 ): Promise<Map<number, PricedChange | null>> {

@@ -11,8 +11,7 @@
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { StoreContext } from "./store.ts";
 import type { DispatchContext } from "./dispatch.ts";
-import { priceScheduledChange } from "../billing/pricing.ts";
-import { variationFor } from "../catalog/service.ts";
+import { changeTakesEffect, priceScheduledChanges, renewalAmountCents } from "../billing/renewal-pricing.ts";
 import { isoDate, localDate, parseYearMonth, type LocalDate } from "../shared/calendar.ts";
 import { nextBillingPeriod, skipTargetMonth, windowState } from "../subscriptions/rules.ts";
 import { timingOf } from "../subscriptions/timing.ts";
@@ -50,7 +49,7 @@ const memberSelect = {
   paidThroughPeriod: true,
   user: { select: { email: true, mailReminders: true, mailPrechargeNotice: true } },
   skips: { select: { yearMonth: true } },
-  pendingChange: { select: { planId: true, mode: true, addonIds: true, effectivePeriod: true } },
+  pendingChange: { select: { planId: true, mode: true, fulfillmentPoint: true, addonIds: true, effectivePeriod: true } },
 } as const satisfies Prisma.SubscriptionSelect;
 
 type Member = Prisma.SubscriptionGetPayload<{ select: typeof memberSelect }>;
@@ -79,17 +78,11 @@ function windowsToRemind(today: LocalDate, b: MailBusiness): { closesOn: LocalDa
   return { closesOn: first.closesOn, which: due.filter((d) => toUtc(d.closesOn) === toUtc(first.closesOn)).map((d) => d.which) };
 }
 
+/** What the renewal will charge when a scheduled change takes effect: priced as the renewal run prices it. */
 async function changeTotal(tx: Tx, b: MailBusiness, m: Member): Promise<number> {
-  const change = m.pendingChange!;
-  // One after another: a transaction is one connection.
-  const plan = await tx.plan.findUnique({ where: { id: change.planId }, include: { variations: true } });
-  const addons = change.addonIds.length ? await tx.addon.findMany({ where: { id: { in: change.addonIds }, businessId: b.id } }) : [];
-  const coupon = m.couponId ? await tx.coupon.findUnique({ where: { id: m.couponId }, select: { type: true, value: true, active: true } }) : null;
-  const page = await tx.page.findUnique({ where: { businessId: b.id }, select: { taxEnabled: true, taxRateBps: true } });
-  const variation = plan ? variationFor(plan, change.mode) : null;
-  // A plan that lost its price for the mode keeps the current selection at renewal (billing/renewal-changes.ts).
-  if (!variation) return m.totalCents;
-  return priceScheduledChange({ planAmountCents: variation.amountCents, addonAmountsCents: addons.map((a) => a.amountCents), coupon, tax: page }).totalCents;
+  const tax = await tx.page.findUnique({ where: { businessId: b.id }, select: { taxEnabled: true, taxRateBps: true } });
+  const priced = await priceScheduledChanges(tx, [{ id: m.id, businessId: b.id, couponId: m.couponId, pendingChange: m.pendingChange! }], new Map([[b.id, tax]]));
+  return renewalAmountCents(m, priced.get(m.id));
 }
 
 async function planBusiness(tx: Tx, ctx: StoreContext, b: MailBusiness, report: ReminderReport): Promise<PlannedMessage[]> {
@@ -121,7 +114,7 @@ async function planBusiness(tx: Tx, ctx: StoreContext, b: MailBusiness, report: 
         const period = nextBillingPeriod(today, m.paidThroughPeriod);
         const chargeOn = dayOf(period, m.billingDay);
         if (!skipped.has(period) && daysBetween(today, chargeOn) === REMINDER_DAYS_BEFORE) {
-          const amountCents = m.pendingChange && m.pendingChange.effectivePeriod <= period ? await changeTotal(tx, b, m) : m.totalCents;
+          const amountCents = changeTakesEffect(m.pendingChange, period) ? await changeTotal(tx, b, m) : m.totalCents;
           report.prechargeNotices++;
           planned.push({
             ...base,
