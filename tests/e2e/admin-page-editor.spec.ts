@@ -91,7 +91,11 @@ test("admin creates a business with an owner, edits its page, previews it, and t
   await expect(page.getByLabel("Shipping text")).toHaveCount(0);
   await page.getByText("Shipping", { exact: true }).first().click();
   await expect(page.getByLabel("Shipping text")).toBeVisible();
-  await page.getByLabel("Pickup address").fill("12 Farm Lane");
+  // Pickup points: a list, one row to start with.
+  await page.getByLabel("Pickup point 1", { exact: true }).fill("12 Farm Lane");
+  await page.getByRole("button", { name: "Add pickup point" }).click();
+  await page.getByLabel("Pickup point 2", { exact: true }).fill("Saturday market");
+  await expect(page.getByText("Pickup at 12 Farm Lane · Saturday market")).toBeVisible();
 
   // FAQ with a rich-text answer.
   await page.getByRole("button", { name: "Add FAQ" }).click();
@@ -126,9 +130,10 @@ test("admin creates a business with an owner, edits its page, previews it, and t
   await preview.close();
 
   // The saved page through the API and on the public site.
-  const saved = await gql(page.request, session.token, `{ business(slug: "sunny-side") { page { billingDay descriptionHtml descriptionDoc faqs { q a answerDoc } } plans(first: 5) { edges { node { name variations { mode amountCents } } } } addons(first: 5) { edges { node { name amountCents } } } } }`);
+  const saved = await gql(page.request, session.token, `{ business(slug: "sunny-side") { page { billingDay descriptionHtml descriptionDoc faqs { q a answerDoc } fulfillment { pickupPoints pickupAddress } } plans(first: 5) { edges { node { name variations { mode amountCents } } } } addons(first: 5) { edges { node { name amountCents } } } } }`);
   const b = saved.data.business;
   expect(b.page.billingDay).toBe(28);
+  expect(b.page.fulfillment).toEqual({ pickupPoints: ["12 Farm Lane", "Saturday market"], pickupAddress: "12 Farm Lane" });
   expect(b.page.descriptionHtml).toContain("Pasture-raised eggs every month.");
   expect(b.page.faqs).toEqual([{ q: "When are eggs collected?", a: "<p>Every Saturday morning.</p>", answerDoc: expect.objectContaining({ blocks: [expect.objectContaining({ type: "paragraph", data: { text: "Every Saturday morning." } })] }) }]);
   // The editor saved its document; the HTML beside it was rendered from it on the server.
