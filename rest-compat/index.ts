@@ -7,6 +7,7 @@ import { catalogRoutes } from "./catalog.ts";
 import { checkoutRoutes } from "./checkout.ts";
 import { couponRoutes } from "./coupons.ts";
 import { restErrorHandler } from "./errors.ts";
+import { fulfilmentRoutes } from "./fulfilment.ts";
 import { memberHistoryRoutes } from "./member-history.ts";
 import { memberSubscriptionRoutes } from "./member-subscriptions.ts";
 import { membershipRoutes } from "./memberships.ts";
@@ -29,6 +30,7 @@ const ROUTE_FILES: ((r: Router) => void)[] = [
   memberHistoryRoutes,
   checkoutRoutes,
   membershipRoutes,
+  fulfilmentRoutes,
   metricsRoutes,
   userRoutes,
   couponRoutes,

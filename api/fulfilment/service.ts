@@ -5,7 +5,7 @@
  * api/auth/policy.ts). Operators (administrators) may freeze a month by hand; the job does it otherwise.
  */
 import type { ServiceContext } from "../context.ts";
-import type { FulfillmentMode } from "../generated/prisma/client.ts";
+import type { FulfillmentMode, PackingBox } from "../generated/prisma/client.ts";
 import { assertCan, requireAdmin } from "../auth/policy.ts";
 import { eventActorOf } from "../events/outbox.ts";
 import { parseYearMonth, type YearMonth } from "../shared/calendar.ts";
@@ -52,34 +52,31 @@ export async function fulfilmentCycle(ctx: ServiceContext, businessId: number, m
 
 const previewFor = (ctx: ServiceContext, c: FulfilmentCycle) => (c.memo.preview ??= previewOf(ctx.db, c.businessId, c.cycle.period));
 
+/** A frozen packing_boxes row as a box. */
+export function boxOfFrozen(r: PackingBox): Box {
+  return {
+    membershipId: r.subscriptionId,
+    orderId: r.orderId,
+    userId: r.userId,
+    memberName: r.memberName,
+    email: r.email,
+    phone: r.phone,
+    planId: r.planId,
+    planName: r.planName,
+    mode: r.mode,
+    fulfillmentPoint: r.fulfillmentPoint,
+    addons: Array.isArray(r.addons) ? (r.addons as { ref: string; name: string }[]) : [],
+    address: r.address,
+    isGift: r.isGift,
+    giftRecipient: r.giftRecipient,
+    giftMessage: r.giftMessage,
+    totalCents: r.totalCents,
+    hold: r.hold,
+  };
+}
+
 function frozenBoxes(ctx: ServiceContext, c: FulfilmentCycle): Promise<Box[]> {
-  return (c.memo.frozen ??= ctx.db.packingBox
-    .findMany({ where: { snapshotId: c.snapshot!.id } })
-    .then((rows) =>
-      rows
-        .map(
-          (r): Box => ({
-            membershipId: r.subscriptionId,
-            orderId: r.orderId,
-            userId: r.userId,
-            memberName: r.memberName,
-            email: r.email,
-            phone: r.phone,
-            planId: r.planId,
-            planName: r.planName,
-            mode: r.mode,
-            fulfillmentPoint: r.fulfillmentPoint,
-            addons: Array.isArray(r.addons) ? (r.addons as { ref: string; name: string }[]) : [],
-            address: r.address,
-            isGift: r.isGift,
-            giftRecipient: r.giftRecipient,
-            giftMessage: r.giftMessage,
-            totalCents: r.totalCents,
-            hold: r.hold,
-          }),
-        )
-        .sort(comparePacking),
-    ));
+  return (c.memo.frozen ??= ctx.db.packingBox.findMany({ where: { snapshotId: c.snapshot!.id } }).then((rows) => rows.map(boxOfFrozen).sort(comparePacking)));
 }
 
 /** The boxes of the month in packing order: the snapshot's once frozen, else the preview's; optionally one mode. */

@@ -184,6 +184,15 @@ describe("metrics and memberships", () => {
     expect((await call("GET", "/api/admin/memberships.csv", { token: s.memberToken })).status).toBe(403);
   });
 
+  it("GET /api/admin/businesses/{id}/fulfilment/{month}/packing.csv: the month's packing list as a CSV download (issue 20)", async () => {
+    const res = await call("GET", `/api/admin/businesses/${s.farm.id}/fulfilment/2026-04/packing.csv?mode=pickup`, { token: s.ownerToken });
+    expect(res.status).toBe(200);
+    expect(res.headers["content-disposition"]).toBe('attachment; filename="packing-farm-2026-04-pickup.csv"');
+    expect((res.body as string).split("\r\n")[0]).toMatch(/^mode,point_or_area,member,email,phone,plan,addons,/);
+    expect((await call("GET", `/api/admin/businesses/${s.farm.id}/fulfilment/2026-04/packing.csv?mode=drone`, { token: s.ownerToken })).status).toBe(400);
+    expect((await call("GET", `/api/admin/businesses/${s.farm.id}/fulfilment/2026-04/packing.csv`, { token: s.memberToken })).status).toBe(403);
+  });
+
   it("POST /api/admin/subscriptions/{subscriptionId}/cancel: mode now; again 409; member 403", async () => {
     const u = await s.f.user({ username: "leaver" });
     const sub = await s.f.subscription({ user: u, business: s.farm, plan: s.plan });
