@@ -1,0 +1,75 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { gql, loginAs } from "./admin-support.ts";
+import { pinClock } from "./member-support.ts";
+import { adminToken, runSuffix } from "./tenant-support.ts";
+
+const CAPACITY_MESSAGE = "Maximum members must be a whole number from 0 to 100,000 (leave it empty for no limit).";
+
+test("an owner sets Maximum members in the page editor; the business page shows Sold out and disables that choice", async ({ page, browser, request }) => {
+  test.setTimeout(90_000);
+  const token = await adminToken(request);
+  const slug = `capacity-farm-${runSuffix()}`;
+  const created = await gql(request, token, `mutation($input: CreateBusinessInput!) { createBusiness(input: $input) { ... on CreateBusinessSuccess { data { databaseId } } ... on Error { message } } }`, {
+    input: { name: "Capacity Farm", slug },
+  });
+  const businessId = created.data.createBusiness.data.databaseId as number;
+  const saved = await gql(request, token, `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename ... on Error { message } } }`, {
+    input: {
+      businessId,
+      content: { brand: { name: "Capacity Farm" }, fulfillment: { pickup: true, shipping: true, pickupPoints: ["Barn door"] } },
+      plans: [
+        { name: "Last Box", pickupCents: 2000, shippingCents: 2500 },
+        { name: "Open Box", pickupCents: 1500, shippingCents: 2000 },
+      ],
+    },
+  });
+  expect(saved.data.saveBusinessPage.__typename).toBe("SaveBusinessPageSuccess");
+  try {
+    await loginAs(page, "admin", "admin1234");
+    await page.goto(`/admin/business/${businessId}/page`);
+    await expect(page.getByRole("heading", { level: 1, name: "Edit Page" })).toBeVisible();
+
+    // The whole plan: a bad value is refused in the dialog, 0 closes it.
+    await page.getByRole("button", { name: "Edit Last Box" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Maximum members", { exact: true }).fill("2.5");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog.getByText(CAPACITY_MESSAGE)).toBeVisible();
+    await dialog.getByLabel("Maximum members", { exact: true }).fill("0");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog).toBeHidden();
+
+    // One mode of the other plan.
+    await page.getByRole("button", { name: "Edit Open Box" }).click();
+    await expect(dialog.getByLabel("Maximum members (Pickup)")).toHaveValue("");
+    await dialog.getByLabel("Maximum members (Shipping)").fill("0");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog).toBeHidden();
+
+    const read = await gql(request, token, `query($slug: String!) { business(slug: $slug) { plans(first: 5) { edges { node { name capacity variations { mode capacity } } } } } }`, { slug });
+    expect(read.data.business.plans.edges.map((e: { node: unknown }) => e.node)).toEqual([
+      { name: "Last Box", capacity: 0, variations: [{ mode: "PICKUP", capacity: null }, { mode: "SHIPPING", capacity: null }] },
+      { name: "Open Box", capacity: null, variations: [{ mode: "PICKUP", capacity: null }, { mode: "SHIPPING", capacity: 0 }] },
+    ]);
+
+    // A visitor: the full plan and the full mode say so and cannot be chosen; the open ones can.
+    const visitorContext = await browser.newContext();
+    const visitor = await visitorContext.newPage();
+    await pinClock(visitor);
+    await visitor.goto(`/b/${slug}`);
+    await expect(visitor.getByRole("radio", { name: "Last Box (Sold out)" })).toBeDisabled();
+    await expect(visitor.getByRole("radio", { name: "Open Box" })).toBeChecked();
+    await expect(visitor.getByRole("radio", { name: /^Shipping.*\(Sold out\)$/ })).toBeDisabled();
+    await expect(visitor.getByRole("radio", { name: "Pickup" })).toBeChecked();
+    await expect(visitor.getByTestId("sold-out")).toHaveCount(2);
+    await expect(visitor.getByTestId("sold-out").first()).toHaveText("Sold out");
+    await expect(visitor.getByRole("button", { name: "Checkout" })).toBeEnabled();
+    // The badges and disabled choices keep the page free of serious axe findings (as accessibility.spec.ts).
+    const { violations } = await new AxeBuilder({ page: visitor }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    expect(violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(" | ")}`)).toEqual([]);
+    await visitorContext.close();
+  } finally {
+    await gql(request, token, `mutation($input: DeleteBusinessInput!) { deleteBusiness(input: $input) { __typename } }`, { input: { businessId } });
+  }
+});
