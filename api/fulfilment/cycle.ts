@@ -14,7 +14,7 @@
  *
  * Pure functions of a business's timing settings, its time zone and an instant from the injectable clock.
  */
-import { addMonths, daysInMonth, localDate, parseYearMonth, yearMonthOf, type LocalDate, type YearMonth } from "../shared/calendar.ts";
+import { addDays, addMonths, dayOfMonth, localDate, parseYearMonth, startOfLocalDay, yearMonthOf, type LocalDate, type YearMonth } from "../shared/calendar.ts";
 
 /** The page settings that time a cycle (a business without a page: the spec §9 defaults). */
 interface CycleTiming {
@@ -48,41 +48,16 @@ export interface Cycle {
 const DEFAULT_BILLING_DAY = 1;
 const DEFAULT_BOX_READY_DAY = 1;
 
-const clampDay = (year: number, month: number, day: number): LocalDate => ({ year, month, day: Math.min(Math.max(1, day), daysInMonth(year, month)) });
-
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The zone's offset from UTC at `at`, in ms (local wall time minus UTC). */
-function zoneOffsetMs(at: number, timeZone: string): number {
-  let f = offsetFormatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
-    offsetFormatters.set(timeZone, f);
-  }
-  const p = Object.fromEntries(f.formatToParts(new Date(at)).map((x) => [x.type, Number(x.value)]));
-  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(at / 1000) * 1000;
-}
-
-/** The first instant of a local calendar day in a time zone (DST-safe: the offset is read twice). */
-function startOfLocalDay(d: LocalDate, timeZone: string): Date {
-  const wall = Date.UTC(d.year, d.month - 1, d.day);
-  const first = wall - zoneOffsetMs(wall, timeZone);
-  return new Date(wall - zoneOffsetMs(first, timeZone));
-}
-
-const nextDay = (d: LocalDate): LocalDate =>
-  d.day < daysInMonth(d.year, d.month) ? { ...d, day: d.day + 1 } : { ...addMonths(d, 1), day: 1 };
-
 /** The cycle of month `period` for a business. */
 export function cycleOf(business: CycleBusiness, period: YearMonth): Cycle {
   const { year, month } = parseYearMonth(period);
   const page = business.page;
-  const billingDate = clampDay(year, month, page?.billingDay || DEFAULT_BILLING_DAY);
-  const cutoffDate = page?.cutoffDay && page.cutoffDay > 0 ? clampDay(year, month, page.cutoffDay) : null;
-  const boxReadyDate = clampDay(year, month, page?.boxReadyDay || DEFAULT_BOX_READY_DAY);
+  const billingDate = dayOfMonth({ year, month }, page?.billingDay || DEFAULT_BILLING_DAY);
+  const cutoffDate = page?.cutoffDay && page.cutoffDay > 0 ? dayOfMonth({ year, month }, page.cutoffDay) : null;
+  const boxReadyDate = dayOfMonth({ year, month }, page?.boxReadyDay || DEFAULT_BOX_READY_DAY);
   if (cutoffDate) {
     const last = cutoffDate.day >= billingDate.day ? cutoffDate : billingDate;
-    return { period, billingDate, cutoffDate, boxReadyDate, freezeAt: startOfLocalDay(nextDay(last), business.timeZone), trigger: "cutoff" };
+    return { period, billingDate, cutoffDate, boxReadyDate, freezeAt: startOfLocalDay(addDays(last, 1), business.timeZone), trigger: "cutoff" };
   }
   return { period, billingDate, cutoffDate, boxReadyDate, freezeAt: startOfLocalDay(billingDate, business.timeZone), trigger: "renewal_run" };
 }

@@ -12,7 +12,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import type { StoreContext } from "./store.ts";
 import type { DispatchContext } from "./dispatch.ts";
 import { changeTakesEffect, priceScheduledChanges, renewalAmountCents } from "../billing/renewal-pricing.ts";
-import { isoDate, localDate, parseYearMonth, type LocalDate } from "../shared/calendar.ts";
+import { addDays, dayNumber, dayOfMonth, daysBetween, isoDate, localDate, parseYearMonth, type LocalDate } from "../shared/calendar.ts";
 import { nextBillingPeriod, skipTargetMonth, windowState } from "../subscriptions/rules.ts";
 import { timingOf } from "../subscriptions/timing.ts";
 import { adminUrl, businessMailSelect, businessSender, type MailBusiness } from "./brand.ts";
@@ -24,20 +24,6 @@ type Tx = Prisma.TransactionClient;
 
 /** Days before a window's end (and before a charge) that the reminder (and the notice) go out. */
 const REMINDER_DAYS_BEFORE = 3;
-
-const DAY_MS = 86_400_000;
-const toUtc = (d: LocalDate) => Date.UTC(d.year, d.month - 1, d.day);
-const daysBetween = (a: LocalDate, b: LocalDate) => Math.round((toUtc(b) - toUtc(a)) / DAY_MS);
-const addDays = (d: LocalDate, n: number): LocalDate => {
-  const t = new Date(toUtc(d) + n * DAY_MS);
-  return { year: t.getUTCFullYear(), month: t.getUTCMonth() + 1, day: t.getUTCDate() };
-};
-/** A day of a month, clamped to its length (as the billing run reads billing days). */
-const dayOf = (period: string, day: number): LocalDate => {
-  const m = parseYearMonth(period);
-  const last = new Date(Date.UTC(m.year, m.month, 0)).getUTCDate();
-  return { ...m, day: Math.min(Math.max(1, day), last) };
-};
 
 const memberSelect = {
   id: true,
@@ -74,8 +60,8 @@ function windowsToRemind(today: LocalDate, b: MailBusiness): { closesOn: LocalDa
   }
   if (due.length === 0) return null;
   // Both close the same day: one message names both; otherwise the first to close.
-  const first = due.reduce((a, b) => (toUtc(b.closesOn) < toUtc(a.closesOn) ? b : a));
-  return { closesOn: first.closesOn, which: due.filter((d) => toUtc(d.closesOn) === toUtc(first.closesOn)).map((d) => d.which) };
+  const first = due.reduce((a, b) => (dayNumber(b.closesOn) < dayNumber(a.closesOn) ? b : a));
+  return { closesOn: first.closesOn, which: due.filter((d) => dayNumber(d.closesOn) === dayNumber(first.closesOn)).map((d) => d.which) };
 }
 
 /** What the renewal will charge when a scheduled change takes effect: priced as the renewal run prices it. */
@@ -112,7 +98,7 @@ async function planBusiness(tx: Tx, ctx: StoreContext, b: MailBusiness, report: 
       }
       if (precharge && m.user.mailPrechargeNotice) {
         const period = nextBillingPeriod(today, m.paidThroughPeriod);
-        const chargeOn = dayOf(period, m.billingDay);
+        const chargeOn = dayOfMonth(parseYearMonth(period), m.billingDay);
         if (!skipped.has(period) && daysBetween(today, chargeOn) === REMINDER_DAYS_BEFORE) {
           const amountCents = changeTakesEffect(m.pendingChange, period) ? await changeTotal(tx, b, m) : m.totalCents;
           report.prechargeNotices++;
@@ -140,8 +126,8 @@ async function planDigest(tx: Tx, ctx: StoreContext, b: MailBusiness, day: Local
   });
   if (staff.length === 0) return [];
   // Events of the local day (a day is at most 26 hours of UTC either side of its date).
-  const from = new Date(toUtc(day) - 14 * 3_600_000);
-  const to = new Date(toUtc(day) + 38 * 3_600_000);
+  const from = new Date(dayNumber(day) - 14 * 3_600_000);
+  const to = new Date(dayNumber(day) + 38 * 3_600_000);
   const events = await tx.event.findMany({
     where: { businessId: b.id, createdAt: { gte: from, lt: to }, type: { in: ["membership.started.v1", "membership.canceled.v1", "payment.failed.v1"] } },
     select: { type: true, payload: true, createdAt: true },

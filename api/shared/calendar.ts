@@ -73,3 +73,41 @@ export function ordinal(n: number): string {
       return `${n}th`;
   }
 }
+
+const DAY_MS = 86_400_000;
+
+/** A local date as a UTC midnight timestamp: for day arithmetic and comparisons, not an instant in any zone. */
+export const dayNumber = (d: LocalDate): number => Date.UTC(d.year, d.month - 1, d.day);
+
+/** Whole days from `a` to `b` (negative when `b` is earlier). */
+export const daysBetween = (a: LocalDate, b: LocalDate): number => Math.round((dayNumber(b) - dayNumber(a)) / DAY_MS);
+
+export function addDays(d: LocalDate, n: number): LocalDate {
+  const t = new Date(dayNumber(d) + n * DAY_MS);
+  return { year: t.getUTCFullYear(), month: t.getUTCMonth() + 1, day: t.getUTCDate() };
+}
+
+/** Day `day` of a month, clamped to the month (a billing day of 31 is February's last day). */
+export function dayOfMonth(m: { year: number; month: number }, day: number): LocalDate {
+  return { year: m.year, month: m.month, day: Math.min(Math.max(1, day), daysInMonth(m.year, m.month)) };
+}
+
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The zone's offset from UTC at `at`, in ms (local wall time minus UTC). */
+function zoneOffsetMs(at: number, timeZone: string): number {
+  let f = offsetFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
+    offsetFormatters.set(timeZone, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(new Date(at)).map((x) => [x.type, Number(x.value)]));
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(at / 1000) * 1000;
+}
+
+/** The first instant of a local calendar day in a time zone (DST-safe: the offset is read twice). */
+export function startOfLocalDay(d: LocalDate, timeZone: string): Date {
+  const wall = dayNumber(d);
+  const first = wall - zoneOffsetMs(wall, timeZone);
+  return new Date(wall - zoneOffsetMs(first, timeZone));
+}
