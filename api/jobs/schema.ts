@@ -1,6 +1,7 @@
 import { builder } from "../graphql/builder.ts";
 import { COMMON_ERRORS } from "../graphql/errors.ts";
 import { ConflictError } from "../shared/errors.ts";
+import * as demoClock from "./demo-clock.ts";
 import * as jobs from "./service.ts";
 
 const JobRunStateEnum = builder.enumType("JobRunState", {
@@ -69,5 +70,23 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     args: { queue: t.arg.string({ required: true }), id: t.arg.id({ required: true }) },
     resolve: (_p, { queue, id }, ctx) => jobs.retryRun(ctx, queue, String(id)),
+  }),
+}));
+
+const DemoClockMoveRef = builder.objectRef<demoClock.DemoClockMove>("DemoClockMove").implement({
+  fields: (t) => ({
+    now: t.expose("now", { type: "DateTime", description: "The server's time after the move." }),
+    renewalQueued: t.exposeBoolean("renewalQueued", { description: "A renewal pass is queued for the new day (its completion queues the fulfilment freeze)." }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  moveDemoClock: t.field({
+    type: DemoClockMoveRef,
+    description: "Administrators, demos and tests only: moves the clock of a server started with CLOCK_START forward to `to` and queues a renewal pass. Refused (ConflictError) on the real clock, so never in production.",
+    errors: { types: [...COMMON_ERRORS, ConflictError] },
+    authScopes: { admin: true },
+    args: { to: t.arg({ type: "DateTime", required: true }) },
+    resolve: (_p, { to }, ctx) => demoClock.moveDemoClock(ctx, to),
   }),
 }));

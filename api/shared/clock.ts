@@ -8,8 +8,17 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/** A clock an operator may move (demos and tests only: never the system clock, so never production). */
+export interface MovableClock extends Clock {
+  moveTo(at: Date): void;
+}
+
+export function isMovable(clock: Clock): clock is MovableClock {
+  return typeof (clock as Partial<MovableClock>).moveTo === "function";
+}
+
 /** A clock that stands still until told otherwise (tests, CLI runs "as of" a date). */
-export class FixedClock implements Clock {
+export class FixedClock implements MovableClock {
   #t: number;
   constructor(at: Date | string) {
     this.#t = new Date(at).getTime();
@@ -23,18 +32,25 @@ export class FixedClock implements Clock {
   advance(ms: number): void {
     this.#t += ms;
   }
+  moveTo(at: Date): void {
+    this.#t = at.getTime();
+  }
 }
 
 /**
  * A clock that starts at a chosen instant and then runs in real time: demos and browser tests can live on a
  * given day (inside a skip window, past a cutoff) while sessions and timers still move.
  */
-export class ShiftedClock implements Clock {
-  readonly #offsetMs: number;
+export class ShiftedClock implements MovableClock {
+  #offsetMs: number;
   constructor(start: Date | string, bootedAt: Date = new Date()) {
     this.#offsetMs = new Date(start).getTime() - bootedAt.getTime();
   }
   now(): Date {
     return new Date(Date.now() + this.#offsetMs);
+  }
+  /** From now on the clock reads `at` and runs on from there (the demo clock, api/jobs/demo-clock.ts). */
+  moveTo(at: Date): void {
+    this.#offsetMs = at.getTime() - Date.now();
   }
 }
