@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { gql, loginAs } from "./admin-support.ts";
-import { pinClock } from "./member-support.ts";
+import { CLOCK, pinClock } from "./member-support.ts";
 import { adminToken, runSuffix } from "./tenant-support.ts";
 
 const CAPACITY_MESSAGE = "Maximum members must be a whole number from 0 to 100,000 (leave it empty for no limit).";
@@ -65,6 +65,20 @@ test("an owner sets Maximum members in the page editor; the business page shows 
     await expect(visitor.getByTestId("sold-out")).toHaveCount(2);
     await expect(visitor.getByTestId("sold-out").first()).toHaveText("Sold out");
     await expect(visitor.getByRole("button", { name: "Checkout" })).toBeEnabled();
+    // A selection stored before the plan filled up: checkout shows the server's refusal.
+    const lastRef = await gql(request, token, `query($slug: String!) { business(slug: $slug) { plans(first: 1) { edges { node { ref } } } } }`, { slug });
+    await visitor.evaluate(
+      ({ slug, planRef, ts }) =>
+        localStorage.setItem(
+          "membership_selection",
+          JSON.stringify({ businessSlug: slug, mode: "pickup", fulfillmentMode: "pickup", chosenItemId: planRef, chosenItemName: "Last Box", chosenAddonIds: [], chosenAddons: [], price: "$20.00", ts }),
+        ),
+      { slug, planRef: lastRef.data.business.plans.edges[0].node.ref as string, ts: CLOCK.getTime() },
+    );
+    await visitor.goto(`/b/${slug}/membership/checkout`);
+    await expect(visitor.getByTestId("order-summary-refusal")).toHaveText("This box is sold out.");
+    await visitor.goto(`/b/${slug}`);
+    await expect(visitor.getByTestId("sold-out")).toHaveCount(2);
     // The badges and disabled choices keep the page free of serious axe findings (as accessibility.spec.ts).
     const { violations } = await new AxeBuilder({ page: visitor }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
     expect(violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(" | ")}`)).toEqual([]);
