@@ -28,6 +28,11 @@ const Selection = z
     email: z.string().max(254).nullish(),
     isGift: z.boolean().nullish(),
     address: z.record(z.string(), z.unknown()).nullish(),
+    /** The chosen pickup point (pickup). */
+    pickupAddress: z.string().max(500).nullish(),
+    /** The chosen pickup point or delivery area; older clients' free text is not taken as one. */
+    fulfillmentDetails: z.string().max(2000).nullish(),
+    giftMessage: z.string().max(500).nullish(),
   })
   .loose();
 
@@ -62,10 +67,13 @@ async function start(ctx: ServiceContext, req: FastifyRequest, body: z.output<ty
       planRef: sel.chosenItemId,
       mode: mode.toUpperCase() as "PICKUP" | "SHIPPING" | "DELIVERY",
       addonRefs: sel.chosenAddonIds ?? sel.chosenAddons?.map((a) => a.id) ?? [],
+      fulfillmentPoint: (mode === "pickup" && sel.pickupAddress) || undefined,
+      fulfillmentDetails: sel.fulfillmentDetails ?? undefined,
       couponCode: sel.couponCode ?? undefined,
     },
     email: body.customer_info?.email || sel.email || "",
     isGift: sel.isGift ?? false,
+    giftMessage: sel.giftMessage ?? undefined,
     address,
     expectedTotalCents,
     idempotencyKey: key,

@@ -32,6 +32,7 @@ const SubscriptionShape = MembershipRow.extend({
   price: z.string().describe("total, formatted"),
   billing_day: z.number().int(),
   is_gift: z.boolean(),
+  fulfillment_point: z.string().describe("Pickup point or delivery area (empty for shipping)"),
   next_box_date: z.string().describe("ISO date"),
   skip_window: Window,
   change_window: Window,
@@ -49,6 +50,7 @@ const subscriptionSelect = {
   totalCents: true,
   billingDay: true,
   isGift: true,
+  fulfillmentPoint: true,
   business: { select: { ...membershipRowSelect.business.select, timeZone: true, page: { select: timing.timingSelect } } },
   plan: { select: { ref: true, name: true } },
   addons: { select: { amountCents: true, addon: { select: { ref: true, name: true } } } },
@@ -73,6 +75,8 @@ const NewSelection = z.object({
   chosenAddonIds: z.array(z.string()).max(100).optional(),
   mode: Mode.optional(),
   fulfillmentMode: Mode.optional(),
+  pickupAddress: z.string().max(500).nullish(),
+  fulfillmentDetails: z.string().max(2000).nullish(),
   ts: z.number().optional(),
 }).loose();
 
@@ -81,7 +85,13 @@ function applySelection(ctx: ServiceContext, slug: string, selection: z.output<t
   const mode = selection.mode ?? selection.fulfillmentMode;
   if (!mode) throw new ValidationError("Please choose a fulfillment mode", [{ path: "selection.mode", message: "Required" }]);
   const addonRefs = selection.chosenAddonIds ?? selection.chosenAddons.map((a) => a.id);
-  return reads.changeByRefs(ctx, slug, { planRef: selection.chosenItemId, mode: mode.toUpperCase() as "PICKUP" | "SHIPPING" | "DELIVERY", addonRefs });
+  return reads.changeByRefs(ctx, slug, {
+    planRef: selection.chosenItemId,
+    mode: mode.toUpperCase() as "PICKUP" | "SHIPPING" | "DELIVERY",
+    addonRefs,
+    fulfillmentPoint: (mode === "pickup" && selection.pickupAddress) || undefined,
+    fulfillmentDetails: selection.fulfillmentDetails ?? undefined,
+  });
 }
 
 const ChosenAddon = z.object({ id: z.string(), name: z.string(), price: z.string(), amount: z.number().int(), amountCents: z.number().int() });
@@ -116,6 +126,7 @@ export function memberSubscriptionRoutes(r: Router) {
             price: formatCents(s.totalCents),
             billing_day: s.billingDay,
             is_gift: s.isGift,
+            fulfillment_point: s.fulfillmentPoint,
             next_box_date: timing.nextBoxDateOf(ctx, { ...s, status: s.status }),
             skip_window: timing.windowOf(ctx, s.business, "skipWindow"),
             change_window: timing.windowOf(ctx, s.business, "changeWindow"),
@@ -264,7 +275,9 @@ export function memberSubscriptionRoutes(r: Router) {
       const r = await applySelection(ctx, params.tenant, body.new_selection);
       const message = r.effectivePeriod
         ? `Subscription updated. Your new selection starts with the ${r.effectivePeriod} billing period; nothing is charged today.`
-        : "Subscription updated. Your pending change was withdrawn.";
+        : r.pointChanged
+          ? "Subscription updated. Your new pickup point or delivery area applies from your next box; nothing is charged today."
+          : "Subscription updated. Your pending change was withdrawn.";
       return { message, charged_amount: 0 };
     },
   });

@@ -8,6 +8,7 @@ import { assertPlaceAvailable, SoldOutError } from "../catalog/capacity.ts";
 import { variationFor } from "../catalog/service.ts";
 import { discountCents, findActiveCoupon } from "../coupons/service.ts";
 import { addressSchema } from "../users/service.ts";
+import { choosePoint, pointInDetails } from "../subscriptions/fulfillment-point.ts";
 import { addMonths, isoDate, localDate, yearMonthOf } from "../shared/calendar.ts";
 import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";
@@ -31,6 +32,10 @@ const SelectionSchema = z.object({
   mode: z.enum(["PICKUP", "SHIPPING", "DELIVERY"]),
   /** Add-on refs (spec chosenAddonIds). */
   addonRefs: z.array(z.string().trim().min(1)).max(50).default([]),
+  /** The pickup point (PICKUP) or delivery area (DELIVERY) chosen from the page's list (subscriptions/fulfillment-point.ts). */
+  fulfillmentPoint: z.string().max(500).optional(),
+  /** The spec selection's free text (REST): taken as the point only when it names one exactly. */
+  fulfillmentDetails: z.string().max(2000).optional(),
   couponCode: z
     .string()
     .trim()
@@ -47,6 +52,8 @@ export interface Quote {
   business: { id: number; slug: string; name: string; timeZone: string };
   plan: { id: number; ref: string; name: string };
   mode: FulfillmentMode;
+  /** The pickup point or delivery area ("" for shipping, or when the page lists none). */
+  fulfillmentPoint: string;
   addons: { id: number; ref: string; name: string; amountCents: number }[];
   coupon: { id: number; code: string } | null;
   price: PriceBreakdown;
@@ -88,6 +95,7 @@ export async function quoteSelection(ctx: ServiceContext, input: SelectionInput)
   if (!variation) {
     throw new ValidationError(`This package is not available for ${MODE_LABEL[sel.mode]}.`, [{ path: "mode", message: "No price for this mode" }]);
   }
+  const fulfillmentPoint = choosePoint(page, sel.mode, sel.fulfillmentPoint || pointInDetails(page, sel.mode, sel.fulfillmentDetails));
   await assertPlaceAvailable(ctx.db, { planId: plan.id, mode: sel.mode }, null, { lock: false });
 
   const refs = [...new Set(sel.addonRefs)];
@@ -117,6 +125,7 @@ export async function quoteSelection(ctx: ServiceContext, input: SelectionInput)
     business: { id: business.id, slug: business.slug, name: business.name, timeZone: business.timeZone },
     plan: { id: plan.id, ref: plan.ref, name: plan.name },
     mode: sel.mode,
+    fulfillmentPoint,
     addons: addons.map((a) => ({ id: a.id, ref: a.ref, name: a.name, amountCents: a.amountCents })),
     coupon: coupon ? { id: coupon.id, code: coupon.code } : null,
     price,
@@ -129,6 +138,8 @@ export async function quoteSelection(ctx: ServiceContext, input: SelectionInput)
 const StartCheckoutSchema = z.object({
   email: z.string().trim().toLowerCase().email("Please enter a valid email address").max(254),
   isGift: z.boolean().default(false),
+  /** Kept only for a gift (packed with the box). */
+  giftMessage: z.string().trim().max(500, "The gift message can be at most 500 characters").default(""),
   address: addressSchema.optional(),
   /** What the client showed the customer; a different server total refuses the checkout. */
   expectedTotalCents: z.number().int().nonnegative().optional(),
@@ -175,6 +186,7 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
   const selected = {
     planId: quote.plan.id,
     mode: quote.mode,
+    fulfillmentPoint: quote.fulfillmentPoint,
     planAmountCents: quote.price.planAmountCents,
     addonsAmountCents: quote.price.addonsAmountCents,
     discountCents: quote.price.discountCents,
@@ -184,6 +196,7 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
     couponId: quote.coupon?.id ?? null,
     billingDay: quote.billingDay,
     isGift: data.isGift,
+    giftMessage: data.isGift ? data.giftMessage : "",
     address: data.address ?? null,
     email: data.email,
   };

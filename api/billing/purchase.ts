@@ -6,6 +6,8 @@ const cents = z.number().int().nonnegative();
 export const PurchaseSchema = z.object({
   planId: z.number().int(),
   mode: z.enum(["PICKUP", "SHIPPING", "DELIVERY"]),
+  /** Absent on payments made before points were chosen: those keep the membership's. */
+  fulfillmentPoint: z.string().optional(),
   planAmountCents: cents,
   addonsAmountCents: cents,
   discountCents: cents,
@@ -15,6 +17,7 @@ export const PurchaseSchema = z.object({
   couponId: z.number().int().nullable(),
   billingDay: z.number().int().min(1).max(28),
   isGift: z.boolean(),
+  giftMessage: z.string().optional(),
   email: z.string().nullable(),
   address: z.record(z.string(), z.unknown()).nullable(),
   addons: z.array(z.object({ addonId: z.number().int(), amountCents: cents })),

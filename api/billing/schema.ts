@@ -18,6 +18,9 @@ const CheckoutSelectionInput = builder.inputType("CheckoutSelectionInput", {
     planRef: t.string({ required: true, description: "The package's ref (item_…), spec chosenItemId." }),
     mode: t.field({ type: FulfillmentModeEnum, required: true }),
     addonRefs: t.stringList({ required: true, defaultValue: [] }),
+    fulfillmentPoint: t.string({
+      description: "The pickup point (PICKUP) or delivery area (DELIVERY), one of the page's list; may be omitted when the list has one entry.",
+    }),
     couponCode: t.string(),
   }),
 });
@@ -33,6 +36,7 @@ const CheckoutQuote = builder.objectRef<Quote>("CheckoutQuote").implement({
     planRef: t.string({ resolve: (q) => q.plan.ref }),
     planName: t.string({ resolve: (q) => q.plan.name }),
     mode: t.field({ type: FulfillmentModeEnum, resolve: (q) => q.mode }),
+    fulfillmentPoint: t.string({ description: "The pickup point or delivery area the membership takes (empty for shipping).", resolve: (q) => q.fulfillmentPoint }),
     addons: t.field({ type: [QuoteAddon], resolve: (q) => q.addons }),
     planAmountCents: t.int({ resolve: (q) => q.price.planAmountCents }),
     addonsAmountCents: t.int({ resolve: (q) => q.price.addonsAmountCents }),
@@ -53,6 +57,7 @@ const StartCheckoutInput = builder.inputType("StartCheckoutInput", {
     selection: t.field({ type: CheckoutSelectionInput, required: true }),
     email: t.string({ required: true }),
     isGift: t.boolean({ defaultValue: false }),
+    giftMessage: t.string({ description: "Packed with a gift box (up to 500 characters); ignored when isGift is false." }),
     address: t.field({ type: AddressInput }),
     expectedTotalCents: t.int({ description: "The total the customer was shown; a different server total refuses." }),
     idempotencyKey: t.string({ required: true, description: "One per checkout attempt; repeating it never pays twice." }),
@@ -148,7 +153,8 @@ builder.queryFields((t) => ({
     errors: { types: RULE_ERRORS },
     description: "Price a selection (order summary) and check it can be bought today (cutoff, modes, add-on limit, coupon).",
     args: { selection: t.arg({ type: CheckoutSelectionInput, required: true }) },
-    resolve: (_p, { selection }, ctx) => quoteSelection(ctx, { ...selection, couponCode: selection.couponCode ?? undefined }),
+    resolve: (_p, { selection }, ctx) =>
+      quoteSelection(ctx, { ...selection, fulfillmentPoint: selection.fulfillmentPoint ?? undefined, couponCode: selection.couponCode ?? undefined }),
   }),
 }));
 
@@ -159,9 +165,10 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: StartCheckoutInput, required: true }) },
     resolve: (_p, { input }, ctx) =>
       startCheckout(ctx, {
-        selection: { ...input.selection, couponCode: input.selection.couponCode ?? undefined },
+        selection: { ...input.selection, fulfillmentPoint: input.selection.fulfillmentPoint ?? undefined, couponCode: input.selection.couponCode ?? undefined },
         email: input.email,
         isGift: input.isGift ?? false,
+        giftMessage: input.giftMessage ?? undefined,
         address: input.address ? Object.fromEntries(Object.entries(input.address).filter(([, v]) => v != null)) : undefined,
         expectedTotalCents: input.expectedTotalCents ?? undefined,
         idempotencyKey: input.idempotencyKey,

@@ -159,6 +159,8 @@ function selectionSnapshot(sub: BillableSubscription) {
     chosenAddonIds: chosenAddons.map((a) => a.id),
     chosenUpgrades: [],
     chosenUpgradeIds: [],
+    // Spec §6: the pickup point of a pickup order (the point travels on the order itself as fulfillmentPoint).
+    pickupAddress: sub.mode === "PICKUP" ? sub.fulfillmentPoint : "",
   };
 }
 
@@ -171,6 +173,7 @@ export function periodOrder(sub: BillableSubscription, args: { period: string; k
     kind: args.kind,
     period: args.period,
     mode: sub.mode,
+    fulfillmentPoint: sub.fulfillmentPoint,
     email: sub.email ?? sub.user.email,
     address: sub.address ?? undefined,
     selection: selectionSnapshot(sub),

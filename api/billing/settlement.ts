@@ -38,6 +38,7 @@ type SettleContext = Pick<ServiceContext, "db" | "clock" | "config" | "log"> & {
 function purchaseOf(sub: {
   planId: number;
   mode: FulfillmentMode;
+  fulfillmentPoint: string;
   planAmountCents: number;
   addonsAmountCents: number;
   discountCents: number;
@@ -47,6 +48,7 @@ function purchaseOf(sub: {
   couponId: number | null;
   billingDay: number;
   isGift: boolean;
+  giftMessage: string;
   email: string | null;
   address: Prisma.JsonValue | null;
   addons: { addonId: number; amountCents: number }[];
@@ -54,6 +56,7 @@ function purchaseOf(sub: {
   return {
     planId: sub.planId,
     mode: sub.mode,
+    fulfillmentPoint: sub.fulfillmentPoint,
     planAmountCents: sub.planAmountCents,
     addonsAmountCents: sub.addonsAmountCents,
     discountCents: sub.discountCents,
@@ -63,6 +66,7 @@ function purchaseOf(sub: {
     couponId: sub.couponId,
     billingDay: sub.billingDay,
     isGift: sub.isGift,
+    giftMessage: sub.giftMessage,
     email: sub.email,
     address: sub.address && typeof sub.address === "object" && !Array.isArray(sub.address) ? (sub.address) : null,
     addons: sub.addons.map((a) => ({ addonId: a.addonId, amountCents: a.amountCents })),

@@ -170,6 +170,9 @@ export interface SelectionRefs {
   mode: "PICKUP" | "SHIPPING" | "DELIVERY";
   /** Add-on refs (addon_…). */
   addonRefs: string[];
+  /** The spec selection's pickupAddress (a pickup point) and fulfillmentDetails (a point or area when it names one). */
+  fulfillmentPoint?: string;
+  fulfillmentDetails?: string;
 }
 
 /** Schedules a change of the membership shown at `slug` from §3 refs: the catalogue's ids, then changeSubscription. */
@@ -181,5 +184,12 @@ export async function changeByRefs(ctx: ServiceContext, slug: string, refs: Sele
   ]);
   if (!plan) throw new ValidationError("This package is not available", [{ path: "selection.chosenItemId", message: "This package is not available" }]);
   if (addons.length !== new Set(refs.addonRefs).size) throw new ValidationError("An add-on is not available", [{ path: "selection.chosenAddons", message: "An add-on is not available" }]);
-  return subscriptions.changeSubscription(ctx, { subscriptionId: sub.id, planId: plan.id, mode: refs.mode, addonIds: addons.map((a) => a.id) });
+  return subscriptions.changeSubscription(ctx, {
+    subscriptionId: sub.id,
+    planId: plan.id,
+    mode: refs.mode,
+    addonIds: addons.map((a) => a.id),
+    fulfillmentPoint: refs.fulfillmentPoint,
+    fulfillmentDetails: refs.fulfillmentDetails,
+  });
 }

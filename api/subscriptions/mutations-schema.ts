@@ -13,7 +13,12 @@ const MembershipIdInput = (name: string) =>
   });
 
 const SkipMonthInput = MembershipIdInput("SkipMonthInput");
-const RestartSubscriptionInput = MembershipIdInput("RestartSubscriptionInput");
+const RestartSubscriptionInput = builder.inputType("RestartSubscriptionInput", {
+  fields: (t) => ({
+    subscriptionId: t.id({ required: true, description: "Membership global id or numeric databaseId." }),
+    fulfillmentPoint: t.string({ description: "Needed only when the stored pickup point or delivery area is no longer offered." }),
+  }),
+});
 
 const CancelModeEnum = builder.enumType("CancelMode", {
   values: { NOW: { description: "Ends access at once; no automatic refund." } } as const,
@@ -32,6 +37,9 @@ const ChangeSubscriptionInput = builder.inputType("ChangeSubscriptionInput", {
     planId: t.id({ required: true, description: "Plan global id or numeric databaseId." }),
     mode: t.field({ type: FulfillmentModeEnum, required: true }),
     addonIds: t.idList({ required: true, description: "Add-on global ids or numeric ids." }),
+    fulfillmentPoint: t.string({
+      description: "Pickup point or delivery area; omitted keeps the current one while offered. Only a new point (same plan, mode, add-ons) takes effect at once.",
+    }),
   }),
 });
 
@@ -87,6 +95,7 @@ const ChangeQuoteRef = builder.objectRef<subscriptions.ChangeQuote>("MembershipC
     taxRatePercent: t.float({ description: "0 when the business charges no tax.", resolve: (q) => q.price.taxRateBps / 100 }),
     totalCents: t.int({ description: "Charged each period from effectivePeriod.", resolve: (q) => q.price.totalCents }),
     effectivePeriod: t.exposeString("effectivePeriod", { description: "First billing period (YYYY-MM) at this price." }),
+    fulfillmentPoint: t.exposeString("fulfillmentPoint", { description: "The pickup point or delivery area the change takes." }),
   }),
 });
 
@@ -102,6 +111,7 @@ builder.queryFields((t) => ({
         planId: numericId(input.planId, "Plan", "planId"),
         mode: input.mode,
         addonIds: input.addonIds.map((id) => numericId(id, "Addon", "addonIds")),
+        fulfillmentPoint: input.fulfillmentPoint ?? undefined,
       }),
   }),
 }));
@@ -126,6 +136,7 @@ builder.mutationFields((t) => ({
         planId: numericId(input.planId, "Plan", "planId"),
         mode: input.mode,
         addonIds: input.addonIds.map((id) => numericId(id, "Addon", "addonIds")),
+        fulfillmentPoint: input.fulfillmentPoint ?? undefined,
       });
       return ctx.db.subscription.findUniqueOrThrow({ ...payloadQuery(query), where: { id: r.subscriptionId } });
     },
@@ -149,6 +160,9 @@ builder.mutationFields((t) => ({
     description: "Member: restart a canceled membership, charging the current period now.",
     args: { input: t.arg({ type: RestartSubscriptionInput, required: true }) },
     resolve: (_p, { input }, ctx) =>
-      subscriptions.restartSubscription(ctx, { subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId") }),
+      subscriptions.restartSubscription(ctx, {
+        subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId"),
+        fulfillmentPoint: input.fulfillmentPoint ?? undefined,
+      }),
   }),
 }));

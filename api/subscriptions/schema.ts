@@ -94,6 +94,7 @@ builder.prismaObject("SubscriptionChange", {
       },
     }),
     mode: t.expose("mode", { type: FulfillmentModeEnum }),
+    fulfillmentPoint: t.exposeString("fulfillmentPoint", { description: "The pickup point or delivery area from the change on (empty for shipping)." }),
     addons: t.prismaField({
       type: ["Addon"],
       // findUnique per id, not findMany: Prisma batches the findUniques of sibling changes into one statement (no N+1).
@@ -127,6 +128,7 @@ export const MembershipNode = builder.prismaNode("Subscription", {
     plan: t.relation("plan"),
     planName: t.string({ select: { plan: { select: { name: true } } }, resolve: (s) => s.plan.name }),
     mode: t.expose("mode", { type: FulfillmentModeEnum }),
+    fulfillmentPoint: t.exposeString("fulfillmentPoint", { description: "The chosen pickup point (PICKUP) or delivery area (DELIVERY); empty for shipping." }),
     addons: t.relation("addons"),
     planAmountCents: t.exposeInt("planAmountCents"),
     addonsAmountCents: t.exposeInt("addonsAmountCents"),
@@ -135,6 +137,7 @@ export const MembershipNode = builder.prismaNode("Subscription", {
     totalCents: t.exposeInt("totalCents", { description: "Charged each period: plan + add-ons − discount + tax." }),
     billingDay: t.exposeInt("billingDay"),
     isGift: t.exposeBoolean("isGift"),
+    giftMessage: t.exposeString("giftMessage", { description: "The message packed with a gift box (empty when none)." }),
     providerSubscriptionId: t.string({ nullable: true, resolve: (s) => s.providerSubscriptionId }),
     paidThroughPeriod: t.exposeString("paidThroughPeriod", { nullable: true, description: "Last period (YYYY-MM) paid for." }),
     startedAt: t.field({ type: "DateTime", resolve: (s) => s.startedAt }),
@@ -210,6 +213,7 @@ export const OrderNode = builder.prismaNode("Order", {
     planName: t.string({ nullable: true, resolve: (o) => orderSelectionView(o.selection).planName }),
     variationName: t.string({ nullable: true, resolve: (o) => orderSelectionView(o.selection).variationName }),
     mode: t.expose("mode", { type: FulfillmentModeEnum }),
+    fulfillmentPoint: t.exposeString("fulfillmentPoint", { description: "The pickup point or delivery area this order goes to (empty for shipping)." }),
     addons: t.field({ type: [OrderAddonRef], resolve: (o) => orderSelectionView(o.selection).addons }),
     isGift: t.exposeBoolean("isGift"),
     subtotalCents: t.exposeInt("subtotalCents"),

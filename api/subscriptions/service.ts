@@ -16,6 +16,7 @@ import { isoDate, ordinal } from "../shared/calendar.ts";
 import { ConflictError, ForbiddenError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
 import { globalId } from "../shared/global-id.ts";
 import { parseInput } from "../shared/validation.ts";
+import { choosePoint, isOffered, pointInDetails } from "./fulfillment-point.ts";
 import { currentPeriod, nextBillingPeriod, resumeDate, skipTargetMonth, windowState, type DayWindow, type WindowState } from "./rules.ts";
 import { timingOf, timingSelect, todayIn, type PageTiming } from "./timing.ts";
 
@@ -33,7 +34,7 @@ function outsideWindowMessage(action: string, window: DayWindow, state: WindowSt
 
 const subscriptionForRules = {
   include: {
-    business: { select: { id: true, slug: true, timeZone: true, page: { select: { ...timingSelect, pickupEnabled: true, shippingEnabled: true, deliveryEnabled: true, addonLimit: true } } } },
+    business: { select: { id: true, slug: true, timeZone: true, page: { select: { ...timingSelect, pickupEnabled: true, shippingEnabled: true, deliveryEnabled: true, addonLimit: true, pickupPoints: true, deliveryAreas: true } } } },
     addons: { select: { addonId: true } },
   },
 } as const satisfies Prisma.SubscriptionDefaultArgs;
@@ -65,6 +66,7 @@ function membershipEvent<E extends NewEvent>(ctx: ServiceContext, tx: Prisma.Tra
 }
 
 const SubscriptionIdInput = z.object({ subscriptionId: z.number().int().positive("Missing subscription id") });
+const RestartInput = SubscriptionIdInput.extend({ fulfillmentPoint: z.string().max(500).optional() });
 
 // ---------------------------------------------------------------------------------------------------------
 // Skip
@@ -140,13 +142,26 @@ const ChangeInput = z.object({
   planId: z.number().int().positive("Please choose a package"),
   mode: z.enum(["PICKUP", "SHIPPING", "DELIVERY"]),
   addonIds: z.array(z.number().int().positive()).max(100).default([]),
+  /** The pickup point or delivery area; omitted: the current one when still offered for the mode (or the only one). */
+  fulfillmentPoint: z.string().max(500).optional(),
+  /** The spec selection's free text (REST): the point only when it names one exactly. */
+  fulfillmentDetails: z.string().max(2000).optional(),
 });
+type ChangeRequest = { subscriptionId: number; planId: number; mode: FulfillmentMode; addonIds?: number[]; fulfillmentPoint?: string; fulfillmentDetails?: string };
+
+/** The point a membership keeps (restart, or a change that names none) when still offered, else the one chosen now. */
+function pointFor(sub: SubscriptionForRules, mode: FulfillmentMode, chosen: string | undefined, details?: string): string {
+  const page = sub.business.page ?? { pickupPoints: [], deliveryAreas: [] };
+  const given = chosen?.trim() || pointInDetails(page, mode, details);
+  if (!given && mode === sub.mode && isOffered(page, mode, sub.fulfillmentPoint)) return sub.fulfillmentPoint;
+  return choosePoint(page, mode, given);
+}
 
 /**
  * The catalogue checks of a new selection at the membership's business (listed package with a price for an
  * enabled mode, listed add-ons within the limit), shared by changeSubscription and quoteChange.
  */
-async function resolveChange(ctx: ServiceContext, sub: SubscriptionForRules, data: { planId: number; mode: FulfillmentMode; addonIds: number[] }) {
+async function resolveChange(ctx: ServiceContext, sub: SubscriptionForRules, data: z.output<typeof ChangeInput>) {
   const page = sub.business.page;
   const plan = await ctx.db.plan.findFirst({
     where: { id: data.planId, businessId: sub.businessId, listed: true, archivedAt: null },
@@ -164,11 +179,14 @@ async function resolveChange(ctx: ServiceContext, sub: SubscriptionForRules, dat
   if (limit > 0 && addonIds.length > limit) {
     throw new ValidationError(`You can choose at most ${limit} add-on${limit === 1 ? "" : "s"}`, [{ path: "addonIds", message: "Too many add-ons" }]);
   }
-  return { plan, variation: plan.variations[0], addonIds, addons };
+  const fulfillmentPoint = pointFor(sub, data.mode, data.fulfillmentPoint, data.fulfillmentDetails);
+  return { plan, variation: plan.variations[0], addonIds, addons, fulfillmentPoint };
 }
 
 export interface ChangeQuote {
   subscriptionId: number;
+  /** The pickup point or delivery area the change takes. */
+  fulfillmentPoint: string;
   price: PriceBreakdown;
   /** First billing period (YYYY-MM) at this price. */
   effectivePeriod: string;
@@ -178,17 +196,17 @@ export interface ChangeQuote {
  * What the change dialog quotes (spec §2: "no charge today"): the monthly price the new selection renews at,
  * tax included, priced by the same rule as the renewal that applies it (billing/pricing.priceScheduledChange).
  */
-export async function quoteChange(ctx: ServiceContext, input: { subscriptionId: number; planId: number; mode: FulfillmentMode; addonIds?: number[] }): Promise<ChangeQuote> {
+export async function quoteChange(ctx: ServiceContext, input: ChangeRequest): Promise<ChangeQuote> {
   const data = parseInput(ChangeInput, input);
   const sub = await ownSubscription(ctx, data.subscriptionId);
-  const { variation, addons } = await resolveChange(ctx, sub, data);
+  const { variation, addons, fulfillmentPoint } = await resolveChange(ctx, sub, data);
   await assertPlaceAvailable(ctx.db, { planId: data.planId, mode: data.mode }, await placeHolder(ctx.db, sub), { lock: false });
   const [coupon, tax] = await Promise.all([
     sub.couponId ? ctx.db.coupon.findUnique({ where: { id: sub.couponId }, select: { type: true, value: true, active: true } }) : null,
     ctx.db.page.findUnique({ where: { businessId: sub.businessId }, select: { taxEnabled: true, taxRateBps: true } }),
   ]);
   const price = priceScheduledChange({ planAmountCents: variation.amountCents, addonAmountsCents: addons.map((a) => a.amountCents), coupon, tax });
-  return { subscriptionId: sub.id, price, effectivePeriod: nextBillingPeriod(todayIn(ctx, sub.business.timeZone), sub.paidThroughPeriod) };
+  return { subscriptionId: sub.id, fulfillmentPoint, price, effectivePeriod: nextBillingPeriod(todayIn(ctx, sub.business.timeZone), sub.paidThroughPeriod) };
 }
 
 /** The membership as a capacity holder: the places its current selection and scheduled change already hold. */
@@ -200,13 +218,17 @@ async function placeHolder(db: Prisma.TransactionClient, sub: SubscriptionForRul
 const sameSet = (a: number[], b: number[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
 /**
- * Schedules a new selection (plan, fulfillment mode, add-ons) from the next billing period; nothing is
+ * Schedules a new selection (plan, fulfillment mode, point, add-ons) from the next billing period; nothing is
  * charged now (spec §2 change dialog). Choosing the current selection again withdraws a pending change.
+ *
+ * Only another pickup point or delivery area (same plan, mode and add-ons) changes no price, so it takes effect
+ * at once (inside the change window like any change): the membership's point is updated, a pending change is
+ * withdrawn, and the next order (and the packing list, until the month is frozen) goes to the new point.
  */
 export async function changeSubscription(
   ctx: ServiceContext,
-  input: { subscriptionId: number; planId: number; mode: FulfillmentMode; addonIds?: number[] },
-): Promise<{ subscriptionId: number; effectivePeriod: string | null }> {
+  input: ChangeRequest,
+): Promise<{ subscriptionId: number; effectivePeriod: string | null; pointChanged: boolean }> {
   const data = parseInput(ChangeInput, input);
   const sub = await ownSubscription(ctx, data.subscriptionId);
   requireActive(sub, "changed");
@@ -214,26 +236,29 @@ export async function changeSubscription(
   const today = todayIn(ctx, sub.business.timeZone);
   const window = windowState(today, timing.changeWindow);
   if (!window.open) throw new RuleViolationError(outsideWindowMessage("change your box", timing.changeWindow, window), "outside_change_window");
-  const { plan, addonIds } = await resolveChange(ctx, sub, data);
+  const { plan, addonIds, fulfillmentPoint } = await resolveChange(ctx, sub, data);
 
   const unchanged = plan.id === sub.planId && data.mode === sub.mode && sameSet(addonIds, sub.addons.map((a) => a.addonId));
   if (unchanged) {
+    const pointChanged = fulfillmentPoint !== sub.fulfillmentPoint;
     await ctx.db.$transaction(async (tx) => {
       const withdrawn = await tx.subscriptionChange.deleteMany({ where: { subscriptionId: sub.id } });
-      if (withdrawn.count === 0) throw new RuleViolationError("Your selection has not changed.", "no_change");
-      await membershipEvent(ctx, tx, sub, { type: "membership.change_withdrawn.v1", payload: { membershipId: sub.id, userId: sub.userId } });
+      if (pointChanged) await tx.subscription.update({ where: { id: sub.id }, data: { fulfillmentPoint } });
+      else if (withdrawn.count === 0) throw new RuleViolationError("Your selection has not changed.", "no_change");
+      if (withdrawn.count > 0) await membershipEvent(ctx, tx, sub, { type: "membership.change_withdrawn.v1", payload: { membershipId: sub.id, userId: sub.userId } });
     });
-    return { subscriptionId: sub.id, effectivePeriod: null };
+    return { subscriptionId: sub.id, effectivePeriod: null, pointChanged };
   }
   const effectivePeriod = nextBillingPeriod(today, sub.paidThroughPeriod);
-  const change = { planId: plan.id, mode: data.mode, addonIds, effectivePeriod };
+  const change = { planId: plan.id, mode: data.mode, fulfillmentPoint, addonIds, effectivePeriod };
   await ctx.db.$transaction(async (tx) => {
     // A new plan or mode takes a place there from now (api/catalog/capacity.ts); the same one takes none.
     await assertPlaceAvailable(tx, { planId: plan.id, mode: data.mode }, await placeHolder(tx, sub), { lock: true });
     await tx.subscriptionChange.upsert({ where: { subscriptionId: sub.id }, create: { subscriptionId: sub.id, ...change }, update: { ...change, createdAt: ctx.clock.now() } });
-    await membershipEvent(ctx, tx, sub, { type: "membership.changed.v1", payload: { membershipId: sub.id, userId: sub.userId, ...change } });
+    const { fulfillmentPoint: _point, ...announced } = change;
+    await membershipEvent(ctx, tx, sub, { type: "membership.changed.v1", payload: { membershipId: sub.id, userId: sub.userId, ...announced } });
   });
-  return { subscriptionId: sub.id, effectivePeriod };
+  return { subscriptionId: sub.id, effectivePeriod, pointChanged: false };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -289,10 +314,14 @@ export type RestartResult =
  * asks for authentication the member confirms with the client secret and the payment's confirmation
  * activates it. A current period already paid for (canceled mid-period) reactivates without charging.
  */
-export async function restartSubscription(ctx: ServiceContext, input: { subscriptionId: number }): Promise<RestartResult> {
-  const { subscriptionId } = parseInput(SubscriptionIdInput, input);
+export async function restartSubscription(ctx: ServiceContext, input: z.input<typeof RestartInput>): Promise<RestartResult> {
+  const { subscriptionId, fulfillmentPoint: given } = parseInput(RestartInput, input);
   const sub = await ownSubscription(ctx, subscriptionId);
   if (sub.status !== "CANCELED") throw new ConflictError("Only a canceled subscription can be restarted", "not_canceled");
+  // The stored point when the page still offers it, else the one chosen now (refused, naming fulfillmentPoint, when
+  // none is given and the mode lists several): written before the charge, so the restart's order carries it.
+  const fulfillmentPoint = pointFor(sub, sub.mode, given);
+  if (fulfillmentPoint !== sub.fulfillmentPoint) await ctx.db.subscription.update({ where: { id: sub.id }, data: { fulfillmentPoint } });
   // One membership per member and business: refuse before any charge is made. A checkout left unpaid there does
   // not stand in the way (settlement makes it give way); one opened meanwhile is decided by the settlement.
   const member = await ctx.db.subscription.count({

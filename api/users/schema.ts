@@ -17,6 +17,7 @@ export const AddressRef = builder.objectRef<users.Address>("Address").implement(
     state: t.exposeString("state"),
     zip: t.exposeString("zip"),
     country: t.exposeString("country"),
+    instructions: t.string({ description: "Delivery instructions (empty when none were given).", resolve: (a) => a.instructions ?? "" }),
   }),
 });
 
@@ -30,6 +31,7 @@ export const AddressInput = builder.inputType("AddressInput", {
     state: t.string(),
     zip: t.string(),
     country: t.string(),
+    instructions: t.string({ description: "Delivery instructions, up to 500 characters; may span lines." }),
   }),
 });
 

@@ -35,15 +35,18 @@ const addressFields = {
   zip: singleLine("ZIP code").trim().max(20),
   country: singleLine("Country").trim().max(100),
 };
-/** A complete address (spec §3); missing parts are empty strings. */
-export const addressSchema = z.object(
-  Object.fromEntries(Object.entries(addressFields).map(([k, v]) => [k, v.default("")])) as {
+/** Delivery instructions for the driver (issue 20: gate codes, where to leave the box): may span lines. */
+const instructionsSchema = z.string().trim().max(500, "Delivery instructions can be at most 500 characters");
+/** A complete address (spec §3); missing parts are empty strings, instructions are kept only when given. */
+export const addressSchema = z.object({
+  ...(Object.fromEntries(Object.entries(addressFields).map(([k, v]) => [k, v.default("")])) as {
     [K in keyof typeof addressFields]: z.ZodDefault<(typeof addressFields)[K]>;
-  },
-);
+  }),
+  instructions: instructionsSchema.optional(),
+});
 export type Address = z.infer<typeof addressSchema>;
 /** Some parts of an address: only the given parts change. */
-export const addressPatchSchema = z.object(addressFields).partial();
+export const addressPatchSchema = z.object({ ...addressFields, instructions: instructionsSchema }).partial();
 
 const emailSchema = z.union([z.literal(""), singleLine("Email").trim().toLowerCase().email("Please enter a valid email address").max(254)]);
 
