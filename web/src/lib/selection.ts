@@ -18,6 +18,8 @@ export interface SelectionAddress {
   state: string;
   zip: string;
   country: string;
+  /** Delivery instructions (delivery only; optional). */
+  instructions?: string;
 }
 
 /** Spec §3 membership_selection, stored as the spec names its fields (the legacy /checkout page reads them). */
@@ -44,6 +46,8 @@ export interface MembershipSelection {
   billingDay: number;
   email: string;
   isGift: boolean;
+  /** Issue 20: the message packed with a gift box (kept only when isGift). */
+  giftMessage?: string;
   couponCode: string;
   isChange: boolean;
   address: SelectionAddress | null;
@@ -86,6 +90,16 @@ export function clearSelection(store?: KeyValueStore | null): void {
 }
 
 /**
+ * The pickup point or delivery area the selection chose (issue 20): pickupAddress for pickup, fulfillmentDetails
+ * for delivery; none for shipping. The server refuses anything its page does not list.
+ */
+export function chosenPoint(selection: Pick<MembershipSelection, "mode" | "pickupAddress" | "fulfillmentDetails">): string {
+  if (selection.mode === "pickup") return selection.pickupAddress ?? "";
+  if (selection.mode === "delivery") return selection.fulfillmentDetails ?? "";
+  return "";
+}
+
+/**
  * The checkout route query's variables (routes/CheckoutRoute.tsx): the business and what is bought, priced by the
  * server with the coupon when there is one, and without it too, to show when the coupon is refused. The router
  * preloads the query with the stored selection, so both must build them here alike.
@@ -96,6 +110,7 @@ export function checkoutQueryVariables(selection: MembershipSelection, couponCod
     planRef: selection.chosenItemId,
     addonRefs: selection.chosenAddonIds ?? [],
     mode: toModeCode(selection.mode),
+    fulfillmentPoint: chosenPoint(selection) || null,
     couponCode: couponCode || null,
     withCoupon: !!couponCode,
   };

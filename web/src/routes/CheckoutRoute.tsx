@@ -20,7 +20,7 @@ import { PageLoading } from "./PageLoading.tsx";
 // The quote is the server's price of the selection (spec: never priced from the browser), with the coupon when one
 // is entered; a refused coupon shows its message beside the price without it (`quoteWithoutCoupon`).
 const CheckoutQuery = graphql`
-  query CheckoutRouteQuery($slug: String!, $planRef: String!, $addonRefs: [String!]!, $mode: FulfillmentMode!, $couponCode: String, $withCoupon: Boolean!) {
+  query CheckoutRouteQuery($slug: String!, $planRef: String!, $addonRefs: [String!]!, $mode: FulfillmentMode!, $fulfillmentPoint: String, $couponCode: String, $withCoupon: Boolean!) {
     business(slug: $slug) {
       name
       slug
@@ -34,7 +34,7 @@ const CheckoutQuery = graphql`
     paymentConfig {
       ...ReviewStepFragment_paymentConfig
     }
-    quote: checkoutQuote(selection: { businessSlug: $slug, planRef: $planRef, addonRefs: $addonRefs, mode: $mode, couponCode: $couponCode }) {
+    quote: checkoutQuote(selection: { businessSlug: $slug, planRef: $planRef, addonRefs: $addonRefs, mode: $mode, fulfillmentPoint: $fulfillmentPoint, couponCode: $couponCode }) {
       __typename
       ... on CheckoutQuoteSuccess {
         data {
@@ -47,7 +47,7 @@ const CheckoutQuery = graphql`
         reason
       }
     }
-    quoteWithoutCoupon: checkoutQuote(selection: { businessSlug: $slug, planRef: $planRef, addonRefs: $addonRefs, mode: $mode }) @include(if: $withCoupon) {
+    quoteWithoutCoupon: checkoutQuote(selection: { businessSlug: $slug, planRef: $planRef, addonRefs: $addonRefs, mode: $mode, fulfillmentPoint: $fulfillmentPoint }) @include(if: $withCoupon) {
       __typename
       ... on CheckoutQuoteSuccess {
         data {
@@ -117,7 +117,7 @@ function CheckoutFlow({ selection, attempt }: { selection: MembershipSelection; 
   const [params] = useSearchParams();
   const resume = Number(params.get("resumeStep"));
   const [step, setStep] = useState(Number.isInteger(resume) && resume >= 0 && resume <= 2 ? resume : 0);
-  const [contact, setContact] = useState<ContactValues>({ email: selection.email ?? "", username: "", password: "", isGift: !!selection.isGift });
+  const [contact, setContact] = useState<ContactValues>({ email: selection.email ?? "", username: "", password: "", isGift: !!selection.isGift, giftMessage: selection.giftMessage ?? "" });
   const [address, setAddress] = useState<SelectionAddress>(selection.address ?? EMPTY_ADDRESS);
   const [couponCode, setCouponCode] = useState(selection.couponCode ?? "");
   const [result, setResult] = useState<CheckoutResult | null>(null);
@@ -231,7 +231,7 @@ function CheckoutBody({ selection, state, fetchKey }: { selection: MembershipSel
               onChange={(patch) => setContact((c) => ({ ...c, ...patch }))}
               onBack={() => navigate(`${base || `/b/${selection.businessSlug}`}`)}
               onContinue={() => {
-                updateSelection({ email: contact.email.trim(), isGift: contact.isGift, account: { username: loggedInUser?.username ?? contact.username.trim() } });
+                updateSelection({ email: contact.email.trim(), isGift: contact.isGift, giftMessage: contact.isGift ? contact.giftMessage : "", account: { username: loggedInUser?.username ?? contact.username.trim() } });
                 setStep(1);
               }}
               loginPath={`${base}/membership?r=${encodeURIComponent(location.pathname)}`}
@@ -239,6 +239,7 @@ function CheckoutBody({ selection, state, fetchKey }: { selection: MembershipSel
           ) : step === 1 ? (
             <AddressStep
               address={address}
+              mode={selection.mode}
               onChange={(patch) => setAddress((a) => ({ ...a, ...patch }))}
               loggedIn={!!viewer || !!readSession()}
               onBack={() => setStep(0)}
@@ -255,6 +256,7 @@ function CheckoutBody({ selection, state, fetchKey }: { selection: MembershipSel
               couponError={quoting ? null : couponError}
               email={contact.email.trim()}
               isGift={contact.isGift}
+              giftMessage={contact.isGift ? contact.giftMessage.trim() : ""}
               address={address}
               fulfillmentDetails={selection.fulfillmentDetails}
               couponCode={couponCode}
@@ -272,7 +274,15 @@ function CheckoutBody({ selection, state, fetchKey }: { selection: MembershipSel
             />
           )}
         </Box>
-        <OrderSummary quote={quote} refusal={refusal} businessName={businessName} email={contact.email.trim()} isGift={contact.isGift} />
+        <OrderSummary
+          quote={quote}
+          refusal={refusal}
+          businessName={businessName}
+          email={contact.email.trim()}
+          isGift={contact.isGift}
+          giftMessage={contact.isGift ? contact.giftMessage.trim() : ""}
+          mode={selection.mode}
+        />
       </Grid>
     </Container>
   );

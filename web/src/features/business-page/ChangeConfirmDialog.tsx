@@ -69,16 +69,20 @@ interface Props {
   planId: string;
   addonIds: string[];
   mode: FulfillmentModeName;
+  /** The chosen pickup point or delivery area ("" when the mode has none to choose). */
+  fulfillmentPoint: string;
+  /** Only the point changes: the server applies it at once (api/subscriptions/service.ts changeSubscription). */
+  pointOnly: boolean;
   summary: string;
 }
 
 /** Spec §4 change confirm dialog: open → 'Applying...' → 'Update scheduled' and back to /membership; errors stay in the dialog. */
-export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, addonIds, mode, summary }: Props) {
+export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, addonIds, mode, fulfillmentPoint, pointOnly, summary }: Props) {
   const [commit] = useMutation<ChangeConfirmDialogMutation>(ChangeMutation);
   const [phase, setPhase] = useState<Phase>("idle");
   const [error, setError] = useState<string | null>(null);
   const navigate = useNavigate();
-  const input: ChangeSubscriptionInput = { subscriptionId: membershipId, planId, addonIds, mode: toModeCode(mode) };
+  const input: ChangeSubscriptionInput = { subscriptionId: membershipId, planId, addonIds, mode: toModeCode(mode), fulfillmentPoint: fulfillmentPoint || null };
 
   function apply() {
     setPhase("applying");
@@ -110,13 +114,13 @@ export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, 
         <Dialog.Positioner px="4">
           <Dialog.Content>
             <Dialog.Header>
-              <Dialog.Title>{phase === "done" ? "Update scheduled" : "Update your membership?"}</Dialog.Title>
+              <Dialog.Title>{phase === "done" ? (pointOnly ? "Update saved" : "Update scheduled") : "Update your membership?"}</Dialog.Title>
             </Dialog.Header>
             <Dialog.Body>
               <Text fontWeight="medium" mb="2">
                 {summary}
               </Text>
-              {open && (
+              {open && !pointOnly && (
                 <ErrorBoundary fallback={() => <QuoteLine failed>{QUOTE_FAILED}</QuoteLine>}>
                   <Suspense fallback={<QuoteLine>Calculating the new price…</QuoteLine>}>
                     <ChangeQuote input={input} />
@@ -124,7 +128,13 @@ export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, 
                 </ErrorBoundary>
               )}
               <Text color="fg.muted">
-                {phase === "done" ? "Your new box starts with your next billing cycle. Taking you to your membership…" : "The change takes effect next billing cycle. There is no charge today."}
+                {pointOnly
+                  ? phase === "done"
+                    ? "Your next box goes to the new place. Taking you to your membership…"
+                    : "Your next box goes to the new place. There is no charge today."
+                  : phase === "done"
+                    ? "Your new box starts with your next billing cycle. Taking you to your membership…"
+                    : "The change takes effect next billing cycle. There is no charge today."}
               </Text>
               <FormError mt="3">{error}</FormError>
             </Dialog.Body>

@@ -6,10 +6,11 @@ import type { MembershipBuilderFragment_business$key } from "./__generated__/Mem
 import type { MembershipBuilderFragment_membership$key } from "./__generated__/MembershipBuilderFragment_membership.graphql.ts";
 import { defaultMode, enabledModes, modeExtraCents, sameIds, soldOutChoice, toggleAddon } from "./rules.ts";
 import { readFulfillment } from "./pageShapes.ts";
+import { initialPoint, missingPoint, pointQuestion, pointsForMode } from "./points.ts";
 import { formatCents, formatSurcharge } from "@shared/money.ts";
 import { fromModeCode, MODE_LABELS, type FulfillmentModeName } from "@shared/fulfillment.ts";
 import { SOLD_OUT_LABEL } from "@shared/capacity.ts";
-import { readSelection, saveSelection, type MembershipSelection } from "../../lib/selection.ts";
+import { chosenPoint, readSelection, saveSelection, type MembershipSelection } from "../../lib/selection.ts";
 import { pageSurface, primaryButtonColors } from "../../lib/color.ts";
 import { lazyDialog } from "../../ui/lazyDialog.tsx";
 import { FormError } from "../../ui/FormError.tsx";
@@ -76,6 +77,7 @@ const MembershipFragment = graphql`
   fragment MembershipBuilderFragment_membership on Membership {
     id
     mode
+    fulfillmentPoint
     plan {
       ref
     }
@@ -86,6 +88,7 @@ const MembershipFragment = graphql`
     }
     pendingChange {
       mode
+      fulfillmentPoint
       plan {
         ref
       }
@@ -111,6 +114,8 @@ interface Choice {
   planRef: string;
   addonRefs: string[];
   mode: FulfillmentModeName | null;
+  /** The pickup point or delivery area ("" when none is chosen or the mode has none). */
+  point: string;
 }
 
 /** Plan cards, add-ons, fulfillment choice and the monthly total, with Checkout (or Update in change mode). */
@@ -133,22 +138,31 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
     if (!changeMode) return null;
     const stored = readSelection();
     if (stored && stored.businessSlug.toLowerCase() === data.slug) {
-      return { planRef: stored.chosenItemId, addonRefs: stored.chosenAddonIds ?? [], mode: stored.mode };
+      return { planRef: stored.chosenItemId, addonRefs: stored.chosenAddonIds ?? [], mode: stored.mode, point: chosenPoint(stored) };
     }
     if (current) {
       const src = current.pendingChange ?? null;
       return src
-        ? { planRef: src.plan.ref, addonRefs: src.addons.map((a) => a.ref), mode: fromModeCode(src.mode) }
-        : { planRef: current.plan.ref, addonRefs: current.addons.map((a) => a.addon.ref), mode: fromModeCode(current.mode) };
+        ? { planRef: src.plan.ref, addonRefs: src.addons.map((a) => a.ref), mode: fromModeCode(src.mode), point: src.fulfillmentPoint }
+        : { planRef: current.plan.ref, addonRefs: current.addons.map((a) => a.addon.ref), mode: fromModeCode(current.mode), point: current.fulfillmentPoint };
     }
     return null;
   }, [changeMode, current, data.slug]);
 
-  const [choice, setChoice] = useState<Choice>(() => ({
-    planRef: original && plans.some((p) => p.ref === original.planRef) ? original.planRef : ((plans.find((p) => !soldOutChoice(p, p.soldOutModes, null, null)) ?? plans[0])?.ref ?? ""),
-    addonRefs: original ? original.addonRefs.filter((r) => addons.some((a) => a.ref === r)) : [],
-    mode: original?.mode && modes.includes(original.mode) ? original.mode : defaultMode(fulfillment),
-  }));
+  const [choice, setChoice] = useState<Choice>(() => {
+    const mode = original?.mode && modes.includes(original.mode) ? original.mode : defaultMode(fulfillment);
+    return {
+      planRef: original && plans.some((p) => p.ref === original.planRef) ? original.planRef : ((plans.find((p) => !soldOutChoice(p, p.soldOutModes, null, null)) ?? plans[0])?.ref ?? ""),
+      addonRefs: original ? original.addonRefs.filter((r) => addons.some((a) => a.ref === r)) : [],
+      mode,
+      point: initialPoint(pointsForMode(fulfillment, mode), original?.mode === mode ? original.point : null),
+    };
+  });
+  const points = pointsForMode(fulfillment, choice.mode);
+  const pointLegend = pointQuestion(choice.mode, points);
+  const pointMissing = missingPoint(choice.mode, points, choice.point);
+  const chooseMode = (m: FulfillmentModeName) =>
+    setChoice((c) => ({ ...c, mode: m, point: initialPoint(pointsForMode(fulfillment, m), original?.mode === m ? original.point : c.mode === m ? c.point : null) }));
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmOpen, setConfirmOpen] = useState(false);
 
@@ -159,7 +173,10 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
   const planCents = variation?.amountCents ?? plan?.priceCents ?? 0;
   const totalCents = planCents + addonsCents;
   const soldOut = !!plan && soldOutChoice(plan, plan.soldOutModes, choice.mode, original);
-  const changed = !!original && (original.planRef !== choice.planRef || original.mode !== choice.mode || !sameIds(original.addonRefs, choice.addonRefs));
+  const sameBox = !!original && original.planRef === choice.planRef && original.mode === choice.mode && sameIds(original.addonRefs, choice.addonRefs);
+  const changed = !!original && (!sameBox || original.point !== choice.point);
+  // Another point alone (same box as the membership holds now) takes effect at once on the server.
+  const pointOnly = !!current && changed && sameBox && !current.pendingChange;
 
   const primaryButton = {
     ...primaryButtonColors(theme && { primary: theme.primary, primaryText: theme.primaryText, buttonBorder: theme.buttonBorder }),
@@ -187,7 +204,8 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
       businessSlug: data.slug,
       mode: choice.mode,
       fulfillmentMode: choice.mode,
-      fulfillmentDetails: modeDetails(choice.mode),
+      // Issue 20: the chosen point or area (spec fulfillmentDetails); shipping keeps its text.
+      fulfillmentDetails: choice.mode === "shipping" ? modeDetails(choice.mode) : choice.point,
       itemIds: plans.map((p) => p.ref),
       chosenItemId: plan.ref,
       chosenItemName: plan.name,
@@ -198,7 +216,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
       chosenAddonIds: chosenAddons.map((a) => a.ref),
       chosenAddons: chosenAddons.map((a) => ({ id: a.ref, name: a.name, price: formatCents(a.amountCents), amount: a.amountCents / 100, amountCents: a.amountCents })),
       chosenUpgrades: [],
-      pickupAddress: fulfillment.pickupPoints[0] ?? "",
+      pickupAddress: choice.mode === "pickup" ? choice.point : "",
       price: formatCents(totalCents),
       taxEnabled: page?.tax.enabled ?? false,
       taxRate: page?.tax.ratePercent ?? 5.75,
@@ -322,7 +340,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
               return (
                 <Box as="label" key={m} flex="1" cursor="pointer" p="4" rounded="lg" bg={cardBg} borderWidth="2px" borderColor={selected ? selectionColor : dark ? "whiteAlpha.300" : "gray.200"} _focusWithin={{ outline: "3px solid", outlineColor: selectionColor, outlineOffset: "2px" }}>
                   <HStack align="flex-start" gap="3">
-                    <input type="radio" name="fulfillment" value={m} checked={selected} onChange={() => setChoice((c) => ({ ...c, mode: m }))} disabled={full} style={{ marginTop: 4, accentColor: selectionColor, width: 18, height: 18 }} aria-label={`${MODE_LABELS[m]}${extra !== null && extra > 0 ? ` ${formatSurcharge(extra)}` : ""}${full ? ` (${SOLD_OUT_LABEL})` : ""}`} />
+                    <input type="radio" name="fulfillment" value={m} checked={selected} onChange={() => chooseMode(m)} disabled={full} style={{ marginTop: 4, accentColor: selectionColor, width: 18, height: 18 }} aria-label={`${MODE_LABELS[m]}${extra !== null && extra > 0 ? ` ${formatSurcharge(extra)}` : ""}${full ? ` (${SOLD_OUT_LABEL})` : ""}`} />
                     <Stack gap="0.5">
                       <Text fontWeight="semibold">
                         {MODE_LABELS[m]}{" "}
@@ -346,6 +364,27 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
           </Stack>
         )}
       </Box>
+
+      {pointLegend && (
+        <Box as="section" aria-labelledby="point-heading">
+          <Heading id="point-heading" as="h2" size="lg" mb="3">
+            {pointLegend}
+          </Heading>
+          <Stack as="fieldset" role="radiogroup" aria-label={pointLegend} aria-required="true" gap="2" data-testid="point-choice">
+            {points.map((p) => {
+              const selected = choice.point === p;
+              return (
+                <Box as="label" key={p} cursor="pointer" p="3" rounded="lg" bg={cardBg} borderWidth="2px" borderColor={selected ? selectionColor : dark ? "whiteAlpha.300" : "gray.200"} _focusWithin={{ outline: "3px solid", outlineColor: selectionColor, outlineOffset: "2px" }}>
+                  <HStack gap="3">
+                    <input type="radio" name="fulfillment-point" value={p} checked={selected} required onChange={() => setChoice((c) => ({ ...c, point: p }))} style={{ accentColor: selectionColor, width: 18, height: 18 }} aria-label={p} />
+                    <Text>{p}</Text>
+                  </HStack>
+                </Box>
+              );
+            })}
+          </Stack>
+        </Box>
+      )}
 
       <Flex as="section" aria-label="Monthly total" direction={{ base: "column", sm: "row" }} justify="space-between" align={{ base: "stretch", sm: "center" }} gap="4" p="5" rounded="xl" bg={cardBg} borderWidth="1px" borderColor={dark ? "whiteAlpha.300" : "gray.200"} shadow="sm" position={{ base: "sticky", md: "static" }} bottom="3" zIndex="docked">
         <Stack gap="0">
@@ -371,7 +410,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
         </Stack>
         {changeMode ? (
           <Stack gap="1" align={{ base: "stretch", sm: "flex-end" }}>
-            <Button size="lg" {...primaryButton} disabled={!changed || !current || soldOut} onClick={() => setConfirmOpen(true)}>
+            <Button size="lg" {...primaryButton} disabled={!changed || !current || soldOut || !!pointMissing} onClick={() => setConfirmOpen(true)}>
               Update
             </Button>
             {!loggedIn ? (
@@ -380,13 +419,20 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
               <Text fontSize="sm" color={mutedColor}>You have no membership here to change.</Text>
             ) : !changed ? (
               <Text fontSize="sm" color={mutedColor}>Change the package, add-ons or fulfillment to update.</Text>
+            ) : pointMissing ? (
+              <Text fontSize="sm" color={mutedColor}>{pointMissing}</Text>
             ) : null}
           </Stack>
         ) : (
           <Stack gap="1" align={{ base: "stretch", sm: "flex-end" }}>
-            <Button size="lg" {...primaryButton} disabled={!plan || !choice.mode || !!closedMessage || soldOut} onClick={checkout}>
+            <Button size="lg" {...primaryButton} disabled={!plan || !choice.mode || !!closedMessage || soldOut || !!pointMissing} onClick={checkout}>
               Checkout
             </Button>
+            {pointMissing && !closedMessage && (
+              <Text fontSize="sm" color={mutedColor} data-testid="point-missing">
+                {pointMissing}
+              </Text>
+            )}
             {closedMessage && (
               <Text fontSize="sm" color={mutedColor}>
                 New memberships open again next month.
@@ -404,7 +450,9 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
           planId={plan.id}
           addonIds={chosenAddons.map((a) => a.id)}
           mode={choice.mode}
-          summary={`${plan.name}, ${MODE_LABELS[choice.mode]}${chosenAddons.length ? ` + ${chosenAddons.map((a) => a.name).join(", ")}` : ""}`}
+          fulfillmentPoint={choice.point}
+          pointOnly={pointOnly}
+          summary={`${plan.name}, ${MODE_LABELS[choice.mode]}${choice.point ? ` (${choice.point})` : ""}${chosenAddons.length ? ` + ${chosenAddons.map((a) => a.name).join(", ")}` : ""}`}
         />
       )}
     </Stack>

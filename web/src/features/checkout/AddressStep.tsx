@@ -1,4 +1,5 @@
-import { Field, Heading, Input, SimpleGrid, Stack } from "@chakra-ui/react";
+import { Field, Heading, Input, SimpleGrid, Stack, Textarea } from "@chakra-ui/react";
+import type { FulfillmentModeName } from "@shared/fulfillment.ts";
 import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { graphql, readInlineData, useRelayEnvironment } from "react-relay";
 import type { AddressStepFragment_viewer$key } from "./__generated__/AddressStepFragment_viewer.graphql.ts";
@@ -47,8 +48,13 @@ const ADDRESS_SAVE_DELAY_MS = 800;
 
 export const EMPTY_ADDRESS: SelectionAddress = { fullName: "", phone: "", street: "", apt: "", city: "", state: "", zip: "", country: "United States" };
 
+/** The server's limit of delivery instructions (api/users/service.ts). */
+const INSTRUCTIONS_MAX = 500;
+
 interface Props {
   address: SelectionAddress;
+  /** Delivery asks for optional instructions for the driver. */
+  mode: FulfillmentModeName;
   onChange: (patch: Partial<SelectionAddress>) => void;
   loggedIn: boolean;
   onBack: () => void;
@@ -56,7 +62,7 @@ interface Props {
 }
 
 /** Step 1 'Address': saved to the profile 800 ms after editing and at once on Continue (failures ignored). */
-export function AddressStep({ address, onChange, loggedIn, onBack, onContinue }: Props) {
+export function AddressStep({ address, mode, onChange, loggedIn, onBack, onContinue }: Props) {
   const environment = useRelayEnvironment();
   const [error, setError] = useState<string | null>(null);
   const first = useRef(true);
@@ -90,7 +96,7 @@ export function AddressStep({ address, onChange, loggedIn, onBack, onContinue }:
       <Field.Label>
         {label} {(opts.required ?? true) && <Field.RequiredIndicator />}
       </Field.Label>
-      <Input type={opts.type ?? "text"} autoComplete={opts.autoComplete} value={address[key]} onChange={(e) => onChange({ [key]: e.target.value })} bg="bg" />
+      <Input type={opts.type ?? "text"} autoComplete={opts.autoComplete} value={address[key] ?? ""} onChange={(e) => onChange({ [key]: e.target.value })} bg="bg" />
     </Field.Root>
   );
 
@@ -112,6 +118,12 @@ export function AddressStep({ address, onChange, loggedIn, onBack, onContinue }:
           {field("zip", "Zip code", { autoComplete: "postal-code" })}
         </SimpleGrid>
         {field("country", "Country", { autoComplete: "country-name" })}
+        {mode === "delivery" && (
+          <Field.Root>
+            <Field.Label>Delivery instructions (optional)</Field.Label>
+            <Textarea value={address.instructions ?? ""} onChange={(e) => onChange({ instructions: e.target.value })} maxLength={INSTRUCTIONS_MAX} rows={3} bg="bg" placeholder="Gate code, where to leave the box…" />
+          </Field.Root>
+        )}
         <FormError>{error}</FormError>
         <StepButtons backLabel="Back" onBack={onBack} continueLabel="Continue to Review" />
       </Stack>

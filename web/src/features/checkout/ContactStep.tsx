@@ -1,4 +1,4 @@
-import { Checkbox, Field, Heading, Input, Link, Stack, Text } from "@chakra-ui/react";
+import { Checkbox, Field, Heading, Input, Link, Stack, Text, Textarea } from "@chakra-ui/react";
 import { useEffect, useState } from "react";
 import { fetchQuery, graphql, useRelayEnvironment } from "react-relay";
 import { Link as RouterLink } from "react-router";
@@ -33,6 +33,9 @@ const RegisterMutation = graphql`
   }
 `;
 
+/** The server's limit of a gift message and of delivery instructions (api/billing/checkout.ts, api/users/service.ts). */
+const GIFT_MESSAGE_MAX = 500;
+
 /** Spec §9 username check delay and §5 minimum length. */
 const USERNAME_CHECK_DELAY_MS = 500;
 const USERNAME_MIN_LENGTH = 3;
@@ -44,6 +47,8 @@ export interface ContactValues {
   username: string;
   password: string;
   isGift: boolean;
+  /** Packed with the gift box (issue 20); sent only when isGift. */
+  giftMessage: string;
 }
 
 interface Props {
@@ -175,6 +180,13 @@ export function ContactStep({ loggedInUser, values, onChange, onBack, onContinue
           <Checkbox.Control />
           <Checkbox.Label>This is a gift subscription</Checkbox.Label>
         </Checkbox.Root>
+        {values.isGift && (
+          <Field.Root>
+            <Field.Label>Gift message (optional)</Field.Label>
+            <Textarea value={values.giftMessage} onChange={(e) => onChange({ giftMessage: e.target.value })} maxLength={GIFT_MESSAGE_MAX} rows={3} bg="bg" />
+            <Field.HelperText>Packed with the box. Up to {GIFT_MESSAGE_MAX} characters.</Field.HelperText>
+          </Field.Root>
+        )}
         {!loggedInUser && (
           <Text fontSize="sm">
             Already have an account?{" "}

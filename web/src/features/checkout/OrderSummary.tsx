@@ -1,6 +1,8 @@
 import { Box, Flex, Heading, Separator, Stack, Text } from "@chakra-ui/react";
 import { graphql, useFragment } from "react-relay";
 import { formatCents } from "@shared/money.ts";
+import type { FulfillmentModeName } from "@shared/fulfillment.ts";
+import { POINT_LABEL } from "../business-page/points.ts";
 import type { OrderSummaryFragment_quote$key } from "./__generated__/OrderSummaryFragment_quote.graphql.ts";
 
 /** The server's price for the selection (spec: never priced from the browser), as the summary lists it. */
@@ -19,6 +21,7 @@ const OrderSummaryFragment = graphql`
     taxCents
     taxRatePercent
     totalCents
+    fulfillmentPoint
   }
 `;
 
@@ -32,7 +35,17 @@ function Line({ label, value, strong, muted }: { label: string; value: string; s
 }
 
 /** Spec §2 Order Summary: package line, add-ons, subtotal, email, gift, coupon, tax with percent, total. */
-export function OrderSummary({ quote: quoteKey, refusal, businessName, email, isGift }: { quote: OrderSummaryFragment_quote$key | null; refusal?: string | null; businessName: string; email: string; isGift: boolean }) {
+interface Props {
+  quote: OrderSummaryFragment_quote$key | null;
+  refusal?: string | null;
+  businessName: string;
+  email: string;
+  isGift: boolean;
+  giftMessage: string;
+  mode: FulfillmentModeName;
+}
+
+export function OrderSummary({ quote: quoteKey, refusal, businessName, email, isGift, giftMessage, mode }: Props) {
   const quote = useFragment(OrderSummaryFragment, quoteKey);
   return (
     <Box as="aside" aria-labelledby="order-summary" p="5" rounded="xl" bg="bg" borderWidth="1px" shadow="sm" position={{ lg: "sticky" }} top="20">
@@ -62,7 +75,9 @@ export function OrderSummary({ quote: quoteKey, refusal, businessName, email, is
           <Line label="Subtotal" value={formatCents(quote.subtotalCents)} />
           {quote.discountCents > 0 && <Line label={`Discount (${quote.couponCode})`} value={`-${formatCents(quote.discountCents)}`} />}
           <Line label="Email" value={email || "Not provided"} muted />
+          {quote.fulfillmentPoint && <Line label={POINT_LABEL[mode]} value={quote.fulfillmentPoint} muted />}
           {isGift && <Line label="Gift" value="Yes, this is a gift" muted />}
+          {isGift && giftMessage && <Line label="Gift message" value={giftMessage} muted />}
           {/* Only the code the server accepted: a refused one stays in the coupon field with its error. */}
           {quote.couponCode && <Line label="Coupon" value={quote.couponCode} muted />}
           {quote.taxCents > 0 && <Line label={`Tax (${quote.taxRatePercent.toFixed(2)}%)`} value={formatCents(quote.taxCents)} />}

@@ -10,7 +10,8 @@ import { monthDayOrdinal } from "../../lib/dates.ts";
 import { commitAsync } from "../../lib/mutations.ts";
 import { formatCents } from "@shared/money.ts";
 import { MODE_LABELS, toModeCode } from "@shared/fulfillment.ts";
-import type { MembershipSelection, SelectionAddress } from "../../lib/selection.ts";
+import { chosenPoint, type MembershipSelection, type SelectionAddress } from "../../lib/selection.ts";
+import { POINT_LABEL } from "../business-page/points.ts";
 
 /** The server's price as the review box, the pay button and the payment intent's expected total use it. */
 const QuoteFragment = graphql`
@@ -25,6 +26,7 @@ const QuoteFragment = graphql`
     couponCode
     totalCents
     nextBillingDate
+    fulfillmentPoint
   }
 `;
 
@@ -102,6 +104,8 @@ interface Props {
   couponError: string | null;
   email: string;
   isGift: boolean;
+  /** Sent and shown only for a gift. */
+  giftMessage: string;
   address: SelectionAddress;
   fulfillmentDetails: string;
   couponCode: string;
@@ -123,7 +127,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 }
 
 /** Step 2 'Review & Payment': review box, coupon, the card form and the payment flow. */
-export function ReviewStep({ selection, quote: quoteKey, refusal, couponError, email, isGift, address, fulfillmentDetails, couponCode, onApplyCoupon, paymentConfig, onBack, onSuccess }: Props) {
+export function ReviewStep({ selection, quote: quoteKey, refusal, couponError, email, isGift, giftMessage, address, fulfillmentDetails, couponCode, onApplyCoupon, paymentConfig, onBack, onSuccess }: Props) {
   const quote = useFragment(QuoteFragment, quoteKey);
   const config = useFragment(PaymentConfigFragment, paymentConfig);
   const environment = useRelayEnvironment();
@@ -139,10 +143,19 @@ export function ReviewStep({ selection, quote: quoteKey, refusal, couponError, e
   async function prepare(): Promise<string> {
     if (!quote) throw new PaymentFlowError("Failed to initialize payment");
     const input = {
-      selection: { businessSlug: selection.businessSlug, planRef: selection.chosenItemId, addonRefs: selection.chosenAddonIds, mode: toModeCode(mode), couponCode: quote.couponCode || undefined },
+      selection: {
+        businessSlug: selection.businessSlug,
+        planRef: selection.chosenItemId,
+        addonRefs: selection.chosenAddonIds,
+        mode: toModeCode(mode),
+        fulfillmentPoint: chosenPoint(selection) || undefined,
+        couponCode: quote.couponCode || undefined,
+      },
       email,
       isGift,
-      address,
+      giftMessage: isGift && giftMessage ? giftMessage : undefined,
+      // Instructions are for the driver: kept with a delivery address only.
+      address: mode === "delivery" ? address : { ...address, instructions: undefined },
       expectedTotalCents: quote.totalCents,
     };
     const request = JSON.stringify(input);
@@ -179,8 +192,13 @@ export function ReviewStep({ selection, quote: quoteKey, refusal, couponError, e
         <Row label="Selected item">{selection.chosenVariationName ? `${selection.chosenItemName} (${selection.chosenVariationName})` : selection.chosenItemName}</Row>
         <Row label="Fulfillment">
           {MODE_LABELS[mode]}
-          {fulfillmentDetails ? `: ${fulfillmentDetails}` : ""}
+          {fulfillmentDetails && !quote?.fulfillmentPoint ? `: ${fulfillmentDetails}` : ""}
         </Row>
+        {quote?.fulfillmentPoint && (
+          <Row label={POINT_LABEL[mode]}>
+            <Text data-testid="review-point">{quote.fulfillmentPoint}</Text>
+          </Row>
+        )}
         {(quote?.addons ?? selection.chosenAddons.map((a) => ({ ref: a.id, name: a.name, amountCents: a.amountCents }))).map((a) => (
           <Row key={a.ref} label="Add-on">
             {a.name} ({formatCents(a.amountCents)})
@@ -195,6 +213,16 @@ export function ReviewStep({ selection, quote: quoteKey, refusal, couponError, e
               {address.apt ? `, ${address.apt}` : ""}
             </Text>
             <Text>{[address.city, address.state, address.zip].filter(Boolean).join(", ")}</Text>
+          </Row>
+        )}
+        {mode === "delivery" && address.instructions?.trim() && (
+          <Row label="Delivery instructions">
+            <Text whiteSpace="pre-line">{address.instructions.trim()}</Text>
+          </Row>
+        )}
+        {isGift && giftMessage && (
+          <Row label="Gift message">
+            <Text whiteSpace="pre-line" data-testid="review-gift-message">{giftMessage}</Text>
           </Row>
         )}
         {quote?.couponCode && <Row label="Coupon code">{quote.couponCode}</Row>}

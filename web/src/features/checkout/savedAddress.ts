@@ -16,10 +16,11 @@ const SavedAddressFragment = graphql`
     state
     zip
     country
+    instructions
   }
 `;
 
 export function readSavedAddress(key: savedAddress_address$key): SelectionAddress {
-  const { fullName, phone, street, apt, city, state, zip, country } = readInlineData(SavedAddressFragment, key);
-  return { fullName, phone, street, apt, city, state, zip, country };
+  const { fullName, phone, street, apt, city, state, zip, country, instructions } = readInlineData(SavedAddressFragment, key);
+  return { fullName, phone, street, apt, city, state, zip, country, ...(instructions ? { instructions } : {}) };
 }

@@ -13,6 +13,7 @@ import { longDate, monthDayOrdinal, monthOnly, monthYear } from "../../lib/dates
 import { commitAsync } from "../../lib/mutations.ts";
 import { formatCents } from "@shared/money.ts";
 import { fromModeCode, MODE_LABELS } from "@shared/fulfillment.ts";
+import { POINT_LABEL } from "../business-page/points.ts";
 import { FormError } from "../../ui/FormError.tsx";
 
 const SubscriptionCardFragment = graphql`
@@ -21,6 +22,9 @@ const SubscriptionCardFragment = graphql`
     status
     planName
     mode
+    fulfillmentPoint
+    isGift
+    giftMessage
     totalCents
     nextBoxDate
     startedAt
@@ -52,6 +56,7 @@ const SubscriptionCardFragment = graphql`
     pendingChange {
       effectivePeriod
       mode
+      fulfillmentPoint
       plan {
         name
       }
@@ -227,6 +232,16 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
         </Text>
       )}
       <Stack gap="1" mt="3" fontSize="sm">
+        {m.fulfillmentPoint && (
+          <Text data-testid="membership-point">
+            {POINT_LABEL[fromModeCode(m.mode)]}: {m.fulfillmentPoint}
+          </Text>
+        )}
+        {m.isGift && m.giftMessage && (
+          <Text whiteSpace="pre-line" data-testid="membership-gift-message">
+            Gift message: {m.giftMessage}
+          </Text>
+        )}
         {current && <Text>Next box: {longDate(m.nextBoxDate)}</Text>}
         <Text color="fg.muted">Member since {longDate(m.startedAt)}</Text>
         {m.canceledAt && <Text color="fg.muted">Canceled on {longDate(m.canceledAt)}</Text>}
@@ -237,7 +252,8 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
         )}
         {m.pendingChange && (
           <Text color="blue.700">
-            Scheduled change: {m.pendingChange.plan.name}, {MODE_LABELS[fromModeCode(m.pendingChange.mode)]} from {monthYear(m.pendingChange.effectivePeriod)}
+            Scheduled change: {m.pendingChange.plan.name}, {MODE_LABELS[fromModeCode(m.pendingChange.mode)]}
+            {m.pendingChange.fulfillmentPoint ? ` (${m.pendingChange.fulfillmentPoint})` : ""} from {monthYear(m.pendingChange.effectivePeriod)}
           </Text>
         )}
       </Stack>

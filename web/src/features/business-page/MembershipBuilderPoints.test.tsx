@@ -1,0 +1,143 @@
+import { Suspense } from "react";
+import { ChakraProvider } from "@chakra-ui/react";
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { graphql, RelayEnvironmentProvider, useLazyLoadQuery } from "react-relay";
+import { MemoryRouter } from "react-router";
+import { Environment, Network, Observable, RecordSource, Store, type GraphQLResponse } from "relay-runtime";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { system } from "../../ui/theme.ts";
+import { chosenPoint, readSelection } from "../../lib/selection.ts";
+import { STORAGE_KEYS } from "../../lib/storage.ts";
+import type { MembershipBuilderPointsTestQuery } from "./__generated__/MembershipBuilderPointsTestQuery.graphql.ts";
+import { MembershipBuilder } from "./MembershipBuilder.tsx";
+import { initialPoint, missingPoint, pointQuestion, pointsForMode } from "./points.ts";
+
+const query = graphql`
+  query MembershipBuilderPointsTestQuery {
+    business(slug: "farm") {
+      ...MembershipBuilderFragment_business
+    }
+  }
+`;
+
+/** A page with two pickup points and one delivery area. */
+const business = {
+  __typename: "Business",
+  id: "QnVzaW5lc3M6MQ==",
+  slug: "farm",
+  name: "Farm",
+  checkoutClosedMessage: null,
+  page: {
+    addonLimit: 0,
+    addonSectionTitle: "Available Add-ons",
+    billingDay: 1,
+    fulfillment: { pickup: true, shipping: false, delivery: true, pickupPoints: ["Market Hall", "North Barn"], shippingText: "Nationwide Shipping", deliveryAreas: ["Riverside"] },
+    tax: { enabled: false, ratePercent: 0 },
+    theme: { primary: "#c2410c", primaryText: "#ffffff", buttonBorder: "transparent", selection: "#2563eb", pageBg: "#ffffff" },
+  },
+  plans: {
+    edges: [
+      {
+        node: {
+          id: "UGxhbjox",
+          ref: "item_veg",
+          name: "Veg Box",
+          description: "",
+          priceCents: 3000,
+          soldOutModes: [],
+          variations: [
+            { id: "item_veg_pickup", mode: "PICKUP", name: "Pickup", amountCents: 3000 },
+            { id: "item_veg_delivery", mode: "DELIVERY", name: "Delivery", amountCents: 3300 },
+          ],
+        },
+      },
+    ],
+  },
+  addons: { edges: [] },
+};
+
+function Page() {
+  const data = useLazyLoadQuery<MembershipBuilderPointsTestQuery>(query, {});
+  return <MembershipBuilder business={data.business!} membership={null} changeMode={false} checkoutPath="/membership/checkout" loggedIn={false} />;
+}
+
+function renderPage() {
+  const network = Network.create(() =>
+    Observable.create<GraphQLResponse>((sink) => {
+      sink.next({ data: { business } });
+      sink.complete();
+    }),
+  );
+  render(
+    <ChakraProvider value={system}>
+      <RelayEnvironmentProvider environment={new Environment({ network, store: new Store(new RecordSource()) })}>
+        <MemoryRouter>
+          <Suspense fallback="loading">
+            <Page />
+          </Suspense>
+        </MemoryRouter>
+      </RelayEnvironmentProvider>
+    </ChakraProvider>,
+  );
+}
+
+beforeEach(() => localStorage.removeItem(STORAGE_KEYS.membershipSelection));
+afterEach(cleanup);
+
+describe("MembershipBuilder: pickup point and delivery area (issue 20)", () => {
+  it("asks for a pickup point when there are several, and stores the choice in the selection", async () => {
+    renderPage();
+    await screen.findByRole("radiogroup", { name: "Choose a pickup point" });
+    const checkout = screen.getByRole<HTMLButtonElement>("button", { name: "Checkout" });
+    expect(checkout.disabled).toBe(true);
+    expect(screen.getByTestId("point-missing").textContent).toBe("Choose a pickup point to continue.");
+
+    fireEvent.click(screen.getByRole("radio", { name: "North Barn" }));
+    expect(checkout.disabled).toBe(false);
+    fireEvent.click(checkout);
+    const stored = readSelection();
+    expect(stored).toMatchObject({ mode: "pickup", pickupAddress: "North Barn", fulfillmentDetails: "North Barn" });
+    expect(chosenPoint(stored!)).toBe("North Barn");
+  });
+
+  it("a single delivery area is shown as text and chosen without asking", async () => {
+    renderPage();
+    fireEvent.click(await screen.findByRole("radio", { name: /^Delivery/ }));
+    expect(screen.queryByRole("radiogroup", { name: "Choose a delivery area" })).toBeNull();
+    expect(screen.getByText("Riverside")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Checkout" }));
+    expect(readSelection()).toMatchObject({ mode: "delivery", pickupAddress: "", fulfillmentDetails: "Riverside" });
+  });
+});
+
+describe("points", () => {
+  const page = { pickupPoints: ["A", "B"], deliveryAreas: ["Z"] };
+
+  it("lists a mode's points; shipping has none", () => {
+    expect(pointsForMode(page, "pickup")).toEqual(["A", "B"]);
+    expect(pointsForMode(page, "delivery")).toEqual(["Z"]);
+    expect(pointsForMode(page, "shipping")).toEqual([]);
+  });
+
+  it("starts with the only point, else the preferred one while still offered", () => {
+    expect(initialPoint(["Z"], null)).toBe("Z");
+    expect(initialPoint(["A", "B"], "B")).toBe("B");
+    expect(initialPoint(["A", "B"], "Gone")).toBe("");
+    expect(initialPoint([], "A")).toBe("");
+  });
+
+  it("asks only when there is a choice, and until one is made", () => {
+    expect(pointQuestion("pickup", ["A", "B"])).toBe("Choose a pickup point");
+    expect(pointQuestion("delivery", ["Y", "Z"])).toBe("Choose a delivery area");
+    expect(pointQuestion("delivery", ["Z"])).toBeNull();
+    expect(missingPoint("pickup", ["A", "B"], "")).toBe("Choose a pickup point to continue.");
+    expect(missingPoint("pickup", ["A", "B"], "A")).toBeNull();
+    expect(missingPoint("shipping", [], "")).toBeNull();
+  });
+
+  it("the selection's point: pickupAddress for pickup, fulfillmentDetails for delivery, none for shipping", () => {
+    expect(chosenPoint({ mode: "pickup", pickupAddress: "A", fulfillmentDetails: "A" })).toBe("A");
+    expect(chosenPoint({ mode: "delivery", pickupAddress: "", fulfillmentDetails: "Z" })).toBe("Z");
+    expect(chosenPoint({ mode: "shipping", pickupAddress: "", fulfillmentDetails: "Nationwide Shipping" })).toBe("");
+  });
+});
