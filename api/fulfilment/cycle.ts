@@ -80,3 +80,13 @@ export function currentAndPreviousPeriod(business: Pick<CycleBusiness, "timeZone
   const today = localDate(now, business.timeZone);
   return [yearMonthOf(today), yearMonthOf(addMonths(today, -1))];
 }
+
+/**
+ * The month whose box is next at `now` (the admin Fulfilment screen's first month): this month (the business's
+ * time zone) through its box-ready day, else the next one.
+ */
+export function nextBoxPeriod(business: CycleBusiness, now: Date): YearMonth {
+  const today = localDate(now, business.timeZone);
+  const current = yearMonthOf(today);
+  return today.day <= cycleOf(business, current).boxReadyDate.day ? current : yearMonthOf(addMonths(today, 1));
+}

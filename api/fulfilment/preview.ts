@@ -65,11 +65,19 @@ export interface Count {
   count: number;
 }
 
+/** Boxes of one plan in one mode (the screen's plan × mode table). */
+export interface PlanModeCount {
+  plan: string;
+  mode: FulfillmentMode;
+  count: number;
+}
+
 export interface BoxTotals {
   /** Boxes without a hold. */
   boxes: number;
   held: number;
   byPlan: Count[];
+  byPlanMode: PlanModeCount[];
   byMode: Count[];
   byPoint: Count[];
   byAddon: Count[];
@@ -215,6 +223,10 @@ export function tally(boxes: Box[]): BoxTotals {
     boxes: packed.length,
     held: boxes.length - packed.length,
     byPlan: countBy(packed, (b) => [b.planName]),
+    byPlanMode: countBy(packed, (b) => [`${b.planName}\u0000${b.mode}`]).map(({ label, count }) => {
+      const [plan, mode] = label.split("\u0000");
+      return { plan, mode: mode as FulfillmentMode, count };
+    }),
     byMode: countBy(packed, (b) => [MODE_NAMES[b.mode]]),
     byPoint: countBy(packed, (b) => [pointLabel(b)]),
     byAddon: countBy(packed, (b) => b.addons.map((a) => a.name)),

@@ -7,7 +7,7 @@ import { FulfillmentModeEnum } from "../catalog/schema.ts";
 import { isoDate } from "../shared/calendar.ts";
 import { globalId } from "../shared/global-id.ts";
 import type { Difference } from "./differences.ts";
-import type { Box, Count, PreviewMember } from "./preview.ts";
+import type { Box, Count, PlanModeCount, PreviewMember } from "./preview.ts";
 import * as fulfilment from "./service.ts";
 
 const CycleStateEnum = builder.enumType("FulfilmentCycleState", {
@@ -84,6 +84,10 @@ const DifferenceRef = builder.objectRef<Difference>("FulfilmentDifference").impl
   }),
 });
 
+const PlanModeCountRef = builder.objectRef<PlanModeCount>("FulfilmentPlanModeCount").implement({
+  fields: (t) => ({ plan: t.exposeString("plan"), mode: t.field({ type: FulfillmentModeEnum, resolve: (x) => x.mode }), count: t.exposeInt("count") }),
+});
+
 type Totals = Awaited<ReturnType<typeof fulfilment.cycleTotals>>;
 const TotalsRef = builder.objectRef<Totals>("FulfilmentTotals").implement({
   fields: (t) => ({
@@ -94,6 +98,7 @@ const TotalsRef = builder.objectRef<Totals>("FulfilmentTotals").implement({
     boxes: t.exposeInt("boxes", { description: "Boxes to pack (not on hold)." }),
     held: t.exposeInt("held", { description: "Boxes on hold (payment failed)." }),
     byPlan: t.field({ type: [CountRef], resolve: (x) => x.byPlan }),
+    byPlanMode: t.field({ type: [PlanModeCountRef], description: "Boxes (not on hold) of each plan in each mode, by plan name.", resolve: (x) => x.byPlanMode }),
     byMode: t.field({ type: [CountRef], resolve: (x) => x.byMode }),
     byPoint: t.field({ type: [CountRef], description: "Pickup point or delivery area; shipping boxes under Shipping.", resolve: (x) => x.byPoint }),
     byAddon: t.field({ type: [CountRef], resolve: (x) => x.byAddon }),
@@ -132,8 +137,8 @@ builder.prismaObjectFields("Business", (t) => ({
     type: CycleRef,
     description: "The fulfilment cycle of a month (YYYY-MM): staff, administrators and the business's partner tokens (readMemberships).",
     authScopes: (b) => ({ business: { id: b.id, permission: "readMemberships" } }),
-    args: { month: t.arg.string({ required: true }) },
-    resolve: (business, { month }, ctx) => fulfilment.fulfilmentCycle(ctx, business.id, month),
+    args: { month: t.arg.string({ description: "YYYY-MM; omitted: the month whose box is next (this month through its box-ready day, else the next)." }) },
+    resolve: (business, { month }, ctx) => fulfilment.fulfilmentCycle(ctx, business.id, month ?? null),
   }),
 }));
 

@@ -10,7 +10,7 @@ import { assertCan, requireAdmin } from "../auth/policy.ts";
 import { eventActorOf } from "../events/outbox.ts";
 import { parseYearMonth, type YearMonth } from "../shared/calendar.ts";
 import { NotFoundError, ValidationError } from "../shared/errors.ts";
-import { cycleOf, type Cycle } from "./cycle.ts";
+import { cycleOf, nextBoxPeriod, type Cycle } from "./cycle.ts";
 import { differencesOf, type Difference } from "./differences.ts";
 import { comparePacking, previewOf, tally, type Box, type BoxTotals, type Preview } from "./preview.ts";
 import { freeze, type FreezeResult } from "./snapshot.ts";
@@ -33,17 +33,20 @@ function monthOf(month: string): YearMonth {
   }
 }
 
-/** The cycle of `month` for a business the actor may read (readMemberships). */
-export async function fulfilmentCycle(ctx: ServiceContext, businessId: number, month: string): Promise<FulfilmentCycle> {
-  const period = monthOf(month);
+const timingSelect = { timeZone: true, page: { select: { billingDay: true, cutoffDay: true, boxReadyDay: true } } } as const;
+
+/** The cycle of `month` (null: the month whose box is next) for a business the actor may read (readMemberships). */
+export async function fulfilmentCycle(ctx: ServiceContext, businessId: number, month: string | null): Promise<FulfilmentCycle> {
+  let period = month === null ? null : monthOf(month);
   await assertCan(ctx, businessId, "readMemberships");
+  if (period === null) {
+    const timing = await ctx.db.business.findUnique({ where: { id: businessId }, select: timingSelect });
+    if (!timing) throw new NotFoundError("Business not found.");
+    period = nextBoxPeriod(timing, ctx.clock.now());
+  }
   const business = await ctx.db.business.findUnique({
     where: { id: businessId },
-    select: {
-      timeZone: true,
-      page: { select: { billingDay: true, cutoffDay: true, boxReadyDay: true } },
-      packingSnapshots: { where: { period }, select: { id: true, frozenAt: true, trigger: true } },
-    },
+    select: { ...timingSelect, packingSnapshots: { where: { period }, select: { id: true, frozenAt: true, trigger: true } } },
   });
   if (!business) throw new NotFoundError("Business not found.");
   const snapshot = business.packingSnapshots[0] ?? null;

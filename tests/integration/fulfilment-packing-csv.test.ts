@@ -133,3 +133,18 @@ describe("GET /api/admin/businesses/{id}/fulfilment/{month}/packing.csv", () => 
     expect((await download(csvUrl(farmId, APRIL, "drone"), tokens.owner)).status).toBe(400);
   });
 });
+
+describe("Business.fulfilment for the admin screen", () => {
+  it("without a month reads the month whose box is next (box ready on the 1st: past April's, so May); totals by plan and mode", async () => {
+    const res = await t.gql(`{ business(slug: "farm") { fulfilment { month totals { byPlanMode { plan mode count } } } } }`, {}, { token: tokens.owner });
+    expect(res.errors).toBeUndefined();
+    expect(res.data.business.fulfilment.month).toBe("2026-05");
+    const april = await t.gql(`{ business(slug: "farm") { fulfilment(month: "2026-04") { totals { byPlanMode { plan mode count } } } } }`, {}, { token: tokens.owner });
+    // Frozen April (above): four boxes packed, Dee's on hold is not counted.
+    expect(april.data.business.fulfilment.totals.byPlanMode).toEqual([
+      { plan: "Veg Box", mode: "DELIVERY", count: 1 },
+      { plan: "Veg Box", mode: "PICKUP", count: 2 },
+      { plan: "Veg Box", mode: "SHIPPING", count: 1 },
+    ]);
+  });
+});
