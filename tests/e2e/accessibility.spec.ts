@@ -313,6 +313,9 @@ test("admin area: every page and dialog", async ({ page, context }) => {
   await page.goto(`/admin/business/${id}/memberships`);
   await expect(page.getByTestId("membership-row").first()).toBeVisible();
   await expectAccessible(page, "business memberships");
+  await page.goto(`/admin/business/${id}/fulfilment/2026-03`);
+  await expect(page.getByTestId("cycle-state")).toBeVisible();
+  await expectAccessible(page, "fulfilment");
 
   await page.goto("/admin/coupons");
   await h1("Coupons");

@@ -15,6 +15,7 @@ const NextBoxesRoute = lazy(() => import("./admin/NextBoxesRoute.tsx"));
 const NextBoxEditorRoute = lazy(() => import("./admin/NextBoxEditorRoute.tsx"));
 const MembershipsRoute = lazy(() => import("./admin/MembershipsRoute.tsx"));
 const BusinessMembershipsRoute = lazy(() => import("./admin/BusinessMembershipsRoute.tsx"));
+const FulfilmentRoute = lazy(() => import("./admin/FulfilmentRoute.tsx"));
 const CouponsRoute = lazy(() => import("./admin/CouponsRoute.tsx"));
 const UsersRoute = lazy(() => import("./admin/UsersRoute.tsx"));
 const ChangePasswordRoute = lazy(() => import("./admin/ChangePasswordRoute.tsx"));
@@ -35,6 +36,12 @@ const businessId = (p: Record<string, string | undefined>) => ({ id: Number(p.id
 const apiTokensNav: RouteQuery = {
   query: () => import("./admin/sharedQueries.ts").then((m) => ({ default: m.apiTokensNavGateQuery })),
   variables: (p) => (Number.isSafeInteger(Number(p.id)) ? isAdmin().then((admin) => (admin ? null : businessId(p))) : null),
+};
+
+/** The Fulfilment screen's month: the path's, else null (the server's month whose box is next). */
+const businessMonth = (p: Record<string, string | undefined>) => ({ id: Number(p.id), month: p.month ?? null });
+const fulfilmentQuery: { handle: RouteData } = {
+  handle: { query: [{ query: () => import("./admin/__generated__/FulfilmentRouteQuery.graphql.ts"), variables: businessMonth, fetchPolicy: "store-and-network" }, apiTokensNav] },
 };
 
 /** A business's page: its own query and, beside it, the sidebar's. */
@@ -87,6 +94,8 @@ export const adminRoutes: RouteObject[] = [
       { path: "business/:id/page", element: <BusinessPageEditorRoute />, ...withBusinessQuery(() => import("./admin/__generated__/BusinessPageEditorRouteQuery.graphql.ts"), "network-only") },
       { path: "business/:id/next-box", element: <NextBoxEditorRoute />, ...withBusinessQuery(() => import("./admin/__generated__/NextBoxEditorRouteQuery.graphql.ts"), "network-only") },
       { path: "business/:id/memberships", element: <BusinessMembershipsRoute />, ...withBusinessQuery(() => import("./admin/__generated__/BusinessMembershipsRouteQuery.graphql.ts"), "store-and-network") },
+      { path: "business/:id/fulfilment", element: <FulfilmentRoute />, ...fulfilmentQuery },
+      { path: "business/:id/fulfilment/:month", element: <FulfilmentRoute />, ...fulfilmentQuery },
       { path: "business/:id/api-tokens", element: <ApiTokensRoute />, ...withBusinessQuery(() => import("./admin/__generated__/ApiTokensRouteQuery.graphql.ts"), "store-and-network") },
       { path: "*", element: <Navigate to="/admin" replace /> },
     ],

@@ -34,6 +34,7 @@ function navSections(isAdmin: boolean, businessId: string | undefined): AdminNav
         { to: `${base}/page`, label: "Edit Page" },
         { to: `${base}/next-box`, label: "Next Box" },
         { to: `${base}/memberships`, label: "Memberships" },
+        { to: `${base}/fulfilment`, label: "Fulfilment" },
         // Administrators always may; others when the server says so (owners).
         { to: `${base}/api-tokens`, label: "API Tokens", gate: isAdmin ? undefined : (entry) => <ApiTokensNavGate businessId={Number(businessId)}>{entry}</ApiTokensNavGate> },
       ],

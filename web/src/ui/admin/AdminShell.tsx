@@ -70,7 +70,7 @@ export function AdminShell({ sections, onLogout, children }: { sections: AdminNa
   const [open, setOpen] = useState(false);
   return (
     <Flex minH="100dvh" bg="#fffaf5">
-      <Box as="aside" hideBelow="md" w="60" flexShrink={0} borderRightWidth="1px" borderColor="orange.100" bg="bg" position="sticky" top="0" h="100dvh" overflowY="auto">
+      <Box as="aside" className="admin-chrome" hideBelow="md" w="60" flexShrink={0} borderRightWidth="1px" borderColor="orange.100" bg="bg" position="sticky" top="0" h="100dvh" overflowY="auto">
         <Stack p="4" gap="6" h="full">
           <Brand />
           <Box flex="1">
@@ -82,7 +82,7 @@ export function AdminShell({ sections, onLogout, children }: { sections: AdminNa
         </Stack>
       </Box>
       <Flex direction="column" flex="1" minW="0">
-        <HStack hideFrom="md" justify="space-between" px="4" py="2" borderBottomWidth="1px" borderColor="orange.100" bg="bg" position="sticky" top="0" zIndex="sticky">
+        <HStack className="admin-chrome" hideFrom="md" justify="space-between" px="4" py="2" borderBottomWidth="1px" borderColor="orange.100" bg="bg" position="sticky" top="0" zIndex="sticky">
           <Drawer.Root open={open} onOpenChange={(e) => setOpen(e.open)} placement="start">
             <Drawer.Trigger asChild>
               <IconButton aria-label="Open menu" variant="ghost">

@@ -1,0 +1,23 @@
+/**
+ * The Fulfilment screen's print stylesheet: the app's chrome and the screen's controls are hidden, the packing
+ * lists print on A4 or Letter (the browser's paper; margins fit both) with each group on its own page, or, in the
+ * "Packing slips" print mode, one slip per page. The mode is the `data-print-mode` of the screen's root.
+ */
+export const PRINT_CSS = `
+.packing-slips { display: none; }
+@media print {
+  @page { margin: 12mm; }
+  html, body { background: #fff !important; }
+  .admin-chrome, .no-print { display: none !important; }
+  main { padding: 0 !important; max-width: none !important; }
+  .packing-root { gap: 0 !important; }
+  .packing-panel { border: 0 !important; padding: 0 !important; }
+  .packing-group { break-inside: avoid-page; }
+  .packing-group + .packing-group, .packing-section + .packing-section { break-before: page; }
+  .packing-row { break-inside: avoid; }
+  [data-print-mode="slips"] .packing-lists { display: none !important; }
+  [data-print-mode="slips"] .packing-slips { display: block !important; }
+  .packing-slip { break-after: page; border: 1px solid #999; border-radius: 6px; padding: 8mm; }
+  .packing-slip:last-child { break-after: auto; }
+}
+`;
