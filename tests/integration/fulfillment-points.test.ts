@@ -179,6 +179,24 @@ describe("after checkout", () => {
     expect(toDelivery.data).toEqual({ fulfillmentPoint: "North Barn", pendingChange: { mode: "DELIVERY", fulfillmentPoint: "Riverside", effectivePeriod: "2026-04" } });
   });
 
+  it("REST: the portal lists the point; the change flow's pickupAddress moves it at once, fulfillmentDetails schedules an area", async () => {
+    const { token, id } = await paidMember("Market Hall");
+    const call = async (method: "GET" | "POST", url: string, payload?: unknown) => {
+      const res = await t.app.inject({ method, url, headers: { authorization: `Bearer ${token}`, "x-tenant": "farm", ...(payload ? { "content-type": "application/json" } : {}) }, ...(payload ? { payload: payload as object } : {}) });
+      return { status: res.statusCode, body: res.json() };
+    };
+    const listed = async () => (await call("GET", "/api/my/subscriptions")).body.subscriptions.find((s: { id: number }) => s.id === id);
+    expect((await listed()).fulfillment_point).toBe("Market Hall");
+
+    const moved = await call("POST", "/api/my/subscriptions/farm/change", { new_selection: { chosenItemId: plan.ref, mode: "pickup", pickupAddress: "North Barn", chosenAddons: [] } });
+    expect(moved).toEqual({ status: 200, body: { message: "Subscription updated. Your new pickup point or delivery area applies from your next box; nothing is charged today.", charged_amount: 0 } });
+    expect((await listed()).fulfillment_point).toBe("North Barn");
+
+    const scheduled = await call("POST", "/api/my/subscriptions/farm/apply-change", { selection: { chosenItemId: plan.ref, mode: "delivery", fulfillmentDetails: "Riverside", chosenAddons: [] } });
+    expect(scheduled).toEqual({ status: 200, body: { ok: true, effective_period: "2026-04" } });
+    expect(await t.db.prisma.subscriptionChange.findUniqueOrThrow({ where: { subscriptionId: id } })).toMatchObject({ mode: "DELIVERY", fulfillmentPoint: "Riverside" });
+  });
+
   it("the renewal's order carries the point, and a scheduled change's new point once applied", async () => {
     // The checkout's card is the one renewals charge.
     const { user, id } = await paidMember("North Barn");
