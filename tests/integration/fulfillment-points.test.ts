@@ -182,7 +182,7 @@ describe("after checkout", () => {
   it("REST: the portal lists the point; the change flow's pickupAddress moves it at once, fulfillmentDetails schedules an area", async () => {
     const { token, id } = await paidMember("Market Hall");
     const call = async (method: "GET" | "POST", url: string, payload?: unknown) => {
-      const res = await t.app.inject({ method, url, headers: { authorization: `Bearer ${token}`, "x-tenant": "farm", ...(payload ? { "content-type": "application/json" } : {}) }, ...(payload ? { payload: payload as object } : {}) });
+      const res = await t.app.inject({ method, url, headers: { authorization: `Bearer ${token}`, "x-tenant": "farm", ...(payload ? { "content-type": "application/json" } : {}) }, ...(payload ? { payload: payload } : {}) });
       return { status: res.statusCode, body: res.json() };
     };
     const listed = async () => (await call("GET", "/api/my/subscriptions")).body.subscriptions.find((s: { id: number }) => s.id === id);
