@@ -152,6 +152,9 @@ export function memberSubscriptionRoutes(r: Router) {
     summary: "Restarts a canceled membership, charging the current period now",
     access: "member",
     params: subscriptionId,
+    body: z.object({
+      fulfillment_point: z.string().max(500).optional().describe("Only when the stored pickup point or delivery area is no longer offered"),
+    }),
     response: z.object({
       ok: z.literal(true),
       outcome: z.enum(["paid", "reactivated", "requires_action"]),
@@ -159,8 +162,8 @@ export function memberSubscriptionRoutes(r: Router) {
       order_id: z.number().int().nullable(),
     }),
     errors: [409, 422],
-    handler: async (ctx, { params }) => {
-      const r = await subscriptions.restartSubscription(ctx, { subscriptionId: params.id });
+    handler: async (ctx, { params, body }) => {
+      const r = await subscriptions.restartSubscription(ctx, { subscriptionId: params.id, fulfillmentPoint: body.fulfillment_point });
       return {
         ok: true as const,
         outcome: r.outcome.toLowerCase() as "paid" | "reactivated" | "requires_action",

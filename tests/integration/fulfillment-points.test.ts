@@ -234,9 +234,15 @@ describe("after checkout", () => {
       await t.db.prisma.order.deleteMany({ where: { subscriptionId: id, period: "2026-04" } });
       const asked = (await gqlData(RESTART, { input: { subscriptionId: gid("Membership", id) } }, token)).restartSubscription;
       expect(asked).toEqual({ __typename: "ValidationError", message: "Please choose a pickup point.", issues: [{ path: "fulfillmentPoint" }], reason: "invalid_input" });
-      const chosen = (await gqlData(RESTART, { input: { subscriptionId: gid("Membership", id), fulfillmentPoint: "Mill Lane" } }, token)).restartSubscription;
-      expect(chosen.data.outcome).toBe("PAID");
-      expect((await t.db.prisma.order.findUniqueOrThrow({ where: { id: chosen.data.orderId } })).fulfillmentPoint).toBe("Mill Lane");
+      // REST: the restart route's body names the new point.
+      const res = await t.app.inject({
+        method: "POST",
+        url: `/api/my/subscriptions/${id}/restart`,
+        headers: { authorization: `Bearer ${token}`, "x-tenant": "farm", "content-type": "application/json" },
+        payload: { fulfillment_point: "Mill Lane" },
+      });
+      expect(res.json()).toMatchObject({ ok: true, outcome: "paid" });
+      expect((await t.db.prisma.order.findUniqueOrThrow({ where: { id: res.json().order_id } })).fulfillmentPoint).toBe("Mill Lane");
     } finally {
       await t.db.prisma.page.update({ where: { businessId: farm.id }, data: { pickupPoints: ["Market Hall", "North Barn"] } });
     }
