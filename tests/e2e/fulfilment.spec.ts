@@ -175,3 +175,18 @@ test("an owner follows April from the preview through the renewal run and the fr
   expect(csv).toHaveLength(boxes + 1);
   expect(csv.some((line) => line.includes(leaving.memberName))).toBe(true);
 });
+
+test("an administrator reaches a business's Fulfilment screen through the business filter", async ({ page }) => {
+  await loginAs(page, "admin", "admin1234");
+  await page.goto("/admin");
+  await page.getByRole("link", { name: "Fulfilment" }).first().click();
+  await expect(page.getByRole("heading", { name: "Fulfilment", level: 1 })).toBeVisible();
+  await page.getByLabel("Business").selectOption({ label: "Green Acres Farm" });
+  await expect(page).toHaveURL(/\/admin\/business\/\d+\/fulfilment$/);
+  // The server's clock stands on April 26 (the journey above): April's box was ready on the 6th, May's is next.
+  await expect(page.getByText("Green Acres Farm · May 2026")).toBeVisible();
+  await expect(page.getByTestId("cycle-state")).toHaveText("Open: preview");
+  await page.getByRole("button", { name: "Previous month" }).click();
+  await expect(page.getByText("Green Acres Farm · April 2026")).toBeVisible();
+  await expect(page.getByTestId("cycle-state")).toContainText("Frozen at");
+});

@@ -16,6 +16,7 @@ const NextBoxEditorRoute = lazy(() => import("./admin/NextBoxEditorRoute.tsx"));
 const MembershipsRoute = lazy(() => import("./admin/MembershipsRoute.tsx"));
 const BusinessMembershipsRoute = lazy(() => import("./admin/BusinessMembershipsRoute.tsx"));
 const FulfilmentRoute = lazy(() => import("./admin/FulfilmentRoute.tsx"));
+const FulfilmentBusinessesRoute = lazy(() => import("./admin/FulfilmentBusinessesRoute.tsx"));
 const CouponsRoute = lazy(() => import("./admin/CouponsRoute.tsx"));
 const UsersRoute = lazy(() => import("./admin/UsersRoute.tsx"));
 const ChangePasswordRoute = lazy(() => import("./admin/ChangePasswordRoute.tsx"));
@@ -88,6 +89,11 @@ export const adminRoutes: RouteObject[] = [
             { query: () => import("./admin/sharedQueries.ts").then((m) => ({ default: m.businessFilterQuery })), variables: none, fetchPolicy: "store-or-network" },
           ],
         } satisfies RouteData,
+      },
+      {
+        path: "fulfilment",
+        element: <FulfilmentBusinessesRoute />,
+        handle: { query: { query: () => import("./admin/sharedQueries.ts").then((m) => ({ default: m.businessFilterQuery })), variables: none, fetchPolicy: "store-or-network" } } satisfies RouteData,
       },
       { path: "change-password", element: <ChangePasswordRoute /> },
       { path: "business/:id", element: <BusinessDashboardRoute />, ...withBusinessQuery(() => import("./admin/__generated__/BusinessDashboardRouteQuery.graphql.ts"), "store-and-network") },

@@ -16,6 +16,7 @@ function navSections(isAdmin: boolean, businessId: string | undefined): AdminNav
         { to: "/admin", label: "Dashboard", end: true },
         { to: "/admin/businesses", label: "Businesses" },
         { to: "/admin/memberships", label: "Memberships" },
+        { to: "/admin/fulfilment", label: "Fulfilment" },
         { to: "/admin/next-boxes", label: "Next Boxes" },
         { to: "/admin/page", label: "Home Page" },
         { to: "/admin/coupons", label: "Coupons" },

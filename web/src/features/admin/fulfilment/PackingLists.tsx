@@ -41,14 +41,26 @@ interface PackingBox {
   hold: string | null | undefined;
 }
 
-const addressOf = (box: PackingBox): Address => (box.address && typeof box.address === "object" ? (box.address) : {});
+const addressOf = (box: PackingBox): Address => (box.address && typeof box.address === "object" ? box.address : {});
 const addressLines = (a: Address): string[] =>
-  [[a.street, a.apt].filter(Boolean).join(", "), [a.city, [a.state, a.zip].filter(Boolean).join(" ")].filter(Boolean).join(", "), a.country ?? ""].filter(Boolean);
+  [[a.street, a.apt].filter(Boolean).join(", "), [a.city, [a.state, a.zip].filter(Boolean).join(" ")].filter(Boolean).join(", "), a.country ?? ""].filter(
+    Boolean,
+  );
 
 /** The lists in print order; each list's boxes come in the server's packing order (point alphabetical, member name). */
-const LISTS: { mode: "PICKUP" | "DELIVERY" | "SHIPPING"; csv: PackingMode; title: string; group: string }[] = [
+const LISTS: {
+  mode: "PICKUP" | "DELIVERY" | "SHIPPING";
+  csv: PackingMode;
+  title: string;
+  group: string;
+}[] = [
   { mode: "PICKUP", csv: "pickup", title: "Pickup", group: "Pickup point" },
-  { mode: "DELIVERY", csv: "delivery", title: "Delivery", group: "Delivery area" },
+  {
+    mode: "DELIVERY",
+    csv: "delivery",
+    title: "Delivery",
+    group: "Delivery area",
+  },
   { mode: "SHIPPING", csv: "shipping", title: "Shipping", group: "" },
 ];
 
@@ -110,9 +122,63 @@ function Download({ businessId, month, mode, label }: { businessId: number; mont
   );
 }
 
+/** Where a box goes, as a delivery or shipping list shows it. */
+function Destination({ mode, box }: { mode: (typeof LISTS)[number]["mode"]; box: PackingBox }) {
+  const a = addressOf(box);
+  return (
+    <>
+      {mode === "SHIPPING" && a.fullName && <Text fontWeight="medium">{a.fullName}</Text>}
+      {addressLines(a).map((line) => (
+        <Text key={line}>{line}</Text>
+      ))}
+      {a.instructions && (
+        <Text fontSize="sm" fontStyle="italic">
+          Instructions: {a.instructions}
+        </Text>
+      )}
+    </>
+  );
+}
+
+/** A list on a phone: a card per box (the table on wider screens and on paper). */
+function PackingCards({ mode, boxes }: { mode: (typeof LISTS)[number]["mode"]; boxes: PackingBox[] }) {
+  return (
+    <Stack as="ul" className="packing-cards" gap="2" listStyleType="none">
+      {boxes.map((b) => (
+        <Box as="li" key={b.membershipId} borderWidth="1px" rounded="md" p="3">
+          <HStack align="flex-start" gap="2">
+            {mode === "PICKUP" && (
+              <Text fontSize="lg" lineHeight="1.2" aria-hidden="true">
+                ☐
+              </Text>
+            )}
+            <Stack gap="1" minW="0">
+              <Text fontWeight="semibold">{b.memberName}</Text>
+              <BoxContents box={b} />
+              {mode !== "PICKUP" && <Destination mode={mode} box={b} />}
+              <Text fontSize="sm" color="fg.muted">
+                {[b.phone, b.email].filter(Boolean).join(" · ")}
+              </Text>
+            </Stack>
+          </HStack>
+        </Box>
+      ))}
+    </Stack>
+  );
+}
+
 function PackingTable({ mode, boxes }: { mode: (typeof LISTS)[number]["mode"]; boxes: PackingBox[] }) {
   return (
-    <Table.ScrollArea borderWidth="1px" rounded="md">
+    <>
+      <PackingCards mode={mode} boxes={boxes} />
+      <PackingRows mode={mode} boxes={boxes} />
+    </>
+  );
+}
+
+function PackingRows({ mode, boxes }: { mode: (typeof LISTS)[number]["mode"]; boxes: PackingBox[] }) {
+  return (
+    <Table.ScrollArea className="packing-table" borderWidth="1px" rounded="md">
       <Table.Root size="sm">
         <Table.Header>
           <Table.Row>
@@ -131,41 +197,30 @@ function PackingTable({ mode, boxes }: { mode: (typeof LISTS)[number]["mode"]; b
           </Table.Row>
         </Table.Header>
         <Table.Body>
-          {boxes.map((b) => {
-            const a = addressOf(b);
-            return (
-              <Table.Row key={b.membershipId} className="packing-row" data-testid="packing-row">
-                {mode === "PICKUP" && (
-                  <Table.Cell fontSize="lg" aria-label="Not packed yet">
-                    ☐
-                  </Table.Cell>
-                )}
-                <Table.Cell>
-                  <Text fontWeight="medium">{b.memberName}</Text>
-                  <Text fontSize="xs" color="fg.muted">
-                    {b.email}
-                  </Text>
+          {boxes.map((b) => (
+            <Table.Row key={b.membershipId} className="packing-row" data-testid="packing-row">
+              {mode === "PICKUP" && (
+                <Table.Cell fontSize="lg" aria-label="Not packed yet">
+                  ☐
                 </Table.Cell>
+              )}
+              <Table.Cell>
+                <Text fontWeight="medium">{b.memberName}</Text>
+                <Text fontSize="xs" color="fg.muted">
+                  {b.email}
+                </Text>
+              </Table.Cell>
+              <Table.Cell>
+                <BoxContents box={b} />
+              </Table.Cell>
+              {mode !== "PICKUP" && (
                 <Table.Cell>
-                  <BoxContents box={b} />
+                  <Destination mode={mode} box={b} />
                 </Table.Cell>
-                {mode !== "PICKUP" && (
-                  <Table.Cell>
-                    {mode === "SHIPPING" && a.fullName && <Text fontWeight="medium">{a.fullName}</Text>}
-                    {addressLines(a).map((line) => (
-                      <Text key={line}>{line}</Text>
-                    ))}
-                    {a.instructions && (
-                      <Text fontSize="sm" fontStyle="italic">
-                        Instructions: {a.instructions}
-                      </Text>
-                    )}
-                  </Table.Cell>
-                )}
-                <Table.Cell whiteSpace="nowrap">{b.phone}</Table.Cell>
-              </Table.Row>
-            );
-          })}
+              )}
+              <Table.Cell whiteSpace="nowrap">{b.phone}</Table.Cell>
+            </Table.Row>
+          ))}
         </Table.Body>
       </Table.Root>
     </Table.ScrollArea>

@@ -1,10 +1,15 @@
 /**
  * The Fulfilment screen's print stylesheet: the app's chrome and the screen's controls are hidden, the packing
  * lists print on A4 or Letter (the browser's paper; margins fit both) with each group on its own page, or, in the
- * "Packing slips" print mode, one slip per page. The mode is the `data-print-mode` of the screen's root.
+ * "Packing slips" print mode, one slip per page. The mode is the `data-print-mode` of the screen's root. On a
+ * phone's screen the lists are cards (paper keeps the tables).
  */
 export const PRINT_CSS = `
-.packing-slips { display: none; }
+.packing-slips, .packing-cards { display: none; }
+@media screen and (max-width: 47.99em) {
+  .packing-table { display: none !important; }
+  .packing-cards { display: flex; }
+}
 @media print {
   @page { margin: 12mm; }
   html, body { background: #fff !important; }
