@@ -81,6 +81,9 @@ async function moveClock(request: APIRequestContext, adminToken: string, to: str
   expect(res.data.moveDemoClock, JSON.stringify(res)).toMatchObject({ __typename: "MoveDemoClockSuccess", data: { renewalQueued: true } });
 }
 
+/** Pages of a PDF Chromium printed (its page objects are not compressed). */
+const pdfPages = (pdf: Buffer) => (pdf.toString("latin1").match(/\/Type\s*\/Page(?!s)/g) ?? []).length;
+
 async function shoot(page: Page, name: string) {
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });
@@ -158,13 +161,16 @@ test("an owner follows April from the preview through the renewal run and the fr
   await expect(page.getByRole("button", { name: "Print" })).toBeHidden();
   const lists = await page.pdf({ format: "A4" });
   expect(lists.subarray(0, 5).toString()).toBe("%PDF-");
+  // A page per pickup point and delivery area, and one for the shipping list when it has boxes.
+  const groups = await page.locator(".packing-group").count();
+  const shipping = await page.locator('section[aria-labelledby="packing-shipping"]:not([data-empty])').count();
+  expect(pdfPages(lists)).toBe(groups + shipping);
   await page.emulateMedia({ media: "screen" });
   await page.getByRole("button", { name: "Packing slips" }).click();
   await page.emulateMedia({ media: "print" });
   await page.screenshot({ path: `${SHOTS}/fulfilment-print-slips.png`, fullPage: true });
   const slips = await page.pdf({ format: "Letter" });
-  const pages = (slips.toString("latin1").match(/\/Type\s*\/Page(?!s)/g) ?? []).length;
-  expect(pages).toBe(boxes);
+  expect(pdfPages(slips)).toBe(boxes);
   await page.emulateMedia({ media: "screen" });
 
   // The CSV of all three lists: the header and one row per frozen box, the canceled member's still in it.

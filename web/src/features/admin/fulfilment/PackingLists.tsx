@@ -301,7 +301,7 @@ export function PackingLists({ query, businessId, businessName }: { query: Packi
           {LISTS.map((list) => {
             const ofMode = boxes.filter((b) => b.mode === list.mode);
             return (
-              <Box as="section" key={list.mode} className="packing-section" aria-labelledby={`packing-${list.csv}`}>
+              <Box as="section" key={list.mode} className="packing-section" data-empty={ofMode.length === 0 || undefined} aria-labelledby={`packing-${list.csv}`}>
                 <HStack justify="space-between" mb="3" gap="3" wrap="wrap">
                   <Heading as="h3" size="md" id={`packing-${list.csv}`}>
                     {list.title} ({ofMode.length})

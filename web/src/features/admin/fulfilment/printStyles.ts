@@ -1,6 +1,7 @@
 /**
  * The Fulfilment screen's print stylesheet: the app's chrome and the screen's controls are hidden, the packing
- * lists print on A4 or Letter (the browser's paper; margins fit both) with each group on its own page, or, in the
+ * lists print on A4 or Letter (the browser's paper; margins fit both) with each group on its own page (a list with
+ * no boxes is left out), or, in the
  * "Packing slips" print mode, one slip per page. The mode is the `data-print-mode` of the screen's root. On a
  * phone's screen the lists are cards (paper keeps the tables).
  */
@@ -20,6 +21,7 @@ export const PRINT_CSS = `
   .packing-group { break-inside: avoid-page; }
   .packing-group + .packing-group, .packing-section + .packing-section { break-before: page; }
   .packing-row { break-inside: avoid; }
+  .packing-section[data-empty] { display: none !important; }
   [data-print-mode="slips"] .packing-lists { display: none !important; }
   [data-print-mode="slips"] .packing-slips { display: block !important; }
   .packing-slip { break-after: page; border: 1px solid #999; border-radius: 6px; padding: 8mm; }
