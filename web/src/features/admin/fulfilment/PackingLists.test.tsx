@@ -1,0 +1,103 @@
+import { Suspense } from "react";
+import { ChakraProvider } from "@chakra-ui/react";
+import { cleanup, render, screen, within } from "@testing-library/react";
+import { graphql, RelayEnvironmentProvider, useLazyLoadQuery } from "react-relay";
+import { Environment, Network, Observable, RecordSource, Store, type GraphQLResponse } from "relay-runtime";
+import { afterEach, describe, expect, it } from "vitest";
+import { system } from "../../../ui/theme.ts";
+import type { PackingListsTestQuery } from "./__generated__/PackingListsTestQuery.graphql.ts";
+import { PackingLists } from "./PackingLists.tsx";
+
+const query = graphql`
+  query PackingListsTestQuery {
+    ...PackingListsFragment_query @arguments(id: 1, month: "2026-04")
+  }
+`;
+
+const address = (fullName: string, instructions = "") => ({ fullName, phone: "555-0100", street: "1 Main St", apt: "Apt 2", city: "Hudson", state: "NY", zip: "12534", country: "US", instructions });
+const box = (n: number, o: Record<string, unknown>) => ({
+  cursor: `c${n}`,
+  node: {
+    __typename: "PackingBox",
+    membershipId: `m${n}`,
+    email: `m${n}@example.com`,
+    phone: "555-0100",
+    planName: "Veg Box",
+    addons: [],
+    address: null,
+    isGift: false,
+    giftRecipient: "",
+    giftMessage: "",
+    hold: null,
+    ...o,
+  },
+});
+
+function environment(edges: ReturnType<typeof box>[]) {
+  const data = {
+    adminBusiness: { __typename: "Business", id: "QnVzaW5lc3M6MQ==", fulfilment: { month: "2026-04", boxes: { edges, pageInfo: { endCursor: null, hasNextPage: false } } } },
+  };
+  const network = Network.create(() =>
+    Observable.create<GraphQLResponse>((sink) => {
+      sink.next({ data });
+      sink.complete();
+    }),
+  );
+  return new Environment({ network, store: new Store(new RecordSource()) });
+}
+
+function Page() {
+  const data = useLazyLoadQuery<PackingListsTestQuery>(query, {});
+  return <PackingLists query={data} businessId={1} businessName="Farm" />;
+}
+
+const show = (edges: ReturnType<typeof box>[]) =>
+  render(
+    <ChakraProvider value={system}>
+      <RelayEnvironmentProvider environment={environment(edges)}>
+        <Suspense fallback="loading">
+          <Page />
+        </Suspense>
+      </RelayEnvironmentProvider>
+    </ChakraProvider>,
+  );
+
+afterEach(cleanup);
+
+describe("PackingLists (issue 20)", () => {
+  it("groups pickup by point with a check column, delivery by area with address and instructions, shipping as address blocks; marks gifts and holds", async () => {
+    show([
+      box(1, { memberName: "Amy", mode: "PICKUP", fulfillmentPoint: "Barn", addons: [{ name: "Eggs" }], isGift: true, giftRecipient: "Grandma Rose", giftMessage: "Happy birthday!" }),
+      box(2, { memberName: "Dee", mode: "PICKUP", fulfillmentPoint: "Barn", hold: "payment_failed" }),
+      box(3, { memberName: "Zed", mode: "PICKUP", fulfillmentPoint: "Market" }),
+      box(4, { memberName: "Cy", mode: "SHIPPING", fulfillmentPoint: "", address: address("Cy Shipper") }),
+      box(5, { memberName: "Bo", mode: "DELIVERY", fulfillmentPoint: "Downtown", address: address("Bo", "Leave at the side door") }),
+    ]);
+    const pickup = (await screen.findByRole("region", { name: "Pickup (3)" })) as HTMLElement;
+    expect(within(pickup).getAllByRole("heading", { level: 4 }).map((h) => h.textContent)).toEqual(["Pickup point: Barn (2)", "Pickup point: Market (1)"]);
+    expect(within(pickup).getAllByText("Gift for Grandma Rose: “Happy birthday!”").length).toBeGreaterThan(0);
+    expect(within(pickup).getAllByText("Hold — payment failed").length).toBeGreaterThan(0);
+    expect(within(pickup).getAllByText("Add-ons: Eggs").length).toBeGreaterThan(0);
+    expect(within(pickup).getAllByRole("cell", { name: "Not packed yet" })).toHaveLength(3);
+    const delivery = screen.getByRole("region", { name: "Delivery (1)" });
+    expect(within(delivery).getByRole("heading", { level: 4 }).textContent).toBe("Delivery area: Downtown (1)");
+    expect(within(delivery).getAllByText("Instructions: Leave at the side door").length).toBeGreaterThan(0);
+    expect(within(delivery).getAllByText("1 Main St, Apt 2").length).toBeGreaterThan(0);
+    const shipping = screen.getByRole("region", { name: "Shipping (1)" });
+    expect(within(shipping).getAllByText("Cy Shipper").length).toBeGreaterThan(0);
+    expect(within(shipping).getAllByText("Hudson, NY 12534").length).toBeGreaterThan(0);
+    // One packing slip per box for the "Packing slips" print.
+    expect(document.querySelectorAll(".packing-slip")).toHaveLength(5);
+    expect(screen.getAllByRole("button", { name: /^Download CSV/ }).map((b) => b.getAttribute("aria-label"))).toEqual([
+      "Download CSV: all lists",
+      "Download CSV: Pickup",
+      "Download CSV: Delivery",
+      "Download CSV: Shipping",
+    ]);
+  });
+
+  it("says so when the month has no boxes", async () => {
+    show([]);
+    expect(await screen.findByText("No boxes this month.")).toBeTruthy();
+  });
+});
