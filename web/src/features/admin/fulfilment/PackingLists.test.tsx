@@ -73,7 +73,7 @@ describe("PackingLists (issue 20)", () => {
       box(4, { memberName: "Cy", mode: "SHIPPING", fulfillmentPoint: "", address: address("Cy Shipper") }),
       box(5, { memberName: "Bo", mode: "DELIVERY", fulfillmentPoint: "Downtown", address: address("Bo", "Leave at the side door") }),
     ]);
-    const pickup = (await screen.findByRole("region", { name: "Pickup (3)" })) as HTMLElement;
+    const pickup = await screen.findByRole<HTMLElement>("region", { name: "Pickup (3)" });
     expect(within(pickup).getAllByRole("heading", { level: 4 }).map((h) => h.textContent)).toEqual(["Pickup point: Barn (2)", "Pickup point: Market (1)"]);
     expect(within(pickup).getAllByText("Gift for Grandma Rose: “Happy birthday!”").length).toBeGreaterThan(0);
     expect(within(pickup).getAllByText("Hold — payment failed").length).toBeGreaterThan(0);
