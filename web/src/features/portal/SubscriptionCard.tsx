@@ -13,7 +13,8 @@ import { longDate, monthDayOrdinal, monthOnly, monthYear } from "../../lib/dates
 import { commitAsync } from "../../lib/mutations.ts";
 import { formatCents } from "@shared/money.ts";
 import { fromModeCode, MODE_LABELS } from "@shared/fulfillment.ts";
-import { POINT_LABEL } from "../business-page/points.ts";
+import { initialPoint, pointQuestion, pointsForMode, POINT_LABEL } from "../business-page/points.ts";
+import { readFulfillment } from "../business-page/pageShapes.ts";
 import { FormError } from "../../ui/FormError.tsx";
 
 const SubscriptionCardFragment = graphql`
@@ -32,6 +33,12 @@ const SubscriptionCardFragment = graphql`
     business {
       name
       slug
+      # Issue 20: a restart keeps the stored point only while the page still offers it.
+      page {
+        fulfillment {
+          ...pageShapes_fulfillment
+        }
+      }
     }
     addons {
       name
@@ -156,6 +163,10 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
   const [skipMessage, setSkipMessage] = useState("");
   const [restartPayment, setRestartPayment] = useState<{ clientSecret: string; paymentIntentId: string } | null>(null);
   const [restarted, setRestarted] = useState<{ chargedCents: number; nextBillingDate: string | null } | null>(null);
+  // A canceled membership whose point the page no longer lists chooses another before restarting.
+  const offered = pointsForMode(readFulfillment(m.business.page?.fulfillment), fromModeCode(m.mode));
+  const restartQuestion = offered.includes(m.fulfillmentPoint) ? null : pointQuestion(fromModeCode(m.mode), offered);
+  const [restartPoint, setRestartPoint] = useState(() => initialPoint(offered, m.fulfillmentPoint));
   const status = STATUS_LABEL[m.status] ?? { label: m.status, palette: "gray" };
   const current = m.status === "ACTIVE" || m.status === "PAST_DUE";
   // The month "Skip a month" pauses is the server's (skipMonth applies the same rule): never guessed here.
@@ -190,7 +201,8 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
     setBusy(true);
     setError(null);
     try {
-      const res = await commitAsync<SubscriptionCardRestartMutation>(environment, RestartMutation, { input: { subscriptionId: m.id } });
+      const input = { subscriptionId: m.id, fulfillmentPoint: restartQuestion ? restartPoint : null };
+      const res = await commitAsync<SubscriptionCardRestartMutation>(environment, RestartMutation, { input });
       const r = res.restartSubscription;
       if (!r.data) {
         setError(("message" in r && r.message) || "Failed to restart subscription");
@@ -357,13 +369,24 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
                   </Dialog.Header>
                   <Dialog.Body>
                     <Text>{RESTART_CONFIRMATION}</Text>
+                    {restartQuestion && (
+                      <Stack as="fieldset" role="radiogroup" aria-label={restartQuestion} gap="1.5" mt="3" data-testid="restart-point">
+                        <Text fontWeight="medium">{restartQuestion}</Text>
+                        {offered.map((p) => (
+                          <HStack as="label" key={p} gap="2" cursor="pointer">
+                            <input type="radio" name={`restart-point-${m.id}`} value={p} checked={restartPoint === p} onChange={() => setRestartPoint(p)} aria-label={p} />
+                            <Text>{p}</Text>
+                          </HStack>
+                        ))}
+                      </Stack>
+                    )}
                     <FormError mt="3">{error}</FormError>
                   </Dialog.Body>
                   <Dialog.Footer>
                     <Button variant="outline" onClick={() => setDialog(null)} disabled={busy}>
                       Cancel
                     </Button>
-                    <Button colorPalette="green" onClick={restart} loading={busy}>
+                    <Button colorPalette="green" onClick={restart} loading={busy} disabled={!!restartQuestion && !offered.includes(restartPoint)}>
                       Restart
                     </Button>
                   </Dialog.Footer>
