@@ -7,7 +7,7 @@ import { openSession } from "../../api/auth/sessions.ts";
 import { testConfig } from "../../api/config.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { expectMoneyBalanced, PAY } from "../support/payments.ts";
-import { killProcessGroup, listeningUrl, spawnProcessGroup } from "../support/server-process.ts";
+import { killProcessGroup, listeningUrl, spawnProcessGroup, waitUntilHealthy } from "../support/server-process.ts";
 
 /**
  * Issue 20, capacity across server processes (`tsx api/main.ts`) on one PostgreSQL database: 20 members check out
@@ -81,14 +81,7 @@ describe.skipIf(!serverUrl)("capacity across server processes (PostgreSQL)", () 
     }
 
     servers.push(...(await Promise.all(booting)));
-    const deadline = Date.now() + 120_000;
-    for (const url of servers) {
-      for (;;) {
-        if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
-        if (Date.now() > deadline) throw new Error(`${url} did not start:\n${logs.join("")}`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
+    await waitUntilHealthy(servers, logs);
   }, 180_000);
 
   afterAll(async () => {

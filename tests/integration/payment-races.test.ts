@@ -8,7 +8,7 @@ import { testConfig } from "../../api/config.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { IDEMPOTENCY_LEASE_MS } from "../../api/billing/sandbox-store.ts";
 import { expectMoneyBalanced, PAY, seedSavedCard } from "../support/payments.ts";
-import { killProcessGroup, listeningUrl, spawnProcessGroup } from "../support/server-process.ts";
+import { killProcessGroup, listeningUrl, spawnProcessGroup, waitUntilHealthy } from "../support/server-process.ts";
 
 /**
  * Issue 12, money under races and crashes, with real server processes (`tsx api/main.ts`) on one PostgreSQL
@@ -91,14 +91,7 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
     [cheapRef, dearRef, cheapId] = [cheap.ref, dear.ref, cheap.id];
 
     await Promise.all(booting);
-    const deadline = Date.now() + 120_000;
-    for (const { url } of Object.values(servers)) {
-      for (;;) {
-        if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
-        if (Date.now() > deadline) throw new Error(`${url} did not start:\n${logs.join("")}`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
+    await waitUntilHealthy(Object.values(servers).map((s) => s.url), logs);
   }, 180_000);
 
   afterAll(async () => {

@@ -9,7 +9,7 @@ import { testConfig } from "../../api/config.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { runRenewals } from "../../api/billing/renewals.ts";
 import pino from "pino";
-import { killProcessGroup, listeningUrl, spawnProcessGroup } from "../support/server-process.ts";
+import { killProcessGroup, listeningUrl, spawnProcessGroup, waitUntilHealthy } from "../support/server-process.ts";
 
 /**
  * Issue 7, scale-out: two real server processes (`tsx api/main.ts`) on one PostgreSQL database, two billing
@@ -132,15 +132,7 @@ describe.skipIf(!serverUrl)("scale-out: two server processes and two billing run
     await prisma.user.create({ data: { username: "scale-throttled", passwordHash: await hashPassword("right-password-1") } });
 
     servers.push(...(await Promise.all(booting)));
-    const deadline = Date.now() + 90_000;
-    for (const server of servers) {
-      for (;;) {
-        const ok = await fetch(`${server}/healthz`).then((r) => r.ok, () => false);
-        if (ok) break;
-        if (Date.now() > deadline) throw new Error(`${server} did not start:\n${logs.join("")}`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
+    await waitUntilHealthy(servers, logs, 90_000);
     // Runs in ~50 s on a busy 2-core machine; the limits leave room for a slower one.
   }, 150_000);
 

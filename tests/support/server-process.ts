@@ -85,3 +85,14 @@ export function listeningUrl(child: ChildProcess, timeoutMs = 150_000): Promise<
     });
   });
 }
+
+/** Waits until every server answers /healthz with 200; past `timeoutMs`, fails with what the servers logged. */
+export async function waitUntilHealthy(urls: readonly string[], logs: readonly string[], timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const url of urls) {
+    while (!(await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) {
+      if (Date.now() > deadline) throw new Error(`${url} did not start:\n${logs.join("")}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
