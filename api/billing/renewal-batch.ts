@@ -1,4 +1,4 @@
-import { nextRetryAt } from "./renewal-attempts.ts";
+import { nextRetryAt, unpaidAttempts } from "./renewal-attempts.ts";
 import { applyScheduledChanges } from "./renewal-changes.ts";
 import { changeTakesEffect } from "./renewal-pricing.ts";
 import { chargeRenewals } from "./renewal-charges.ts";
@@ -25,16 +25,7 @@ export async function renewClaimed(ctx: BillingContext, list: DueList, claimed: 
   const subs = await ctx.db.subscription.findMany({ where: { id: { in: claimed } }, include: renewalInclude, orderBy: { id: "asc" } });
 
   // Earlier attempts at this period (declined, or waiting for the member): they set the retry schedule and the key.
-  const earlier = await ctx.db.payment.findMany({
-    where: { subscriptionId: { in: claimed }, idempotencyKey: { startsWith: "renewal:" }, status: { not: "SUCCEEDED" } },
-    select: { subscriptionId: true, idempotencyKey: true, createdAt: true },
-    orderBy: { createdAt: "asc" },
-  });
-  const attemptsOf = new Map<number, Date[]>();
-  for (const p of earlier) {
-    if (!p.subscriptionId || !p.idempotencyKey!.startsWith(`renewal:${p.subscriptionId}:${period}:`)) continue;
-    attemptsOf.set(p.subscriptionId, [...(attemptsOf.get(p.subscriptionId) ?? []), p.createdAt]);
-  }
+  const attemptsOf = await unpaidAttempts(ctx.db, claimed.map((id) => ({ id, period })));
   const renewals: Renewal[] = [];
   for (const sub of subs) {
     const attempts = attemptsOf.get(sub.id) ?? [];

@@ -12,7 +12,7 @@ import type { Config } from "../config.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { StoredEvent } from "../events/outbox.ts";
 import type { EventPayloads } from "../events/vocabulary.ts";
-import { MAX_ATTEMPTS, nextRetryAt } from "../billing/renewal-attempts.ts";
+import { MAX_ATTEMPTS, nextRetryAt, unpaidAttempts } from "../billing/renewal-attempts.ts";
 import { isoDate, localDate } from "../shared/calendar.ts";
 import { MODE_NAMES, type FulfillmentModeCode } from "../shared/fulfillment.ts";
 import { resumeDate } from "../subscriptions/rules.ts";
@@ -70,12 +70,8 @@ function forMember(config: Config, m: Membership, event: StoredEvent, template: 
 
 /** When the next attempt of a declined period comes (the retry schedule), from its attempts so far. */
 async function retryDate(db: Db, m: Membership, period: string): Promise<string> {
-  const attempts = await db.payment.findMany({
-    where: { subscriptionId: m.id, idempotencyKey: { startsWith: `renewal:${m.id}:${period}:` } },
-    orderBy: { createdAt: "asc" },
-    select: { createdAt: true },
-  });
-  const at = attempts.length ? nextRetryAt(attempts.map((a) => a.createdAt)) : new Date();
+  const attempts = (await unpaidAttempts(db, [{ id: m.id, period }])).get(m.id);
+  const at = attempts ? nextRetryAt(attempts) : new Date();
   return isoDate(localDate(at, m.business.timeZone));
 }
 

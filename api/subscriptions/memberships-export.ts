@@ -6,7 +6,7 @@
 import type { ServiceContext } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { SubscriptionStatus } from "../generated/prisma/enums.ts";
-import { nextRetryAt } from "../billing/renewal-attempts.ts";
+import { nextRetryAt, unpaidAttempts } from "../billing/renewal-attempts.ts";
 import { isoDate, localDate } from "../shared/calendar.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
 import { assertMayList, list, type MembershipFilter } from "./memberships-list.ts";
@@ -112,19 +112,10 @@ async function retryDates(ctx: ServiceContext, page: ExportMembership[]): Promis
   const pastDue = page.filter((m) => m.status === "PAST_DUE");
   const out = new Map<number, string>();
   if (pastDue.length === 0) return out;
-  const attempts = await ctx.db.payment.findMany({
-    where: { subscriptionId: { in: pastDue.map((m) => m.id) }, idempotencyKey: { startsWith: "renewal:" }, status: { not: "SUCCEEDED" } },
-    select: { subscriptionId: true, idempotencyKey: true, createdAt: true },
-    orderBy: { createdAt: "asc" },
-  });
-  const attemptsOf = new Map<string, Date[]>();
-  for (const a of attempts) {
-    // renewal:<membership>:<period>:<attempt>
-    const owed = a.idempotencyKey!.slice(0, a.idempotencyKey!.lastIndexOf(":"));
-    attemptsOf.set(owed, [...(attemptsOf.get(owed) ?? []), a.createdAt]);
-  }
+  const owed = pastDue.map((m) => ({ id: m.id, period: nextBillingPeriod(todayIn(ctx, m.business.timeZone), m.paidThroughPeriod) }));
+  const attemptsOf = await unpaidAttempts(ctx.db, owed);
   for (const m of pastDue) {
-    const dates = attemptsOf.get(`renewal:${m.id}:${nextBillingPeriod(todayIn(ctx, m.business.timeZone), m.paidThroughPeriod)}`);
+    const dates = attemptsOf.get(m.id);
     if (dates) out.set(m.id, isoDate(localDate(nextRetryAt(dates), m.business.timeZone)));
   }
   return out;
