@@ -12,6 +12,7 @@ import { ValidationError } from "../api/shared/errors.ts";
 import { dollarsToCents } from "../api/shared/money.ts";
 import { ErrorBody } from "./openapi.ts";
 import { Ok, type Router } from "./router.ts";
+import { selectionPoint } from "./rows.ts";
 
 const Mode = z.enum(["pickup", "shipping", "delivery"]);
 
@@ -67,8 +68,7 @@ async function start(ctx: ServiceContext, req: FastifyRequest, body: z.output<ty
       planRef: sel.chosenItemId,
       mode: mode.toUpperCase() as "PICKUP" | "SHIPPING" | "DELIVERY",
       addonRefs: sel.chosenAddonIds ?? sel.chosenAddons?.map((a) => a.id) ?? [],
-      fulfillmentPoint: (mode === "pickup" && sel.pickupAddress) || undefined,
-      fulfillmentDetails: sel.fulfillmentDetails ?? undefined,
+      ...selectionPoint(sel, mode),
       couponCode: sel.couponCode ?? undefined,
     },
     email: body.customer_info?.email || sel.email || "",

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import * as businesses from "../api/businesses/service.ts";
 import * as packingCsv from "../api/fulfilment/packing-csv.ts";
-import { csvStream } from "../api/http/csv-stream.ts";
+import { sendCsv } from "../api/http/csv-stream.ts";
 import { toModeCode } from "../api/shared/fulfillment.ts";
 import { idParam, type Router } from "./router.ts";
 
@@ -20,16 +20,12 @@ export function fulfilmentRoutes(r: Router) {
     produces: "text/csv",
     response: z.string().describe(`CSV (RFC 4180, CRLF), one header line: ${packingCsv.PACKING_CSV_HEADER.join(",")}`),
     handler: async (ctx, { params, query }, _req, reply) => {
-      // The walk stops when the client leaves (the reply's stream is destroyed too; this also stops a pending page).
-      const left = new AbortController();
-      reply.raw.on("close", () => left.abort());
-      const rows = await packingCsv.packingCsvRows(ctx, params.id, params.month, { mode: query.mode ? toModeCode(query.mode) : null }, left.signal);
       const name = `packing-${(await businesses.businessById(ctx, params.id)).slug}-${params.month}${query.mode ? `-${query.mode}` : ""}.csv`;
-      return reply
-        .header("content-type", "text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="${name}"`)
-        .header("cache-control", "no-store")
-        .send(csvStream(packingCsv.PACKING_CSV_HEADER, rows));
+      return sendCsv(reply, {
+        filename: name,
+        header: packingCsv.PACKING_CSV_HEADER,
+        rows: (signal) => packingCsv.packingCsvRows(ctx, params.id, params.month, { mode: query.mode ? toModeCode(query.mode) : null }, signal),
+      });
     },
   });
 }

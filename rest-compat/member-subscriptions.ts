@@ -13,7 +13,7 @@ import * as reads from "../api/subscriptions/member-reads.ts";
 import { ValidationError } from "../api/shared/errors.ts";
 import { dollarsToCents, formatCents } from "../api/shared/money.ts";
 import { idParam, Ok, type Router } from "./router.ts";
-import { MembershipRow, membershipRow, membershipRowSelect } from "./rows.ts";
+import { MembershipRow, membershipRow, membershipRowSelect, selectionPoint } from "./rows.ts";
 
 const Window = z.object({ startDay: z.number().int(), endDay: z.number().int(), open: z.boolean(), opensOn: z.string(), closesOn: z.string() });
 const Mode = z.enum(["pickup", "shipping", "delivery"]);
@@ -89,8 +89,7 @@ function applySelection(ctx: ServiceContext, slug: string, selection: z.output<t
     planRef: selection.chosenItemId,
     mode: mode.toUpperCase() as "PICKUP" | "SHIPPING" | "DELIVERY",
     addonRefs,
-    fulfillmentPoint: (mode === "pickup" && selection.pickupAddress) || undefined,
-    fulfillmentDetails: selection.fulfillmentDetails ?? undefined,
+    ...selectionPoint(selection, mode),
   });
 }
 

@@ -8,7 +8,7 @@ import * as subscriptions from "../api/subscriptions/service.ts";
 import * as membershipsList from "../api/subscriptions/memberships-list.ts";
 import * as membershipsExport from "../api/subscriptions/memberships-export.ts";
 import type { RequestContext } from "../api/context.ts";
-import { csvStream } from "../api/http/csv-stream.ts";
+import { sendCsv } from "../api/http/csv-stream.ts";
 import { singleLine } from "../api/shared/validation.ts";
 import { businessIdParams, idParam, Ok, type Router } from "./router.ts";
 import { BusinessRef, MembershipRow, membershipRow, membershipRowSelect, StatusFilter } from "./rows.ts";
@@ -69,17 +69,13 @@ export function membershipRoutes(r: Router) {
     response: z.string().describe(`CSV (RFC 4180, CRLF), one header line: ${membershipsExport.MEMBERSHIP_CSV_HEADER.join(",")}`),
     handler: async (ctx, { query }, _req, reply) => {
       const businessId = await filterBusinessId(ctx, query.business);
-      // The walk stops when the client leaves (the reply's stream is destroyed too; this also stops a pending page).
-      const left = new AbortController();
-      reply.raw.on("close", () => left.abort());
-      const rows = await membershipsExport.membershipCsvRows(ctx, { search: query.q, status: query.status, businessId }, left.signal);
       const day = ctx.clock.now().toISOString().slice(0, 10);
       const name = `memberships-${businessId == null ? "all" : (await businesses.businessById(ctx, businessId)).slug}-${day}.csv`;
-      return reply
-        .header("content-type", "text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="${name}"`)
-        .header("cache-control", "no-store")
-        .send(csvStream(membershipsExport.MEMBERSHIP_CSV_HEADER, rows));
+      return sendCsv(reply, {
+        filename: name,
+        header: membershipsExport.MEMBERSHIP_CSV_HEADER,
+        rows: (signal) => membershipsExport.membershipCsvRows(ctx, { search: query.q, status: query.status, businessId }, signal),
+      });
     },
   });
 

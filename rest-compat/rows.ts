@@ -12,6 +12,14 @@ import { formatCents } from "../api/shared/money.ts";
 export const statusWord = (s: string) => s.toLowerCase();
 
 /** The memberships status filter of §2 (any, active, canceled; plus past_due), as the services spell it. */
+/**
+ * The pickup point or delivery area a §6 membership selection names: its pickupAddress for pickup, else its
+ * fulfillmentDetails, which the domain takes as a choice only when it is exactly one of the mode's list.
+ */
+export function selectionPoint(sel: { pickupAddress?: string | null; fulfillmentDetails?: string | null }, mode: string) {
+  return { fulfillmentPoint: (mode === "pickup" && sel.pickupAddress) || undefined, fulfillmentDetails: sel.fulfillmentDetails ?? undefined };
+}
+
 export const StatusFilter = z
   .enum(["any", "active", "past_due", "canceled", ""])
   .optional()
