@@ -7,7 +7,7 @@
 import type { ServiceContext } from "../context.ts";
 import type { FulfillmentMode, PackingBox, Prisma } from "../generated/prisma/client.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
-import { boxOfFrozen, cycleBoxes, fulfilmentCycle, type FulfilmentCycle } from "./service.ts";
+import { boxOfFrozen, cycleBoxes, FROZEN_PACKING_ORDER, fulfilmentCycle, type FulfilmentCycle } from "./service.ts";
 import type { Box } from "./preview.ts";
 
 export const PACKING_CSV_HEADER = [
@@ -103,7 +103,7 @@ async function* frozenBoxPages(ctx: ServiceContext, snapshotId: number, mode: Fu
     if (signal?.aborted) return;
     const page: PackingBox[] = await ctx.db.packingBox.findMany({
       where: { snapshotId, ...(mode ? { mode } : {}) },
-      orderBy: [{ mode: "asc" }, { fulfillmentPoint: "asc" }, { memberName: "asc" }, { subscriptionId: "asc" }, { id: "asc" }],
+      orderBy: [...FROZEN_PACKING_ORDER],
       take: PACKING_PAGE_ROWS,
       ...(cursor == null ? {} : { cursor: { id: cursor }, skip: 1 }),
     });

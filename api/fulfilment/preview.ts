@@ -198,7 +198,7 @@ function boxOf(row: MembershipRow, outlook: Outlook, change: PricedChange | null
 const modeRank = (mode: FulfillmentMode) => MODE_ORDER.findIndex((m) => toModeCode(m) === mode);
 
 /** Packing order: mode (pickup, shipping, delivery), point alphabetically, member name, membership. */
-export function comparePacking(a: Box, b: Box): number {
+function comparePacking(a: Box, b: Box): number {
   return (
     modeRank(a.mode) - modeRank(b.mode) ||
     a.fulfillmentPoint.localeCompare(b.fulfillmentPoint) ||

@@ -5,14 +5,14 @@
  * api/auth/policy.ts). Operators (administrators) may freeze a month by hand; the job does it otherwise.
  */
 import type { ServiceContext } from "../context.ts";
-import type { FulfillmentMode, PackingBox } from "../generated/prisma/client.ts";
+import type { FulfillmentMode, PackingBox, Prisma } from "../generated/prisma/client.ts";
 import { assertCan, requireAdmin } from "../auth/policy.ts";
 import { eventActorOf } from "../events/outbox.ts";
 import { parseYearMonth, type YearMonth } from "../shared/calendar.ts";
 import { NotFoundError, ValidationError } from "../shared/errors.ts";
 import { cycleOf, nextBoxPeriod, type Cycle } from "./cycle.ts";
 import { differencesOf, type Difference } from "./differences.ts";
-import { comparePacking, previewOf, tally, type Box, type BoxTotals, type Preview } from "./preview.ts";
+import { previewOf, tally, type Box, type BoxTotals, type Preview } from "./preview.ts";
 import { freeze, type FreezeResult } from "./snapshot.ts";
 
 export interface FulfilmentCycle {
@@ -78,8 +78,20 @@ export function boxOfFrozen(r: PackingBox): Box {
   };
 }
 
+/**
+ * A frozen snapshot's packing order, sorted by the database (the FulfillmentMode enum's order is the modes' display
+ * order), so the screen and the CSV download list a frozen month alike.
+ */
+export const FROZEN_PACKING_ORDER = [
+  { mode: "asc" },
+  { fulfillmentPoint: "asc" },
+  { memberName: "asc" },
+  { subscriptionId: "asc" },
+  { id: "asc" },
+] as const satisfies Prisma.PackingBoxOrderByWithRelationInput[];
+
 function frozenBoxes(ctx: ServiceContext, c: FulfilmentCycle): Promise<Box[]> {
-  return (c.memo.frozen ??= ctx.db.packingBox.findMany({ where: { snapshotId: c.snapshot!.id } }).then((rows) => rows.map(boxOfFrozen).sort(comparePacking)));
+  return (c.memo.frozen ??= ctx.db.packingBox.findMany({ where: { snapshotId: c.snapshot!.id }, orderBy: [...FROZEN_PACKING_ORDER] }).then((rows) => rows.map(boxOfFrozen)));
 }
 
 /** The boxes of the month in packing order: the snapshot's once frozen, else the preview's; optionally one mode. */
