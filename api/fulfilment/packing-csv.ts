@@ -1,14 +1,14 @@
 /**
  * The packing lists of a month as CSV rows (issue 20): the boxes in packing order (pickup by point, delivery by
- * area, shipping; each group alphabetical, then member name), the frozen snapshot's once frozen (walked in keyset
- * pages of PACKING_PAGE_ROWS, so a list of tens of thousands of boxes holds one page in memory), else the
- * preview's (one statement for every membership, README "Fulfilment"). The HTTP adapter streams the rows out.
+ * area, shipping; each group alphabetical, then member name), the frozen snapshot's once frozen, else the
+ * preview's: either walked in keyset pages of PACKING_PAGE_ROWS (service.ts boxPage), so a list of tens of
+ * thousands of boxes holds one page in memory. The HTTP adapter streams the rows out.
  */
 import type { ServiceContext } from "../context.ts";
-import type { FulfillmentMode, PackingBox, Prisma } from "../generated/prisma/client.ts";
+import type { FulfillmentMode, Prisma } from "../generated/prisma/client.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
-import { boxOfFrozen, cycleBoxes, FROZEN_PACKING_ORDER, fulfilmentCycle, type FulfilmentCycle } from "./service.ts";
-import type { Box } from "./preview.ts";
+import { boxPage, fulfilmentCycle, type FulfilmentCycle } from "./service.ts";
+import { packingKeyOf, type Box, type PackingKey } from "./preview.ts";
 
 export const PACKING_CSV_HEADER = [
   "mode",
@@ -33,7 +33,7 @@ export const PACKING_CSV_HEADER = [
 
 type PackingCsvRow = (string | number | null)[];
 
-/** Rows per statement over a frozen snapshot. */
+/** Boxes per statement (the open month's: per statement reading the page, priced by three more when it has changes). */
 const PACKING_PAGE_ROWS = 1000;
 
 /** The words a hold reads as on every packing list. */
@@ -75,40 +75,27 @@ function csvRow(b: Box): PackingCsvRow {
 /**
  * The packing list of `month` (optionally one mode) for a business the actor may read (the readers of
  * Business.fulfilment). Refused before any row, so the adapter can still answer with an error status; `signal`
- * stops the walk between pages (the client went away).
+ * stops the walk between pages (the client went away). `pageRows`: boxes per statement (tests make it small).
  */
 export async function packingCsvRows(
   ctx: ServiceContext,
   businessId: number,
   month: string,
-  filter: { mode?: FulfillmentMode | null },
+  filter: { mode?: FulfillmentMode | null; pageRows?: number },
   signal?: AbortSignal,
 ): Promise<AsyncGenerator<PackingCsvRow>> {
   const cycle = await fulfilmentCycle(ctx, businessId, month);
-  return walk(ctx, cycle, filter.mode ?? null, signal);
+  return walk(ctx, cycle, filter.mode ?? null, filter.pageRows ?? PACKING_PAGE_ROWS, signal);
 }
 
-async function* walk(ctx: ServiceContext, cycle: FulfilmentCycle, mode: FulfillmentMode | null, signal: AbortSignal | undefined): AsyncGenerator<PackingCsvRow> {
-  if (!cycle.snapshot) {
-    for (const b of await cycleBoxes(ctx, cycle, { mode })) yield csvRow(b);
-    return;
-  }
-  for await (const b of frozenBoxPages(ctx, cycle.snapshot.id, mode, signal)) yield csvRow(b);
-}
-
-/** A frozen snapshot's boxes in packing order, a keyset page at a time (the enum's order is the modes' display order). */
-async function* frozenBoxPages(ctx: ServiceContext, snapshotId: number, mode: FulfillmentMode | null, signal: AbortSignal | undefined): AsyncGenerator<Box> {
-  let cursor: number | null = null;
+/** The month's boxes in packing order, a keyset page at a time (the snapshot's once frozen, else the preview's). */
+async function* walk(ctx: ServiceContext, cycle: FulfilmentCycle, mode: FulfillmentMode | null, take: number, signal: AbortSignal | undefined): AsyncGenerator<PackingCsvRow> {
+  let after: PackingKey | null = null;
   for (;;) {
     if (signal?.aborted) return;
-    const page: PackingBox[] = await ctx.db.packingBox.findMany({
-      where: { snapshotId, ...(mode ? { mode } : {}) },
-      orderBy: [...FROZEN_PACKING_ORDER],
-      take: PACKING_PAGE_ROWS,
-      ...(cursor == null ? {} : { cursor: { id: cursor }, skip: 1 }),
-    });
-    for (const r of page) yield boxOfFrozen(r);
-    if (page.length < PACKING_PAGE_ROWS) return;
-    cursor = page[page.length - 1].id;
+    const page: Box[] = await boxPage(ctx, cycle, { mode, after, take });
+    for (const b of page) yield csvRow(b);
+    if (page.length < take) return;
+    after = packingKeyOf(page[page.length - 1]);
   }
 }

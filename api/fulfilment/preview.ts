@@ -4,13 +4,16 @@
  * refunded; the boxes that follow from it and their totals. Read in a bounded number of statements whatever the
  * number of members: one for the business, one for every membership with what M needs of it (order, skip,
  * scheduled change, add-ons, renewal attempts), and three to price the scheduled changes taking effect in M.
+ * The packing lists of an open month read the same boxes a keyset page at a time instead (previewBoxPage): the
+ * statement orders and pages them in the database, and each page is priced by the same code.
  */
-import type { FulfillmentMode, Prisma } from "../generated/prisma/client.ts";
+import { Prisma, type FulfillmentMode } from "../generated/prisma/client.ts";
 import type { PrismaClient } from "../db.ts";
 import { nextRetryAt } from "../billing/renewal-attempts.ts";
-import { changeTakesEffect, priceScheduledChanges, renewalAmountCents, type PricedChange, type ScheduledChange } from "../billing/renewal-pricing.ts";
+import { changeTakesEffect, priceScheduledChanges, renewalAmountCents, type ChangingMembership, type PricedChange } from "../billing/renewal-pricing.ts";
+import type { TaxSettings } from "../billing/renewal-types.ts";
 import { daysInMonth, parseYearMonth, type LocalDate, type YearMonth } from "../shared/calendar.ts";
-import { MODE_NAMES, MODE_ORDER, toModeCode } from "../shared/fulfillment.ts";
+import { MODE_NAMES } from "../shared/fulfillment.ts";
 import { NotFoundError } from "../shared/errors.ts";
 
 /** Where a membership stands for M. */
@@ -111,8 +114,8 @@ interface MembershipRow {
   coupon_id: number | null;
   billing_day: number;
   paid_through_period: string | null;
-  user_name: string | null;
-  username: string;
+  /** The name a person reads (the user's, else the address's, else the username): the packing key's. */
+  member_name: string;
   user_email: string | null;
   sub_email: string | null;
   user_phone: string | null;
@@ -129,30 +132,87 @@ interface MembershipRow {
   attempts: number[] | null;
 }
 
-/** Every current membership of the business with what month `period` needs of it: one statement. */
-function readMemberships(db: PrismaClient, businessId: number, period: YearMonth): Promise<MembershipRow[]> {
+/**
+ * Where a box sorts in its month's packing lists, and a page's cursor: mode (the FulfillmentMode enum's order,
+ * the modes' display order), pickup point or delivery area, member name (both in the database's collation), then
+ * the membership (one box per membership a month).
+ */
+export interface PackingKey {
+  mode: FulfillmentMode;
+  point: string;
+  name: string;
+  membershipId: number;
+}
+
+export const packingKeyOf = (b: Box): PackingKey => ({ mode: b.mode, point: b.fulfillmentPoint, name: b.memberName, membershipId: b.membershipId });
+
+/** A page of boxes in packing order: after or before a key (exclusive), `take` of them, read backwards when `reverse`. */
+export interface BoxPageArgs {
+  mode?: FulfillmentMode | null;
+  after?: PackingKey | null;
+  before?: PackingKey | null;
+  take: number;
+  reverse?: boolean;
+}
+
+const keySql = (k: PackingKey) => Prisma.sql`(${k.mode}::"FulfillmentMode", ${k.point}, ${k.name}, ${k.membershipId}::int)`;
+
+/**
+ * The current memberships of the business with what month `period` needs of it, in packing order: one statement.
+ * Each row carries its packing key computed as the preview computes the box (outlookOf, boxOf): a change the
+ * renewal of M applies (unpaid for M, effective by M, its plan still priced in its mode: priceScheduledChanges)
+ * moves the box to the change's mode and point. With `page`, only the rows that are boxes, one keyset page of
+ * them, so a month of any size is read a page at a time; the add-ons and renewal attempts are read for that
+ * page's rows only.
+ */
+function readMemberships(db: PrismaClient, businessId: number, period: YearMonth, page?: BoxPageArgs): Promise<MembershipRow[]> {
   const attemptKey = `:${period}:%`;
+  const where = page
+    ? Prisma.sql`WHERE m.boxed ${page.mode ? Prisma.sql`AND m.pk_mode = ${page.mode}::"FulfillmentMode"` : Prisma.empty}
+                 ${page.after ? Prisma.sql`AND (m.pk_mode, m.pk_point, m.member_name, m.id) > ${keySql(page.after)}` : Prisma.empty}
+                 ${page.before ? Prisma.sql`AND (m.pk_mode, m.pk_point, m.member_name, m.id) < ${keySql(page.before)}` : Prisma.empty}`
+    : Prisma.empty;
+  const dir = page?.reverse ? Prisma.sql`DESC` : Prisma.sql`ASC`;
+  const order = Prisma.sql`ORDER BY pk_mode ${dir}, pk_point ${dir}, member_name ${dir}, id ${dir}`;
   return db.$queryRaw<MembershipRow[]>`
-    SELECT s.id, s.business_id, s.user_id, s.status::text AS status, s.plan_id, p.name AS plan_name, s.mode::text AS mode,
-           s.fulfillment_point, s.address, s.is_gift, s.gift_message, s.total_cents, s.coupon_id, s.billing_day,
-           s.paid_through_period, u.name AS user_name, u.username, u.email AS user_email, s.email AS sub_email,
-           u.phone AS user_phone, o.id AS order_id, o.total_cents AS order_total_cents, o.refunded_cents AS order_refunded_cents,
-           EXISTS (SELECT 1 FROM skips k WHERE k.subscription_id = s.id AND k.year_month = ${period}) AS skipped,
-           c.plan_id AS change_plan_id, c.mode::text AS change_mode, c.fulfillment_point AS change_point,
-           c.addon_ids AS change_addon_ids, c.effective_period AS change_period,
+    WITH base AS (
+      SELECT s.id, s.business_id, s.user_id, s.status, s.plan_id, p.name AS plan_name, s.mode, s.fulfillment_point, s.address,
+             s.is_gift, s.gift_message, s.total_cents, s.coupon_id, s.billing_day, s.paid_through_period,
+             COALESCE(NULLIF(u.name, ''), NULLIF(CASE WHEN jsonb_typeof(s.address -> 'fullName') = 'string' THEN s.address ->> 'fullName' END, ''), u.username) AS member_name,
+             u.email AS user_email, s.email AS sub_email, u.phone AS user_phone,
+             o.id AS order_id, o.total_cents AS order_total_cents, o.refunded_cents AS order_refunded_cents,
+             (o.id IS NOT NULL AND o.total_cents > 0 AND o.refunded_cents >= o.total_cents) AS refunded,
+             (o.id IS NOT NULL OR COALESCE(s.paid_through_period >= ${period}, false)) AS paid,
+             EXISTS (SELECT 1 FROM skips k WHERE k.subscription_id = s.id AND k.year_month = ${period}) AS skipped,
+             c.plan_id AS change_plan_id, c.mode AS change_mode, c.fulfillment_point AS change_point,
+             c.addon_ids AS change_addon_ids, c.effective_period AS change_period,
+             (c.effective_period <= ${period} AND EXISTS (SELECT 1 FROM plan_variations v WHERE v.plan_id = c.plan_id AND v.mode = c.mode)) AS change_priced
+        FROM subscriptions s
+        JOIN users u ON u.id = s.user_id
+        JOIN plans p ON p.id = s.plan_id
+        LEFT JOIN orders o ON o.subscription_id = s.id AND o.period = ${period}
+        LEFT JOIN subscription_changes c ON c.subscription_id = s.id
+       WHERE s.business_id = ${businessId} AND s.status IN ('ACTIVE', 'PAST_DUE')
+    ), m AS (
+      SELECT b.*, NOT b.refunded AND (b.paid OR NOT b.skipped) AS boxed,
+             CASE WHEN NOT b.paid AND NOT b.skipped AND b.change_priced THEN b.change_mode ELSE b.mode END AS pk_mode,
+             CASE WHEN NOT b.paid AND NOT b.skipped AND b.change_priced THEN b.change_point ELSE b.fulfillment_point END AS pk_point
+        FROM base b
+    ), page AS (
+      SELECT * FROM m ${where} ${order} ${page ? Prisma.sql`LIMIT ${page.take}` : Prisma.empty}
+    )
+    SELECT m.id, m.business_id, m.user_id, m.status::text AS status, m.plan_id, m.plan_name, m.mode::text AS mode, m.fulfillment_point,
+           m.address, m.is_gift, m.gift_message, m.total_cents, m.coupon_id, m.billing_day, m.paid_through_period, m.member_name,
+           m.user_email, m.sub_email, m.user_phone, m.order_id, m.order_total_cents, m.order_refunded_cents, m.skipped,
+           m.change_plan_id, m.change_mode::text AS change_mode, m.change_point, m.change_addon_ids, m.change_period,
            COALESCE((SELECT json_agg(json_build_object('id', a.id, 'ref', a.ref, 'name', a.name) ORDER BY a.position, a.id)
-                       FROM subscription_addons sa JOIN addons a ON a.id = sa.addon_id WHERE sa.subscription_id = s.id), '[]'::json) AS addons,
+                       FROM subscription_addons sa JOIN addons a ON a.id = sa.addon_id WHERE sa.subscription_id = m.id), '[]'::json) AS addons,
            (SELECT array_agg((extract(epoch FROM py.created_at) * 1000)::float8 ORDER BY py.created_at)
               FROM payments py
-             WHERE py.subscription_id = s.id AND py.status::text <> 'SUCCEEDED'
-               AND py.idempotency_key LIKE 'renewal:' || s.id || ${attemptKey}) AS attempts
-      FROM subscriptions s
-      JOIN users u ON u.id = s.user_id
-      JOIN plans p ON p.id = s.plan_id
-      LEFT JOIN orders o ON o.subscription_id = s.id AND o.period = ${period}
-      LEFT JOIN subscription_changes c ON c.subscription_id = s.id
-     WHERE s.business_id = ${businessId} AND s.status IN ('ACTIVE', 'PAST_DUE')
-     ORDER BY s.id`;
+             WHERE py.subscription_id = m.id AND py.status::text <> 'SUCCEEDED'
+               AND py.idempotency_key LIKE 'renewal:' || m.id || ${attemptKey}) AS attempts
+      FROM page m
+     ${order}`;
 }
 
 const addressField = (address: Prisma.JsonValue | null, key: string): string => {
@@ -173,12 +233,11 @@ function outlookOf(row: MembershipRow, period: YearMonth): Outlook {
 }
 
 function boxOf(row: MembershipRow, outlook: Outlook, change: PricedChange | null, totalCents: number): Box {
-  const memberName = row.user_name || addressField(row.address, "fullName") || row.username;
   return {
     membershipId: row.id,
     orderId: outlook === "PAID" ? row.order_id : null,
     userId: row.user_id,
-    memberName,
+    memberName: row.member_name,
     email: row.sub_email || row.user_email || "",
     phone: addressField(row.address, "phone") || row.user_phone || "",
     planId: change?.planId ?? row.plan_id,
@@ -193,18 +252,6 @@ function boxOf(row: MembershipRow, outlook: Outlook, change: PricedChange | null
     totalCents,
     hold: outlook === "RETRY" ? PAYMENT_FAILED : null,
   };
-}
-
-const modeRank = (mode: FulfillmentMode) => MODE_ORDER.findIndex((m) => toModeCode(m) === mode);
-
-/** Packing order: mode (pickup, shipping, delivery), point alphabetically, member name, membership. */
-function comparePacking(a: Box, b: Box): number {
-  return (
-    modeRank(a.mode) - modeRank(b.mode) ||
-    a.fulfillmentPoint.localeCompare(b.fulfillmentPoint) ||
-    a.memberName.localeCompare(b.memberName) ||
-    a.membershipId - b.membershipId
-  );
 }
 
 /** Where a box goes, as its group is called: the pickup point or delivery area, or the mode when it has none. */
@@ -233,23 +280,33 @@ export function tally(boxes: Box[]): BoxTotals {
   };
 }
 
-/** The cycle preview of `period` for a business, as of now (no authorization: the caller checked it). */
-export async function previewOf(db: PrismaClient, businessId: number, period: YearMonth): Promise<Preview> {
+/** What the preview needs of the business: its tax, which a scheduled change is priced with. */
+export interface PreviewBusiness {
+  id: number;
+  page: TaxSettings;
+}
+
+/** The business the preview prices for (no authorization: the caller checked it). */
+export async function previewBusiness(db: PrismaClient, businessId: number): Promise<PreviewBusiness> {
   const business = await db.business.findUnique({ where: { id: businessId }, select: { id: true, page: { select: { taxEnabled: true, taxRateBps: true } } } });
   if (!business) throw new NotFoundError("Business not found.");
-  const rows = await readMemberships(db, businessId, period);
+  return business;
+}
+
+/** Rows of readMemberships as the preview's members, in the rows' order: three statements to price the scheduled changes taking effect. */
+async function membersOf(db: PrismaClient, business: PreviewBusiness, period: YearMonth, rows: MembershipRow[]): Promise<PreviewMember[]> {
   const outlooks = rows.map((r) => outlookOf(r, period));
 
   // The changes the renewal of M applies before charging it, priced as the run prices them.
-  const changing = rows.flatMap((r, i): { id: number; businessId: number; couponId: number | null; pendingChange: ScheduledChange }[] => {
+  const changing = rows.flatMap((r, i): ChangingMembership[] => {
     const unpaid = outlooks[i] === "WILL_CHARGE" || outlooks[i] === "RETRY";
     const change = r.change_plan_id === null ? null : { planId: r.change_plan_id, mode: r.change_mode!, fulfillmentPoint: r.change_point ?? "", addonIds: r.change_addon_ids ?? [], effectivePeriod: r.change_period! };
     return unpaid && change && changeTakesEffect(change, period) ? [{ id: r.id, businessId: r.business_id, couponId: r.coupon_id, pendingChange: change }] : [];
   });
-  const priced = await priceScheduledChanges(db, changing, new Map([[businessId, business.page]]));
+  const priced = await priceScheduledChanges(db, changing, new Map([[business.id, business.page]]));
 
   const { year, month } = parseYearMonth(period);
-  const members: PreviewMember[] = rows.map((row, i) => {
+  return rows.map((row, i) => {
     const outlook = outlooks[i];
     const change = priced.get(row.id) ?? null;
     const amountCents =
@@ -257,7 +314,7 @@ export async function previewOf(db: PrismaClient, businessId: number, period: Ye
     const boxed = outlook === "PAID" || outlook === "WILL_CHARGE" || outlook === "RETRY";
     return {
       membershipId: row.id,
-      memberName: row.user_name || addressField(row.address, "fullName") || row.username,
+      memberName: row.member_name,
       outlook,
       amountCents,
       chargeDate: outlook === "WILL_CHARGE" ? { year, month, day: Math.min(row.billing_day, daysInMonth(year, month)) } : null,
@@ -266,10 +323,32 @@ export async function previewOf(db: PrismaClient, businessId: number, period: Ye
       box: boxed ? boxOf(row, outlook, change, amountCents) : null,
     };
   });
-  const boxes = members.flatMap((m) => (m.box ? [m.box] : [])).sort(comparePacking);
+}
+
+/**
+ * The cycle preview of `period` for a business, as of now (no authorization: the caller checked it). Its boxes
+ * are in packing order (the database's, as previewBoxPage pages them and as a frozen month is listed); its
+ * members by membership.
+ */
+export async function previewOf(db: PrismaClient, businessId: number, period: YearMonth): Promise<Preview> {
+  const business = await previewBusiness(db, businessId);
+  const inPackingOrder = await membersOf(db, business, period, await readMemberships(db, businessId, period));
+  const boxes = inPackingOrder.flatMap((m) => (m.box ? [m.box] : []));
+  const members = inPackingOrder.sort((a, b) => a.membershipId - b.membershipId);
   const sum = (o: Outlook) => members.filter((m) => m.outlook === o).reduce((n, m) => n + m.amountCents, 0);
   const paidCents = sum("PAID");
   const toChargeCents = sum("WILL_CHARGE");
   const retryCents = sum("RETRY");
   return { period, members, boxes, paidCents, toChargeCents, retryCents, expectedRevenueCents: paidCents + toChargeCents + retryCents, totals: tally(boxes) };
+}
+
+/**
+ * One keyset page of the preview's boxes (the same boxes, in the same order, as previewOf's), read in the
+ * database a page at a time and priced with the renewal's code page by page: one statement for the page, and
+ * three more when a scheduled change on it takes effect. In packing order, also when read `reverse`.
+ */
+export async function previewBoxPage(db: PrismaClient, business: PreviewBusiness, period: YearMonth, page: BoxPageArgs): Promise<Box[]> {
+  const rows = await readMemberships(db, business.id, period, page);
+  if (page.reverse) rows.reverse();
+  return (await membersOf(db, business, period, rows)).flatMap((m) => (m.box ? [m.box] : []));
 }

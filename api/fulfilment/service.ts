@@ -10,9 +10,10 @@ import { assertCan, requireAdmin } from "../auth/policy.ts";
 import { eventActorOf } from "../events/outbox.ts";
 import { parseYearMonth, type YearMonth } from "../shared/calendar.ts";
 import { NotFoundError, ValidationError } from "../shared/errors.ts";
+import { MODE_ORDER, toModeCode } from "../shared/fulfillment.ts";
 import { cycleOf, nextBoxPeriod, type Cycle } from "./cycle.ts";
 import { differencesOf, type Difference } from "./differences.ts";
-import { previewOf, tally, type Box, type BoxTotals, type Preview } from "./preview.ts";
+import { previewBoxPage, previewOf, tally, type Box, type BoxPageArgs, type BoxTotals, type PackingKey, type Preview, type PreviewBusiness } from "./preview.ts";
 import { freeze, type FreezeResult } from "./snapshot.ts";
 
 export interface FulfilmentCycle {
@@ -20,6 +21,8 @@ export interface FulfilmentCycle {
   cycle: Cycle;
   state: "OPEN" | "FROZEN";
   snapshot: { id: number; frozenAt: Date; trigger: string } | null;
+  /** What the open month's boxes are priced with. */
+  business: PreviewBusiness;
   /** Read once per request, whichever fields ask for them. */
   memo: { preview?: Promise<Preview>; frozen?: Promise<Box[]> };
 }
@@ -46,17 +49,22 @@ export async function fulfilmentCycle(ctx: ServiceContext, businessId: number, m
   }
   const business = await ctx.db.business.findUnique({
     where: { id: businessId },
-    select: { ...timingSelect, packingSnapshots: { where: { period }, select: { id: true, frozenAt: true, trigger: true } } },
+    select: {
+      timeZone: true,
+      page: { select: { billingDay: true, cutoffDay: true, boxReadyDay: true, taxEnabled: true, taxRateBps: true } },
+      packingSnapshots: { where: { period }, select: { id: true, frozenAt: true, trigger: true } },
+    },
   });
   if (!business) throw new NotFoundError("Business not found.");
   const snapshot = business.packingSnapshots[0] ?? null;
-  return { businessId, cycle: cycleOf(business, period), state: snapshot ? "FROZEN" : "OPEN", snapshot, memo: {} };
+  const tax = business.page && { taxEnabled: business.page.taxEnabled, taxRateBps: business.page.taxRateBps };
+  return { businessId, cycle: cycleOf(business, period), state: snapshot ? "FROZEN" : "OPEN", snapshot, business: { id: businessId, page: tax }, memo: {} };
 }
 
 const previewFor = (ctx: ServiceContext, c: FulfilmentCycle) => (c.memo.preview ??= previewOf(ctx.db, c.businessId, c.cycle.period));
 
 /** A frozen packing_boxes row as a box. */
-export function boxOfFrozen(r: PackingBox): Box {
+function boxOfFrozen(r: PackingBox): Box {
   return {
     membershipId: r.subscriptionId,
     orderId: r.orderId,
@@ -80,18 +88,60 @@ export function boxOfFrozen(r: PackingBox): Box {
 
 /**
  * A frozen snapshot's packing order, sorted by the database (the FulfillmentMode enum's order is the modes' display
- * order), so the screen and the CSV download list a frozen month alike.
+ * order): the preview's (PackingKey), so the screen and the CSV download list a month alike, open or frozen. A
+ * snapshot has one box per membership, so the order is total and a PackingKey is a keyset cursor on it.
  */
-export const FROZEN_PACKING_ORDER = [
+const FROZEN_PACKING_ORDER = [
   { mode: "asc" },
   { fulfillmentPoint: "asc" },
   { memberName: "asc" },
   { subscriptionId: "asc" },
-  { id: "asc" },
 ] as const satisfies Prisma.PackingBoxOrderByWithRelationInput[];
+
+const FROZEN_PACKING_ORDER_REVERSED = FROZEN_PACKING_ORDER.map((o) => Object.fromEntries(Object.keys(o).map((k) => [k, "desc"]))) as Prisma.PackingBoxOrderByWithRelationInput[];
+
+/** The modes in the enum's (the database's) order. */
+const MODES: FulfillmentMode[] = MODE_ORDER.map(toModeCode);
+
+/** The boxes after (`gt`) or before (`lt`) a key in FROZEN_PACKING_ORDER (Prisma compares no enums: the later modes are listed). */
+function beyond(k: PackingKey, dir: "gt" | "lt"): Prisma.PackingBoxWhereInput {
+  const i = MODES.indexOf(k.mode);
+  return {
+    OR: [
+      { mode: { in: dir === "gt" ? MODES.slice(i + 1) : MODES.slice(0, i) } },
+      { mode: k.mode, fulfillmentPoint: { [dir]: k.point } },
+      { mode: k.mode, fulfillmentPoint: k.point, memberName: { [dir]: k.name } },
+      { mode: k.mode, fulfillmentPoint: k.point, memberName: k.name, subscriptionId: { [dir]: k.membershipId } },
+    ],
+  };
+}
+
+/** One keyset page of a frozen snapshot's boxes, in packing order (also when read `reverse`): one statement. */
+async function frozenBoxPage(ctx: ServiceContext, snapshotId: number, page: BoxPageArgs): Promise<Box[]> {
+  const rows = await ctx.db.packingBox.findMany({
+    where: {
+      snapshotId,
+      ...(page.mode ? { mode: page.mode } : {}),
+      AND: [...(page.after ? [beyond(page.after, "gt")] : []), ...(page.before ? [beyond(page.before, "lt")] : [])],
+    },
+    orderBy: page.reverse ? FROZEN_PACKING_ORDER_REVERSED : [...FROZEN_PACKING_ORDER],
+    take: page.take,
+  });
+  if (page.reverse) rows.reverse();
+  return rows.map(boxOfFrozen);
+}
 
 function frozenBoxes(ctx: ServiceContext, c: FulfilmentCycle): Promise<Box[]> {
   return (c.memo.frozen ??= ctx.db.packingBox.findMany({ where: { snapshotId: c.snapshot!.id }, orderBy: [...FROZEN_PACKING_ORDER] }).then((rows) => rows.map(boxOfFrozen)));
+}
+
+/**
+ * One keyset page of the month's boxes in packing order (optionally one mode): the snapshot's once frozen, else the
+ * preview's, each read in the database a page at a time. A PackingKey names the same place in both, so a page
+ * read before the freeze continues after it.
+ */
+export function boxPage(ctx: ServiceContext, c: FulfilmentCycle, page: BoxPageArgs): Promise<Box[]> {
+  return c.snapshot ? frozenBoxPage(ctx, c.snapshot.id, page) : previewBoxPage(ctx.db, c.business, c.cycle.period, page);
 }
 
 /** The boxes of the month in packing order: the snapshot's once frozen, else the preview's; optionally one mode. */
