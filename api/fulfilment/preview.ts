@@ -146,7 +146,7 @@ export interface PackingKey {
 
 export const packingKeyOf = (b: Box): PackingKey => ({ mode: b.mode, point: b.fulfillmentPoint, name: b.memberName, membershipId: b.membershipId });
 
-/** A page of boxes in packing order: after or before a key (exclusive), `take` of them, read backwards when `reverse`. */
+/** A page of boxes in packing order: after or before a key (exclusive), `take` of them, read backwards (descending) when `reverse`. */
 export interface BoxPageArgs {
   mode?: FulfillmentMode | null;
   after?: PackingKey | null;
@@ -345,10 +345,10 @@ export async function previewOf(db: PrismaClient, businessId: number, period: Ye
 /**
  * One keyset page of the preview's boxes (the same boxes, in the same order, as previewOf's), read in the
  * database a page at a time and priced with the renewal's code page by page: one statement for the page, and
- * three more when a scheduled change on it takes effect. In packing order, also when read `reverse`.
+ * three more when a scheduled change on it takes effect. In packing order, nearest the cursor first (backwards when
+ * `reverse`).
  */
 export async function previewBoxPage(db: PrismaClient, business: PreviewBusiness, period: YearMonth, page: BoxPageArgs): Promise<Box[]> {
   const rows = await readMemberships(db, business.id, period, page);
-  if (page.reverse) rows.reverse();
   return (await membersOf(db, business, period, rows)).flatMap((m) => (m.box ? [m.box] : []));
 }

@@ -1,5 +1,5 @@
 /** Fulfilment of a month (issue 20): Business.fulfilment(month) and the operators' freezePackingSnapshot. */
-import { resolveArrayConnection } from "@pothos/plugin-relay";
+import { resolveCursorConnection } from "@pothos/plugin-relay";
 import { builder } from "../graphql/builder.ts";
 import { COMMON_ERRORS } from "../graphql/errors.ts";
 import { numericId } from "../graphql/ids.ts";
@@ -7,7 +7,10 @@ import { FulfillmentModeEnum } from "../catalog/schema.ts";
 import { isoDate } from "../shared/calendar.ts";
 import { globalId } from "../shared/global-id.ts";
 import type { Difference } from "./differences.ts";
-import type { Box, Count, PlanModeCount, PreviewMember } from "./preview.ts";
+import type { FulfillmentMode } from "../generated/prisma/client.ts";
+import { ValidationError } from "../shared/errors.ts";
+import { MODE_ORDER, toModeCode } from "../shared/fulfillment.ts";
+import type { Box, Count, PackingKey, PlanModeCount, PreviewMember } from "./preview.ts";
 import * as fulfilment from "./service.ts";
 
 const CycleStateEnum = builder.enumType("FulfilmentCycleState", {
@@ -34,6 +37,28 @@ const DifferenceKindEnum = builder.enumType("FulfilmentDifferenceKind", {
     PAYMENT: { description: "A box on hold is now paid, or its retries failed." },
   } as const,
 });
+
+/** A box's cursor: its packing key (preview.ts PackingKey), opaque to clients. */
+const CURSOR_PREFIX = "PackingBox:";
+const boxCursor = (b: Box) => Buffer.from(CURSOR_PREFIX + JSON.stringify([b.mode, b.fulfillmentPoint, b.memberName, b.membershipId])).toString("base64url");
+
+function packingKeyOfCursor(cursor: string | undefined, arg: "after" | "before"): PackingKey | null {
+  if (cursor === undefined) return null;
+  const text = Buffer.from(cursor, "base64url").toString("utf8");
+  let key: unknown;
+  try {
+    key = text.startsWith(CURSOR_PREFIX) ? JSON.parse(text.slice(CURSOR_PREFIX.length)) : null;
+  } catch {
+    key = null;
+  }
+  if (Array.isArray(key) && key.length === 4) {
+    const [mode, point, name, membershipId] = key as unknown[];
+    if (MODE_ORDER.some((m) => toModeCode(m) === mode) && typeof point === "string" && typeof name === "string" && Number.isSafeInteger(membershipId)) {
+      return { mode: mode as FulfillmentMode, point, name, membershipId: membershipId as number };
+    }
+  }
+  throw new ValidationError("Not a cursor of these boxes.", [{ path: arg, message: "Not a cursor of these boxes." }]);
+}
 
 const CountRef = builder.objectRef<Count>("FulfilmentCount").implement({
   fields: (t) => ({ label: t.exposeString("label"), count: t.exposeInt("count") }),
@@ -120,8 +145,13 @@ const CycleRef = builder.objectRef<fulfilment.FulfilmentCycle>("FulfilmentCycle"
     boxes: t.connection({
       type: BoxRef,
       description: "Boxes ordered by mode, point (alphabetical) and member name.",
+      // Read from the database a page at a time (20 by default, at most 100, as before); a cursor names a box (its
+      // packing key), not a position: stable while boxes come and go, and valid across the month's freeze.
       args: { mode: t.arg({ type: FulfillmentModeEnum }) },
-      resolve: async (c, args, ctx) => resolveArrayConnection({ args }, await fulfilment.cycleBoxes(ctx, c, { mode: args.mode })),
+      resolve: (c, args, ctx) =>
+        resolveCursorConnection<Promise<Box[]>>({ args, toCursor: boxCursor }, ({ before, after, limit, inverted }) =>
+          fulfilment.boxPage(ctx, c, { mode: args.mode, after: packingKeyOfCursor(after, "after"), before: packingKeyOfCursor(before, "before"), take: limit, reverse: inverted }),
+        ),
     }),
     differences: t.field({
       type: [DifferenceRef],

@@ -116,7 +116,7 @@ function beyond(k: PackingKey, dir: "gt" | "lt"): Prisma.PackingBoxWhereInput {
   };
 }
 
-/** One keyset page of a frozen snapshot's boxes, in packing order (also when read `reverse`): one statement. */
+/** One keyset page of a frozen snapshot's boxes in packing order (nearest the cursor first: backwards when `reverse`): one statement. */
 async function frozenBoxPage(ctx: ServiceContext, snapshotId: number, page: BoxPageArgs): Promise<Box[]> {
   const rows = await ctx.db.packingBox.findMany({
     where: {
@@ -127,7 +127,6 @@ async function frozenBoxPage(ctx: ServiceContext, snapshotId: number, page: BoxP
     orderBy: page.reverse ? FROZEN_PACKING_ORDER_REVERSED : [...FROZEN_PACKING_ORDER],
     take: page.take,
   });
-  if (page.reverse) rows.reverse();
   return rows.map(boxOfFrozen);
 }
 
@@ -136,18 +135,13 @@ function frozenBoxes(ctx: ServiceContext, c: FulfilmentCycle): Promise<Box[]> {
 }
 
 /**
- * One keyset page of the month's boxes in packing order (optionally one mode): the snapshot's once frozen, else the
- * preview's, each read in the database a page at a time. A PackingKey names the same place in both, so a page
+ * One keyset page of the month's boxes in packing order (optionally one mode; nearest the cursor first, so backwards
+ * when `reverse`, as a connection's `last` reads): the snapshot's once frozen, else the preview's, each read in the
+ * database a page at a time. A PackingKey names the same place in both, so a page
  * read before the freeze continues after it.
  */
 export function boxPage(ctx: ServiceContext, c: FulfilmentCycle, page: BoxPageArgs): Promise<Box[]> {
   return c.snapshot ? frozenBoxPage(ctx, c.snapshot.id, page) : previewBoxPage(ctx.db, c.business, c.cycle.period, page);
-}
-
-/** The boxes of the month in packing order: the snapshot's once frozen, else the preview's; optionally one mode. */
-export async function cycleBoxes(ctx: ServiceContext, c: FulfilmentCycle, filter: { mode?: FulfillmentMode | null } = {}): Promise<Box[]> {
-  const boxes = c.snapshot ? await frozenBoxes(ctx, c) : (await previewFor(ctx, c)).boxes;
-  return filter.mode ? boxes.filter((b) => b.mode === filter.mode) : boxes;
 }
 
 /** Box counts (the snapshot's once frozen) and the month's revenue as it stands now. */
