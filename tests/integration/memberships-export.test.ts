@@ -148,7 +148,12 @@ describe("GET /api/admin/memberships.csv", () => {
 });
 
 describe("50,000 memberships", () => {
+  let port = 0;
+  let token = "";
+  let statements = 0;
+  let fullWalkStatements = 0;
   it("stream with bounded memory (peak printed)", { timeout: 240_000 }, async () => {
+    (t.db.prisma as unknown as { $on(e: "query", cb: () => void): void }).$on("query", () => statements++);
     const db = t.db.prisma;
     const n = 50_000;
     const started = Date.now();
@@ -161,7 +166,7 @@ describe("50,000 memberships", () => {
     const plan = await f.plan(bulk, { name: "Bulk" });
     const owner = await f.user({ username: "owner-of-bulk" });
     await f.attach(bulk, owner, "OWNER");
-    const token = await f.session(owner);
+    token = await f.session(owner);
     await db.$executeRawUnsafe(
       `INSERT INTO subscriptions (user_id, business_id, plan_id, status, mode, plan_amount_cents, total_cents, paid_through_period, started_at, updated_at)
        SELECT u.id, ${bulk.id}, ${plan.id}, (CASE WHEN u.id % 10 = 0 THEN 'PAST_DUE' ELSE 'ACTIVE' END)::"SubscriptionStatus", 'PICKUP', 3000, 3000, '2026-03',
@@ -171,7 +176,7 @@ describe("50,000 memberships", () => {
     console.log(`inserted ${n} memberships in ${Date.now() - started} ms`);
 
     await t.app.listen({ port: 0, host: "127.0.0.1" });
-    const { port } = t.app.server.address() as AddressInfo;
+    port = (t.app.server.address() as AddressInfo).port;
     // Warm up first (the route's code compiled, the statements prepared), so the figures are the stream's own.
     await download(`/api/admin/memberships.csv?business=bulk&q=bulk-1@`, token);
     // A collection before each live-heap sample, so garbage not yet collected does not count as held.
@@ -191,6 +196,7 @@ describe("50,000 memberships", () => {
     };
     const timer = setInterval(sample, 20);
     const t0 = Date.now();
+    statements = 0;
     // Read as it arrives, counting lines and bytes, keeping nothing.
     const { status, lines, bytes } = await new Promise<{ status: number; lines: number; bytes: number }>((resolve, reject) => {
       http
@@ -215,6 +221,7 @@ describe("50,000 memberships", () => {
         .on("error", reject);
     });
     clearInterval(timer);
+    fullWalkStatements = statements;
     const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
     console.log(
       `memberships CSV: ${lines} lines, ${mb(bytes)} in ${Date.now() - t0} ms; heap ${mb(base.heapUsed)} -> peak ${mb(peakHeap)} (+${mb(peakHeap - base.heapUsed)}, garbage included), ` +
@@ -228,5 +235,37 @@ describe("50,000 memberships", () => {
     // And it does not grow with the rows: the second half of the stream holds no more than the first.
     const half = Math.floor(liveSamples.length / 2);
     expect(Math.max(...liveSamples.slice(half)) - Math.max(...liveSamples.slice(0, half))).toBeLessThan(bytes / 4);
+  });
+
+  it("a client that leaves mid-download stops the database walk within the page it was reading", { timeout: 60_000 }, async () => {
+    statements = 0;
+    let rows = 0;
+    let atAbort = 0;
+    // The whole file is 50 pages of 1,000, each with its page's retry dates (the download above); the client reads
+    // its first chunk and hangs up (the socket's buffers have taken the first pages by then).
+    await new Promise<void>((resolve, reject) => {
+      const req = http.get({ host: "127.0.0.1", port, path: `/api/admin/memberships.csv?business=bulk`, headers: { authorization: `Bearer ${token}` } }, (res) => {
+        res.once("data", (chunk: Buffer) => {
+          for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
+          atAbort = statements;
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on("error", (err) => (req.destroyed ? undefined : reject(err)));
+    });
+    // Wait for the walk to settle: no statement for a second (a walk going on issues one every few milliseconds).
+    for (let seen = -1; seen !== statements; ) {
+      seen = statements;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    const after = statements - atAbort;
+    console.log(`memberships CSV left after its first chunk (${rows} lines): ${atAbort} statements before the client left, ${after} after; the whole download: ${fullWalkStatements}`);
+    expect(rows).toBeLessThan(50_000);
+    // At most what the page being read when the client left takes (its rows and their retry dates), far from the
+    // whole walk.
+    expect(after).toBeLessThanOrEqual(Math.ceil(fullWalkStatements / 50));
+    expect(fullWalkStatements).toBeGreaterThanOrEqual(100);
+    expect(atAbort + after).toBeLessThan(fullWalkStatements / 2);
   });
 });
