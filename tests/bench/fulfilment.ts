@@ -4,13 +4,14 @@
  * The fulfilment cycle on the benchmark data set (seed-large.ts), on a throw-away copy of the database: the
  * preview and the packing snapshot of one business (as seeded, about 100 members; and a 1,000-member business,
  * made on the copy by moving ten businesses' memberships into one), then the freeze job's pass over every
- * business (the 100,000 memberships). Prints time (median of --runs for the preview) and SQL statements.
+ * business (the 100,000 memberships); the open month read in keyset pages as the packing lists read it (the
+ * screen's first 40 boxes, the CSV's pages of 1,000). Prints time (median of --runs for the preview) and SQL statements.
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
 import pino from "pino";
 import { openDatabase } from "../../api/db.ts";
-import { previewOf } from "../../api/fulfilment/preview.ts";
+import { packingKeyOf, previewBoxPage, previewBusiness, previewOf, type PackingKey } from "../../api/fulfilment/preview.ts";
 import { freeze, freezeDue } from "../../api/fulfilment/snapshot.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { BENCH_BILLING_INSTANT } from "./seed-large.ts";
@@ -59,6 +60,20 @@ async function measure(label: string, businessId: number) {
       boxes = p.boxes.length;
     }
     rows.push([`preview ${period}`, label, String(members), String(boxes), `${median(times).toFixed(1)} ms`, String(count)]);
+  }
+  // The open month as the packing lists read it, a keyset page at a time: the screen's first 40, and the CSV's walk.
+  const business = await previewBusiness(db.prisma, businessId);
+  for (const take of [40, 1000]) {
+    statements = 0;
+    t0 = performance.now();
+    let boxes = 0;
+    for (let after: PackingKey | null = null; ; ) {
+      const page = await previewBoxPage(db.prisma, business, "2026-04", { after, take });
+      boxes += page.length;
+      if (take === 40 || page.length < take) break;
+      after = packingKeyOf(page[page.length - 1]);
+    }
+    rows.push([take === 40 ? "first 40 boxes 2026-04 (screen)" : "all boxes 2026-04 in pages of 1,000 (CSV)", label, String(members), String(boxes), `${(performance.now() - t0).toFixed(1)} ms`, String(statements)]);
   }
   statements = 0;
   t0 = performance.now();
