@@ -76,7 +76,11 @@ interface Props {
   summary: string;
 }
 
-/** Spec §4 change confirm dialog: open → 'Applying...' → 'Update scheduled' and back to /membership; errors stay in the dialog. */
+/**
+ * Spec §4 change confirm dialog: open → 'Applying...' → 'Update scheduled' and back to /membership; errors stay in the
+ * dialog. The builder passes the change as it stood when Update was pressed (its props do not follow the membership
+ * the mutation updates, so the dialog's words and quote stay put until it navigates away).
+ */
 export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, addonIds, mode, fulfillmentPoint, pointOnly, summary }: Props) {
   const [commit] = useMutation<ChangeConfirmDialogMutation>(ChangeMutation);
   const [phase, setPhase] = useState<Phase>("idle");
@@ -164,9 +168,13 @@ export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, 
   );
 }
 
-/** The server's price of the change, asked each time the dialog opens. */
+/**
+ * The server's price of the change, asked again each time the dialog opens. The quote of the same change asked
+ * before (the dialog closed and opened again) stays on screen while the new answer comes ("store-and-network"),
+ * instead of the line falling back to "Calculating…" and back; a change never quoted suspends once.
+ */
 function ChangeQuote({ input }: { input: ChangeSubscriptionInput }) {
-  const { changeQuote } = useLazyLoadQuery<ChangeConfirmDialogQuoteQuery>(QuoteQuery, { input }, { fetchPolicy: "network-only" });
+  const { changeQuote } = useLazyLoadQuery<ChangeConfirmDialogQuoteQuery>(QuoteQuery, { input }, { fetchPolicy: "store-and-network" });
   if (changeQuote.data) return <QuoteLine>{quoteText(changeQuote.data)}</QuoteLine>;
   return <QuoteLine failed>{("message" in changeQuote && changeQuote.message) || QUOTE_FAILED}</QuoteLine>;
 }

@@ -1,5 +1,5 @@
 import { Badge, Box, Button, Flex, Heading, HStack, SimpleGrid, Stack, Text } from "@chakra-ui/react";
-import { useMemo, useState } from "react";
+import { useMemo, useState, type ComponentProps } from "react";
 import { graphql, useFragment } from "react-relay";
 import { useNavigate } from "react-router";
 import type { MembershipBuilderFragment_business$key } from "./__generated__/MembershipBuilderFragment_business.graphql.ts";
@@ -165,6 +165,9 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
     setChoice((c) => ({ ...c, mode: m, point: initialPoint(pointsForMode(fulfillment, m), original?.mode === m ? original.point : c.mode === m ? c.point : null) }));
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmOpen, setConfirmOpen] = useState(false);
+  // The change as it stood when Update was pressed: the dialog keeps it while the membership it updates re-renders
+  // this builder (a point saved at once would otherwise stop being "point only" under the dialog's feet).
+  const [request, setRequest] = useState<Omit<ComponentProps<typeof ChangeConfirmDialog>, "open" | "onOpenChange" | "membershipId"> | null>(null);
 
   const plan = plans.find((p) => p.ref === choice.planRef) ?? plans[0];
   const variation = plan?.variations.find((v) => v.mode.toLowerCase() === choice.mode);
@@ -230,6 +233,19 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
     };
     saveSelection(selection);
     void navigate(checkoutPath);
+  }
+
+  function openConfirm() {
+    if (!plan || !choice.mode) return;
+    setRequest({
+      planId: plan.id,
+      addonIds: chosenAddons.map((a) => a.id),
+      mode: choice.mode,
+      fulfillmentPoint: choice.point,
+      pointOnly,
+      summary: `${plan.name}, ${MODE_LABELS[choice.mode]}${choice.point ? ` (${choice.point})` : ""}${chosenAddons.length ? ` + ${chosenAddons.map((a) => a.name).join(", ")}` : ""}`,
+    });
+    setConfirmOpen(true);
   }
 
   // Spec §5/§8: past the cutoff day the server refuses new memberships; say so before anyone registers.
@@ -410,7 +426,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
         </Stack>
         {changeMode ? (
           <Stack gap="1" align={{ base: "stretch", sm: "flex-end" }}>
-            <Button size="lg" {...primaryButton} disabled={!changed || !current || soldOut || !!pointMissing} onClick={() => setConfirmOpen(true)}>
+            <Button size="lg" {...primaryButton} disabled={!changed || !current || soldOut || !!pointMissing || !choice.mode || !plan} onClick={openConfirm}>
               Update
             </Button>
             {!loggedIn ? (
@@ -442,19 +458,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
         )}
       </Flex>
       <FormError fontWeight="medium">{notice}</FormError>
-      {changeMode && current && choice.mode && plan && (
-        <ChangeConfirmDialog
-          open={confirmOpen}
-          onOpenChange={setConfirmOpen}
-          membershipId={current.id}
-          planId={plan.id}
-          addonIds={chosenAddons.map((a) => a.id)}
-          mode={choice.mode}
-          fulfillmentPoint={choice.point}
-          pointOnly={pointOnly}
-          summary={`${plan.name}, ${MODE_LABELS[choice.mode]}${choice.point ? ` (${choice.point})` : ""}${chosenAddons.length ? ` + ${chosenAddons.map((a) => a.name).join(", ")}` : ""}`}
-        />
-      )}
+      {changeMode && current && request && <ChangeConfirmDialog open={confirmOpen} onOpenChange={setConfirmOpen} membershipId={current.id} {...request} />}
     </Stack>
   );
 }

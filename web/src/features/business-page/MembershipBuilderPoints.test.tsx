@@ -1,14 +1,15 @@
 import { Suspense } from "react";
 import { ChakraProvider } from "@chakra-ui/react";
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { graphql, RelayEnvironmentProvider, useLazyLoadQuery } from "react-relay";
 import { MemoryRouter } from "react-router";
-import { Environment, Network, Observable, RecordSource, Store, type GraphQLResponse } from "relay-runtime";
+import { Environment, Network, Observable, RecordSource, Store, type GraphQLResponse, type RequestParameters } from "relay-runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { system } from "../../ui/theme.ts";
 import { chosenPoint, readSelection } from "../../lib/selection.ts";
 import { STORAGE_KEYS } from "../../lib/storage.ts";
 import type { MembershipBuilderPointsTestQuery } from "./__generated__/MembershipBuilderPointsTestQuery.graphql.ts";
+import type { MembershipBuilderPointsChangeTestQuery } from "./__generated__/MembershipBuilderPointsChangeTestQuery.graphql.ts";
 import { MembershipBuilder } from "./MembershipBuilder.tsx";
 import { initialPoint, missingPoint, pointQuestion, pointsForMode } from "./points.ts";
 
@@ -16,6 +17,17 @@ const query = graphql`
   query MembershipBuilderPointsTestQuery {
     business(slug: "farm") {
       ...MembershipBuilderFragment_business
+    }
+  }
+`;
+
+const changeQuery = graphql`
+  query MembershipBuilderPointsChangeTestQuery {
+    business(slug: "farm") {
+      ...MembershipBuilderFragment_business
+    }
+    node(id: "TWVtYmVyc2hpcDox") {
+      ...MembershipBuilderFragment_membership @alias(as: "membership")
     }
   }
 `;
@@ -81,6 +93,22 @@ function renderPage() {
   );
 }
 
+/** The member's membership: Veg Box, pickup at Market Hall. */
+const membership = (point: string) => ({
+  __typename: "Membership",
+  id: "TWVtYmVyc2hpcDox",
+  mode: "PICKUP",
+  fulfillmentPoint: point,
+  plan: { id: "UGxhbjox", ref: "item_veg" },
+  addons: [],
+  pendingChange: null,
+});
+
+function ChangePage() {
+  const data = useLazyLoadQuery<MembershipBuilderPointsChangeTestQuery>(changeQuery, {});
+  return <MembershipBuilder business={data.business!} membership={data.node?.membership ?? null} changeMode checkoutPath="/membership/checkout" loggedIn />;
+}
+
 beforeEach(() => localStorage.removeItem(STORAGE_KEYS.membershipSelection));
 afterEach(cleanup);
 
@@ -107,6 +135,43 @@ describe("MembershipBuilder: pickup point and delivery area (issue 20)", () => {
     expect(screen.getByText("Riverside")).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Checkout" }));
     expect(readSelection()).toMatchObject({ mode: "delivery", pickupAddress: "", fulfillmentDetails: "Riverside" });
+  });
+});
+
+describe("MembershipBuilder: another pickup point alone (issue 20)", () => {
+  it("saves at once and the dialog keeps saying so while the updated membership re-renders the page", async () => {
+    const asked: string[] = [];
+    const network = Network.create((params: RequestParameters) =>
+      Observable.create<GraphQLResponse>((sink) => {
+        asked.push(params.name);
+        if (params.name === "MembershipBuilderPointsChangeTestQuery") sink.next({ data: { business, node: membership("Market Hall") } });
+        else if (params.name === "ChangeConfirmDialogMutation") sink.next({ data: { changeSubscription: { __typename: "ChangeSubscriptionSuccess", data: membership("North Barn") } } });
+        else return;
+        sink.complete();
+      }),
+    );
+    render(
+      <ChakraProvider value={system}>
+        <RelayEnvironmentProvider environment={new Environment({ network, store: new Store(new RecordSource()) })}>
+          <MemoryRouter>
+            <Suspense fallback="loading">
+              <ChangePage />
+            </Suspense>
+          </MemoryRouter>
+        </RelayEnvironmentProvider>
+      </ChakraProvider>,
+    );
+    fireEvent.click(await screen.findByRole("radio", { name: "North Barn" }));
+    fireEvent.click(screen.getByRole("button", { name: "Update" }));
+    await screen.findByText("Your next box goes to the new place. There is no charge today.");
+    fireEvent.click(screen.getByRole("button", { name: "Confirm update" }));
+    await screen.findByText("Update saved");
+    // The membership now holds North Barn (nothing differs from it any more): the dialog still speaks of the point.
+    await waitFor(() => expect(screen.getByRole<HTMLButtonElement>("button", { name: "Update", hidden: true }).disabled).toBe(true));
+    expect(screen.getByText("Update saved")).toBeTruthy();
+    expect(screen.queryByText("Update scheduled")).toBeNull();
+    expect(screen.queryAllByTestId("change-quote")).toHaveLength(0);
+    expect(asked).not.toContain("ChangeConfirmDialogQuoteQuery");
   });
 });
 
