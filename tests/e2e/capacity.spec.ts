@@ -1,9 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { gql, loginAs } from "./admin-support.ts";
-import { CLOCK, pinClock } from "./member-support.ts";
-import { adminToken, runSuffix } from "./tenant-support.ts";
+import { CLOCK, pinClock, shot } from "./member-support.ts";
+import { adminToken, checkout, memberSession, runSuffix } from "./tenant-support.ts";
 
+const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? "test-results/screenshots";
 const CAPACITY_MESSAGE = "Maximum members must be a whole number from 0 to 100,000 (leave it empty for no limit).";
 
 test("an owner sets Maximum members in the page editor; the business page shows Sold out and disables that choice", async ({ page, browser, request }) => {
@@ -82,6 +83,85 @@ test("an owner sets Maximum members in the page editor; the business page shows 
     // The badges and disabled choices keep the page free of serious axe findings (as accessibility.spec.ts).
     const { violations } = await new AxeBuilder({ page: visitor }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
     expect(violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(" | ")}`)).toEqual([]);
+    await visitorContext.close();
+  } finally {
+    await gql(request, token, `mutation($input: DeleteBusinessInput!) { deleteBusiness(input: $input) { __typename } }`, { input: { businessId } });
+  }
+});
+
+test("a member changes only the mode within their full plan; a mode full by its own capacity still refuses", async ({ page, browser, request }) => {
+  test.setTimeout(120_000);
+  const token = await adminToken(request);
+  const slug = `capacity-change-${runSuffix()}`;
+  const created = await gql(request, token, `mutation($input: CreateBusinessInput!) { createBusiness(input: $input) { ... on CreateBusinessSuccess { data { databaseId } } ... on Error { message } } }`, {
+    input: { name: "Capacity Change Farm", slug },
+  });
+  const businessId = created.data.createBusiness.data.databaseId as number;
+  const content = { brand: { name: "Capacity Change Farm" }, fulfillment: { pickup: true, shipping: true, pickupPoints: ["Barn door"] } };
+  const save = async (plan: Record<string, unknown>) => {
+    const saved = await gql(request, token, `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename ... on Error { message } } }`, {
+      input: { businessId, content, plans: [{ name: "Last Box", pickupCents: 2000, shippingCents: 2500, ...plan }] },
+    });
+    expect(saved.data.saveBusinessPage.__typename, JSON.stringify(saved)).toBe("SaveBusinessPageSuccess");
+  };
+  await save({});
+  const planRef = (await gql(request, token, `query($slug: String!) { business(slug: $slug) { plans(first: 1) { edges { node { ref } } } } }`, { slug })).data.business.plans.edges[0].node.ref as string;
+  /** The plan's capacity and its shipping's (null: no limit), the plan kept by its ref. */
+  const capacities = (capacity: number | null, shippingCapacity: number | null) => save({ ref: planRef, capacity, shippingCapacity });
+  try {
+    // A member holds a place of Last Box, in pickup.
+    const username = `cap${runSuffix()}`;
+    const memberToken = await memberSession(request, token, username, "secret1234");
+    await checkout(request, memberToken, { id: businessId, slug, name: "Capacity Change Farm", planRef }, `${username}@example.com`);
+    await loginAs(page, username, "secret1234");
+    const update = page.getByRole("button", { name: "Update" });
+    const shipping = page.getByRole("radio", { name: /^Shipping/ });
+    const dialog = page.getByRole("alertdialog");
+
+    // The plan has room, its shipping is full by its own capacity: shipping is sold out for the member too.
+    await capacities(5, 0);
+    await page.goto(`/b/${slug}?change=true`);
+    await expect(page.getByRole("radio", { name: "Last Box" })).toBeChecked();
+    await expect(page.getByRole("radio", { name: "Pickup" })).toBeChecked();
+    await expect(page.getByRole("radio", { name: /^Shipping.*\(Sold out\)$/ })).toBeDisabled();
+    await expect(update).toBeDisabled();
+    await page.screenshot({ path: `${SHOTS}/capacity-change-mode-full.png`, fullPage: true });
+
+    // The plan is full (the member's own place is its last): still the member's to change within, but the page cannot
+    // tell shipping's own limit from the plan's, so the dialog says what the server does and cannot be confirmed.
+    await capacities(1, 0);
+    await page.reload();
+    await expect(page.getByRole("radio", { name: "Last Box" })).toBeEnabled();
+    await expect(shipping).toBeEnabled();
+    await expect(page.getByTestId("sold-out")).toHaveCount(0);
+    await shipping.check();
+    await update.click();
+    await expect(dialog.getByTestId("change-quote")).toHaveText("This box is sold out.");
+    await expect(dialog.getByRole("button", { name: "Confirm update" })).toBeDisabled();
+    await page.screenshot({ path: `${SHOTS}/capacity-change-refused.png` });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+
+    // Shipping without a limit of its own: the member moves to it although the plan is full for everyone else.
+    await capacities(1, null);
+    await page.reload();
+    await expect(page.getByRole("radio", { name: "Last Box" })).toBeChecked();
+    await expect(page.getByTestId("sold-out")).toHaveCount(0);
+    await shot(page, "capacity-change-own-plan");
+    await shipping.check();
+    await expect(update).toBeEnabled();
+    await update.click();
+    await expect(dialog.getByTestId("change-quote")).toHaveText("New monthly price: $25.00 / month, from April 2026.");
+    await page.screenshot({ path: `${SHOTS}/capacity-change-dialog.png` });
+    await dialog.getByRole("button", { name: "Confirm update" }).click();
+    await expect(dialog.getByRole("heading", { name: "Update scheduled" })).toBeVisible();
+    await expect(page).toHaveURL(/\/membership\?changed=1$/, { timeout: 10_000 });
+
+    const visitorContext = await browser.newContext();
+    const visitor = await visitorContext.newPage();
+    await pinClock(visitor);
+    await visitor.goto(`/b/${slug}`);
+    await expect(visitor.getByRole("radio", { name: "Last Box (Sold out)" })).toBeDisabled();
+    await expect(visitor.getByRole("button", { name: "Checkout" })).toBeDisabled();
     await visitorContext.close();
   } finally {
     await gql(request, token, `mutation($input: DeleteBusinessInput!) { deleteBusiness(input: $input) { __typename } }`, { input: { businessId } });

@@ -1,5 +1,5 @@
 import { ChakraProvider } from "@chakra-ui/react";
-import { act, cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { RelayEnvironmentProvider } from "react-relay";
 import { MemoryRouter } from "react-router";
 import { Environment, Network, Observable, RecordSource, Store, type GraphQLResponse, type RequestParameters } from "relay-runtime";
@@ -87,5 +87,15 @@ describe("ChangeConfirmDialog quote", () => {
     expect(quoteLines()).toEqual(["New monthly price: $25.00 / month, from April 2026."]);
     await server.answer({ data: quote(2600) });
     expect(quoteLines()).toEqual(["New monthly price: $26.00 / month, from April 2026."]);
+  });
+
+  it("a refused change cannot be confirmed", async () => {
+    const server = quoteServer();
+    renderDialog(server);
+    await server.answer({ data: { changeQuote: { __typename: "RuleViolationError", __isError: "RuleViolationError", message: "This box is sold out." } } });
+    expect(quoteLines()).toEqual(["This box is sold out."]);
+    expect(screen.getByRole<HTMLButtonElement>("button", { name: "Confirm update" }).disabled).toBe(true);
+    fireEvent.click(screen.getByRole("button", { name: "Confirm update" }));
+    expect(screen.queryByText("Applying...")).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { Button, CloseButton, Dialog, Portal, Text } from "@chakra-ui/react";
-import { Suspense, useState } from "react";
+import { Suspense, useCallback, useEffect, useState } from "react";
 import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
 import { useNavigate } from "react-router";
 import type { ChangeConfirmDialogMutation } from "./__generated__/ChangeConfirmDialogMutation.graphql.ts";
@@ -87,6 +87,11 @@ export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, 
   const [error, setError] = useState<string | null>(null);
   const navigate = useNavigate();
   const input: ChangeSubscriptionInput = { subscriptionId: membershipId, planId, addonIds, mode: toModeCode(mode), fulfillmentPoint: fulfillmentPoint || null };
+  // The server's refusal of this change in its quote (e.g. "This box is sold out."): confirming would be refused alike.
+  const inputKey = JSON.stringify(input);
+  const [refusal, setRefusal] = useState<{ key: string; refused: boolean }>({ key: "", refused: false });
+  const refused = !pointOnly && refusal.key === inputKey && refusal.refused;
+  const answer = useCallback((r: boolean) => setRefusal((was) => (was.key === inputKey && was.refused === r ? was : { key: inputKey, refused: r })), [inputKey]);
 
   function apply() {
     setPhase("applying");
@@ -127,7 +132,7 @@ export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, 
               {open && !pointOnly && (
                 <ErrorBoundary fallback={() => <QuoteLine failed>{QUOTE_FAILED}</QuoteLine>}>
                   <Suspense fallback={<QuoteLine>Calculating the new price…</QuoteLine>}>
-                    <ChangeQuote input={input} />
+                    <ChangeQuote input={input} onAnswer={answer} />
                   </Suspense>
                 </ErrorBoundary>
               )}
@@ -150,7 +155,7 @@ export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, 
                       Cancel
                     </Button>
                   </Dialog.ActionTrigger>
-                  <Button colorPalette="blue" onClick={apply} disabled={phase === "applying"}>
+                  <Button colorPalette="blue" onClick={apply} disabled={phase === "applying" || refused}>
                     {phase === "applying" ? "Applying..." : "Confirm update"}
                   </Button>
                 </>
@@ -172,9 +177,12 @@ export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, 
  * The server's price of the change, asked again each time the dialog opens. The quote of the same change asked
  * before (the dialog closed and opened again) stays on screen while the new answer comes ("store-and-network"),
  * instead of the line falling back to "Calculating…" and back; a change never quoted suspends once.
+ * `onAnswer(true)` when the server refuses the change.
  */
-function ChangeQuote({ input }: { input: ChangeSubscriptionInput }) {
+function ChangeQuote({ input, onAnswer }: { input: ChangeSubscriptionInput; onAnswer: (refused: boolean) => void }) {
   const { changeQuote } = useLazyLoadQuery<ChangeConfirmDialogQuoteQuery>(QuoteQuery, { input }, { fetchPolicy: "store-and-network" });
+  const refused = !changeQuote.data;
+  useEffect(() => onAnswer(refused), [onAnswer, refused]);
   if (changeQuote.data) return <QuoteLine>{quoteText(changeQuote.data)}</QuoteLine>;
   return <QuoteLine failed>{("message" in changeQuote && changeQuote.message) || QUOTE_FAILED}</QuoteLine>;
 }

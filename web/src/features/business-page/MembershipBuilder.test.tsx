@@ -1,19 +1,31 @@
 import { Suspense } from "react";
 import { ChakraProvider } from "@chakra-ui/react";
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { graphql, RelayEnvironmentProvider, useLazyLoadQuery } from "react-relay";
 import { MemoryRouter } from "react-router";
 import { Environment, Network, Observable, RecordSource, Store, type GraphQLResponse } from "relay-runtime";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { system } from "../../ui/theme.ts";
 import type { MembershipBuilderTestQuery } from "./__generated__/MembershipBuilderTestQuery.graphql.ts";
+import type { MembershipBuilderChangeTestQuery } from "./__generated__/MembershipBuilderChangeTestQuery.graphql.ts";
 import { MembershipBuilder } from "./MembershipBuilder.tsx";
-import { soldOutChoice } from "./rules.ts";
+import { heldPlaces, soldOutChoice } from "./rules.ts";
 
 const query = graphql`
   query MembershipBuilderTestQuery {
     business(slug: "farm") {
       ...MembershipBuilderFragment_business
+    }
+  }
+`;
+
+const changeQuery = graphql`
+  query MembershipBuilderChangeTestQuery {
+    business(slug: "farm") {
+      ...MembershipBuilderFragment_business
+    }
+    node(id: "TWVtYmVyc2hpcDox") {
+      ...MembershipBuilderFragment_membership @alias(as: "membership")
     }
   }
 `;
@@ -42,7 +54,7 @@ const business = {
   },
   plans: {
     edges: [
-      { node: { id: "UGxhbjox", ref: "item_full", name: "Full Box", description: "", priceCents: 3000, soldOutModes: ["PICKUP"], variations: [variation("item_full", "PICKUP", 3000)] } },
+      { node: { id: "UGxhbjox", ref: "item_full", name: "Full Box", description: "", priceCents: 3000, soldOut: false, soldOutModes: ["PICKUP"], variations: [variation("item_full", "PICKUP", 3000)] } },
       {
         node: {
           id: "UGxhbjoy",
@@ -50,6 +62,7 @@ const business = {
           name: "Open Box",
           description: "",
           priceCents: 2000,
+          soldOut: false,
           soldOutModes: ["SHIPPING"],
           variations: [variation("item_open", "PICKUP", 2000), variation("item_open", "SHIPPING", 2500)],
         },
@@ -59,14 +72,26 @@ const business = {
   addons: { edges: [] },
 };
 
-function environment() {
+function environment(data: Record<string, unknown> = { business }) {
   const network = Network.create(() =>
     Observable.create<GraphQLResponse>((sink) => {
-      sink.next({ data: { business } });
+      sink.next({ data });
       sink.complete();
     }),
   );
   return new Environment({ network, store: new Store(new RecordSource()) });
+}
+
+function renderWith(env: Environment, page: React.ReactNode) {
+  render(
+    <ChakraProvider value={system}>
+      <RelayEnvironmentProvider environment={env}>
+        <MemoryRouter>
+          <Suspense fallback="loading">{page}</Suspense>
+        </MemoryRouter>
+      </RelayEnvironmentProvider>
+    </ChakraProvider>,
+  );
 }
 
 function Page() {
@@ -74,22 +99,35 @@ function Page() {
   return <MembershipBuilder business={data.business!} membership={null} changeMode={false} checkoutPath="/membership/checkout" loggedIn={false} />;
 }
 
+function ChangePage() {
+  const data = useLazyLoadQuery<MembershipBuilderChangeTestQuery>(changeQuery, {});
+  return <MembershipBuilder business={data.business!} membership={data.node?.membership ?? null} changeMode checkoutPath="/membership/checkout" loggedIn />;
+}
+
+/**
+ * A member of a full plan (its capacity of 2 reached: they hold one place, in pickup) whose shipping has no limit
+ * of its own; the other plan is open in pickup, its shipping full by its own capacity.
+ */
+function fullPlanPage(pendingChange: unknown = null) {
+  const full = business.plans.edges[0].node;
+  const plans = {
+    edges: [
+      { node: { ...full, soldOut: true, soldOutModes: ["PICKUP", "SHIPPING"], variations: [variation("item_full", "PICKUP", 3000), variation("item_full", "SHIPPING", 3500)] } },
+      business.plans.edges[1],
+    ],
+  };
+  const membership = { __typename: "Membership", id: "TWVtYmVyc2hpcDox", status: "ACTIVE", mode: "PICKUP", fulfillmentPoint: "Barn", plan: { id: "UGxhbjox", ref: "item_full" }, addons: [], pendingChange };
+  return environment({ business: { ...business, plans }, node: membership });
+}
+
+const radio = (name: string | RegExp) => screen.getByRole<HTMLInputElement>("radio", { name });
+
+beforeEach(() => localStorage.clear());
 afterEach(cleanup);
 
 describe("MembershipBuilder: sold out (issue 20)", () => {
   it("shows 'Sold out' on a full plan and a full mode and disables those choices; the first open plan is chosen", async () => {
-    render(
-      <ChakraProvider value={system}>
-        <RelayEnvironmentProvider environment={environment()}>
-          <MemoryRouter>
-            <Suspense fallback="loading">
-              <Page />
-            </Suspense>
-          </MemoryRouter>
-        </RelayEnvironmentProvider>
-      </ChakraProvider>,
-    );
-    const radio = (name: string | RegExp) => screen.getByRole<HTMLInputElement>("radio", { name });
+    renderWith(environment(), <Page />);
     await screen.findByRole("radio", { name: "Full Box (Sold out)" });
     expect(radio("Full Box (Sold out)").disabled).toBe(true);
     expect(radio("Open Box")).toMatchObject({ disabled: false, checked: true });
@@ -100,22 +138,91 @@ describe("MembershipBuilder: sold out (issue 20)", () => {
   });
 });
 
-describe("soldOutChoice", () => {
-  const plan = { ref: "item_a", variations: [{ mode: "PICKUP" }, { mode: "SHIPPING" }] };
-  const all = ["PICKUP", "SHIPPING"];
+describe("MembershipBuilder: changing the mode within a full plan (issue 20)", () => {
+  it("the member's own full plan stays choosable in every mode; another plan's full mode stays sold out", async () => {
+    renderWith(fullPlanPage(), <ChangePage />);
+    await screen.findByRole("radio", { name: "Full Box" });
+    expect(radio("Full Box")).toMatchObject({ disabled: false, checked: true });
+    expect(radio("Pickup")).toMatchObject({ disabled: false, checked: true });
+    const shipping = radio(/^Shipping/);
+    expect(shipping.disabled).toBe(false);
+    expect(shipping.getAttribute("aria-label")).not.toContain("Sold out");
+    expect(screen.queryAllByText("Sold out")).toHaveLength(0);
+    const update = screen.getByRole<HTMLButtonElement>("button", { name: "Update" });
+    expect(update.disabled).toBe(true);
+    fireEvent.click(shipping);
+    expect(update.disabled).toBe(false);
 
-  it("a plan is sold out when every mode it offers is; a mode when it is listed", () => {
-    expect(soldOutChoice(plan, all, null, null)).toBe(true);
-    expect(soldOutChoice(plan, all, "pickup", null)).toBe(true);
-    expect(soldOutChoice(plan, ["PICKUP"], null, null)).toBe(false);
-    expect(soldOutChoice(plan, ["PICKUP"], "shipping", null)).toBe(false);
-    expect(soldOutChoice(plan, ["PICKUP"], "pickup", null)).toBe(true);
+    // The other plan takes a new place: its shipping, full by its own capacity, is sold out.
+    fireEvent.click(radio("Open Box"));
+    expect(radio(/^Shipping .*\(Sold out\)$/).disabled).toBe(true);
+    expect(update.disabled).toBe(true);
   });
 
-  it("what a member already holds stays choosable (the same plan and mode takes no new place)", () => {
-    const own = { planRef: "item_a", mode: "pickup" as const };
-    expect(soldOutChoice(plan, all, null, own)).toBe(false);
-    expect(soldOutChoice(plan, all, "pickup", own)).toBe(false);
-    expect(soldOutChoice(plan, all, "shipping", own)).toBe(true);
+  it("a scheduled change's plan holds a place too", async () => {
+    const pending = { mode: "PICKUP", fulfillmentPoint: "Barn", plan: { id: "UGxhbjoy", ref: "item_open" }, addons: [] };
+    renderWith(fullPlanPage(pending), <ChangePage />);
+    // The builder starts from the scheduled change (Open Box, pickup).
+    await screen.findByRole("radio", { name: "Open Box" });
+    expect(radio("Open Box").checked).toBe(true);
+    // Open Box's shipping is full by its own capacity: held plan or not, that mode still needs a place.
+    expect(radio(/^Shipping .*\(Sold out\)$/).disabled).toBe(true);
+    fireEvent.click(radio("Full Box"));
+    expect(radio(/^Shipping/).disabled).toBe(false);
+  });
+});
+
+describe("soldOutChoice", () => {
+  const variations = [{ mode: "PICKUP" }, { mode: "SHIPPING" }];
+  const fullPlan = { ref: "item_a", soldOut: true, soldOutModes: ["PICKUP", "SHIPPING"], variations };
+  const fullShipping = { ref: "item_a", soldOut: false, soldOutModes: ["SHIPPING"], variations };
+  const everyModeFull = { ref: "item_a", soldOut: false, soldOutModes: ["PICKUP", "SHIPPING"], variations };
+
+  it("for a visitor: a plan is sold out when its capacity is reached or every mode it offers is; a mode when it is listed", () => {
+    expect(soldOutChoice(fullPlan, null, [])).toBe(true);
+    expect(soldOutChoice(fullPlan, "pickup", [])).toBe(true);
+    expect(soldOutChoice(everyModeFull, null, [])).toBe(true);
+    expect(soldOutChoice(fullShipping, null, [])).toBe(false);
+    expect(soldOutChoice(fullShipping, "pickup", [])).toBe(false);
+    expect(soldOutChoice(fullShipping, "shipping", [])).toBe(true);
+  });
+
+  it("a member of the plan changing only the mode is not blocked by the plan being full (they hold a place of it)", () => {
+    const own = [{ planRef: "item_a", mode: "pickup" as const }];
+    expect(soldOutChoice(fullPlan, null, own)).toBe(false);
+    expect(soldOutChoice(fullPlan, "pickup", own)).toBe(false);
+    expect(soldOutChoice(fullPlan, "shipping", own)).toBe(false);
+  });
+
+  it("a mode full by its own capacity still blocks a member of the plan, except the mode they hold", () => {
+    const own = [{ planRef: "item_a", mode: "pickup" as const }];
+    expect(soldOutChoice(fullShipping, "shipping", own)).toBe(true);
+    expect(soldOutChoice(everyModeFull, "pickup", own)).toBe(false);
+    expect(soldOutChoice(everyModeFull, "shipping", own)).toBe(true);
+    expect(soldOutChoice(everyModeFull, null, own)).toBe(false);
+  });
+
+  it("a member of another plan is a visitor here", () => {
+    const other = [{ planRef: "item_b", mode: "pickup" as const }];
+    expect(soldOutChoice(fullPlan, "shipping", other)).toBe(true);
+    expect(soldOutChoice(fullPlan, null, other)).toBe(true);
+  });
+});
+
+describe("heldPlaces", () => {
+  const membership = { status: "ACTIVE", mode: "PICKUP", plan: { ref: "item_a" }, pendingChange: null };
+
+  it("an active or past-due membership holds its plan and mode, and its scheduled change's", () => {
+    expect(heldPlaces(membership)).toEqual([{ planRef: "item_a", mode: "pickup" }]);
+    expect(heldPlaces({ ...membership, status: "PAST_DUE", pendingChange: { mode: "SHIPPING", plan: { ref: "item_b" } } })).toEqual([
+      { planRef: "item_a", mode: "pickup" },
+      { planRef: "item_b", mode: "shipping" },
+    ]);
+  });
+
+  it("a canceled or unpaid membership holds none, and neither does a visitor", () => {
+    expect(heldPlaces({ ...membership, status: "CANCELED" })).toEqual([]);
+    expect(heldPlaces({ ...membership, status: "INCOMPLETE" })).toEqual([]);
+    expect(heldPlaces(null)).toEqual([]);
   });
 });

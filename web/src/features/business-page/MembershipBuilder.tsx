@@ -4,7 +4,7 @@ import { graphql, useFragment } from "react-relay";
 import { useNavigate } from "react-router";
 import type { MembershipBuilderFragment_business$key } from "./__generated__/MembershipBuilderFragment_business.graphql.ts";
 import type { MembershipBuilderFragment_membership$key } from "./__generated__/MembershipBuilderFragment_membership.graphql.ts";
-import { defaultMode, enabledModes, modeExtraCents, sameIds, soldOutChoice, toggleAddon } from "./rules.ts";
+import { defaultMode, enabledModes, heldPlaces, modeExtraCents, sameIds, soldOutChoice, toggleAddon } from "./rules.ts";
 import { readFulfillment } from "./pageShapes.ts";
 import { initialPoint, missingPoint, pointQuestion, pointsForMode } from "./points.ts";
 import { formatCents, formatSurcharge } from "@shared/money.ts";
@@ -49,6 +49,7 @@ const MembershipBuilderFragment = graphql`
           name
           description
           priceCents
+          soldOut
           soldOutModes
           variations {
             id
@@ -76,6 +77,7 @@ const MembershipBuilderFragment = graphql`
 const MembershipFragment = graphql`
   fragment MembershipBuilderFragment_membership on Membership {
     id
+    status
     mode
     fulfillmentPoint
     plan {
@@ -148,11 +150,19 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
     }
     return null;
   }, [changeMode, current, data.slug]);
+  // The places the membership holds (its plan and mode, its scheduled change): choosing them again takes none.
+  const held = useMemo(
+    () => (changeMode && current ? heldPlaces({ status: current.status, mode: current.mode, plan: current.plan, pendingChange: current.pendingChange }) : []),
+    [changeMode, current],
+  );
+  /** Whether a plan (mode null) or a plan in a mode is sold out here (rules.ts soldOutChoice). */
+  const isSoldOut = (p: (typeof plans)[number], mode: FulfillmentModeName | null) =>
+    soldOutChoice({ ref: p.ref, soldOut: p.soldOut, soldOutModes: p.soldOutModes, variations: p.variations }, mode, held);
 
   const [choice, setChoice] = useState<Choice>(() => {
     const mode = original?.mode && modes.includes(original.mode) ? original.mode : defaultMode(fulfillment);
     return {
-      planRef: original && plans.some((p) => p.ref === original.planRef) ? original.planRef : ((plans.find((p) => !soldOutChoice(p, p.soldOutModes, null, null)) ?? plans[0])?.ref ?? ""),
+      planRef: original && plans.some((p) => p.ref === original.planRef) ? original.planRef : ((plans.find((p) => !isSoldOut(p, null)) ?? plans[0])?.ref ?? ""),
       addonRefs: original ? original.addonRefs.filter((r) => addons.some((a) => a.ref === r)) : [],
       mode,
       point: initialPoint(pointsForMode(fulfillment, mode), original?.mode === mode ? original.point : null),
@@ -175,7 +185,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
   const addonsCents = chosenAddons.reduce((sum, a) => sum + a.amountCents, 0);
   const planCents = variation?.amountCents ?? plan?.priceCents ?? 0;
   const totalCents = planCents + addonsCents;
-  const soldOut = !!plan && soldOutChoice(plan, plan.soldOutModes, choice.mode, original);
+  const soldOut = !!plan && isSoldOut(plan, choice.mode);
   const sameBox = !!original && original.planRef === choice.planRef && original.mode === choice.mode && sameIds(original.addonRefs, choice.addonRefs);
   const changed = !!original && (!sameBox || original.point !== choice.point);
   // Another point alone (same box as the membership holds now) takes effect at once on the server.
@@ -268,7 +278,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
           <SimpleGrid as="fieldset" columns={{ base: 1, md: Math.min(plans.length, 3) }} gap="4" role="radiogroup" aria-label="Package">
             {plans.map((p) => {
               const selected = p.ref === plan?.ref;
-              const full = soldOutChoice(p, p.soldOutModes, null, original);
+              const full = isSoldOut(p, null);
               const price = p.variations.find((v) => v.mode.toLowerCase() === choice.mode)?.amountCents ?? p.priceCents ?? 0;
               return (
                 <Box as="label" key={p.id} cursor="pointer" p="5" rounded="xl" bg={cardBg} borderWidth="2px" borderColor={selected ? selectionColor : dark ? "whiteAlpha.300" : "gray.200"} shadow={selected ? "md" : "xs"} transition="all 0.15s" _focusWithin={{ outline: "3px solid", outlineColor: selectionColor, outlineOffset: "2px" }} data-testid="plan-card" data-selected={selected || undefined}>
@@ -352,7 +362,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
             {modes.map((m) => {
               const selected = choice.mode === m;
               const extra = plan ? modeExtraCents(plan.variations, m) : null;
-              const full = !!plan && soldOutChoice(plan, plan.soldOutModes, m, original);
+              const full = !!plan && isSoldOut(plan, m);
               return (
                 <Box as="label" key={m} flex="1" cursor="pointer" p="4" rounded="lg" bg={cardBg} borderWidth="2px" borderColor={selected ? selectionColor : dark ? "whiteAlpha.300" : "gray.200"} _focusWithin={{ outline: "3px solid", outlineColor: selectionColor, outlineOffset: "2px" }}>
                   <HStack align="flex-start" gap="3">

@@ -56,6 +56,7 @@ const business = {
           name: "Veg Box",
           description: "",
           priceCents: 3000,
+          soldOut: false,
           soldOutModes: [],
           variations: [
             { id: "item_veg_pickup", mode: "PICKUP", name: "Pickup", amountCents: 3000 },
@@ -97,6 +98,7 @@ function renderPage() {
 const membership = (point: string) => ({
   __typename: "Membership",
   id: "TWVtYmVyc2hpcDox",
+  status: "ACTIVE",
   mode: "PICKUP",
   fulfillmentPoint: point,
   plan: { id: "UGxhbjox", ref: "item_veg" },
