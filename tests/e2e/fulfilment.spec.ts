@@ -3,13 +3,16 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { apiLogin, gql, loginAs } from "./admin-support.ts";
+import { fillCard, login, pinClock } from "./member-support.ts";
 
 // An owner walks Green Acres Farm (billed on the 1st, cutoff on the 25th, New York) through April 2026 on the
 // Fulfilment screen while an administrator moves the demo clock (moveDemoClock). The clock moves, renewals run and
 // April freezes, which the shared server of the other specs must not see: this spec starts a server of its own
-// (api/main.ts on a fresh embedded database with the demo data, CLOCK_START, the job queue).
+// (api/main.ts on a fresh embedded database with the demo data, CLOCK_START, the job queue). Before April, a visitor
+// buys a gift box and the demo member saves a card whose charges are declined: April's lists show the gift (recipient,
+// message) and the member on hold, out of the boxes to pack, on the screen, on paper and in the CSV.
 const root = path.resolve(import.meta.dirname, "../..");
 const port = Number(
   execFileSync(process.execPath, ["-e", "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"]).toString(),
@@ -81,6 +84,97 @@ async function moveClock(request: APIRequestContext, adminToken: string, to: str
   expect(res.data.moveDemoClock, JSON.stringify(res)).toMatchObject({ __typename: "MoveDemoClockSuccess", data: { renewalQueued: true } });
 }
 
+/** The gift a visitor buys on March 5 (delivered to a Green Acres delivery area), packed in April. */
+const GIFT = { recipient: "Rosa Giftee", message: "Happy spring, Rosa!", area: "Hudson and Stow", instructions: "Leave by the side gate" };
+/** The screen's word for a box whose charge failed (web/src/features/admin/fulfilment/format.ts HOLD_LABEL) and the CSV's. */
+const HOLD_ON_SCREEN = "Hold — payment failed";
+const HOLD_IN_CSV = "hold — payment failed";
+
+/** A visitor buys a gift membership through the business page and checkout (paid with a good card). */
+async function buyGift(browser: Browser) {
+  const context = await browser.newContext();
+  const visitor = await context.newPage();
+  await pinClock(visitor);
+  await visitor.goto("/b/green-acres-farm");
+  await visitor.getByRole("radio", { name: /^Delivery/ }).check();
+  await visitor.getByRole("radiogroup", { name: "Choose a delivery area" }).getByRole("radio", { name: GIFT.area }).check();
+  await visitor.getByRole("button", { name: "Checkout" }).click();
+  await expect(visitor.getByRole("heading", { name: "Contact & Account Information" })).toBeVisible();
+  const username = `gift${Date.now() % 100000}`;
+  await visitor.getByLabel("Email").fill(`${username}@example.com`);
+  await visitor.getByLabel("Username").fill(username);
+  await expect(visitor.getByTestId("username-status")).toHaveText("Username is available");
+  await visitor.getByLabel("Password").fill("secret1234");
+  await visitor.getByText("This is a gift subscription").click();
+  await visitor.getByLabel("Gift message (optional)").fill(GIFT.message);
+  await visitor.getByRole("button", { name: "Continue to Address" }).click();
+  await visitor.getByLabel("Full name").fill(GIFT.recipient);
+  await visitor.getByLabel("Phone").fill("330-555-0142");
+  await visitor.getByLabel("Street address").fill("12 Orchard Ln");
+  await visitor.getByLabel("City").fill("Hudson");
+  await visitor.getByLabel("State").selectOption("OH");
+  await visitor.getByLabel("Zip code").fill("44236");
+  await visitor.getByLabel("Delivery instructions (optional)").fill(GIFT.instructions);
+  await visitor.getByRole("button", { name: "Continue to Review" }).click();
+  await expect(visitor.getByRole("heading", { name: "Review & Payment" })).toBeVisible();
+  await fillCard(visitor, "4242 4242 4242 4242");
+  await visitor.getByRole("button", { name: /^Pay / }).click();
+  await expect(visitor.getByRole("heading", { name: "Subscription Activated!" })).toBeVisible();
+  await context.close();
+}
+
+/**
+ * The demo member saves a card that can be saved but whose every charge is declined (the sandbox's
+ * 4000 0000 0000 0341), so their April renewal fails.
+ */
+async function saveFailingCard(browser: Browser) {
+  const context = await browser.newContext();
+  const member = await context.newPage();
+  await pinClock(member);
+  await login(member, "/membership");
+  await member.getByRole("tab", { name: "Profile" }).click();
+  const section = member.getByRole("region", { name: "Payment card" });
+  await section.getByRole("button", { name: "Update card" }).click();
+  await fillCard(member, "4000 0000 0000 0341");
+  await section.getByRole("button", { name: "Save card" }).click();
+  await expect(section.getByRole("status").filter({ hasText: "Card updated successfully." })).toBeVisible();
+  await context.close();
+}
+
+/** The rows of a CSV (RFC 4180: quoted cells may hold commas, quotes and line breaks), keyed by the header. */
+function parseCsv(text: string): Record<string, string>[] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  const endRow = () => {
+    row.push(cell);
+    rows.push(row);
+    row = [];
+    cell = "";
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted && c === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (c === '"') {
+      quoted = !quoted;
+    } else if (!quoted && c === ",") {
+      row.push(cell);
+      cell = "";
+    } else if (!quoted && c === "\r" && text[i + 1] === "\n") {
+      endRow();
+      i++;
+    } else {
+      cell += c;
+    }
+  }
+  if (cell !== "" || row.length > 0) endRow();
+  const [header, ...body] = rows;
+  return body.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ""])));
+}
+
 /** Pages of a PDF Chromium printed (its page objects are not compressed). */
 const pdfPages = (pdf: Buffer) => (pdf.toString("latin1").match(/\/Type\s*\/Page(?!s)/g) ?? []).length;
 
@@ -94,9 +188,12 @@ async function shoot(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-test("an owner follows April from the preview through the renewal run and the freeze, prints the slips and downloads the list", async ({ page, request }) => {
-  test.setTimeout(240_000);
+test("an owner follows April from the preview through the renewal run and the freeze, prints the slips and downloads the list", async ({ page, request, browser }) => {
+  test.setTimeout(300_000);
   const admin = await apiLogin(request, "admin", "admin1234");
+  // March 5: a visitor buys a gift box, and the demo member saves a card whose charges are declined.
+  await buyGift(browser);
+  await saveFailingCard(browser);
   const owner = await loginAs(page, "owner", "owner1234");
   const before = await cycleOf(request, owner.token);
   const businessId = (await gql(request, owner.token, `{ business(slug: "green-acres-farm") { databaseId } }`)).data.business.databaseId as number;
@@ -119,20 +216,27 @@ test("an owner follows April from the preview through the renewal run and the fr
   const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 
-  // The billing day: the renewal run charges April, to the cent what the preview said.
+  // The billing day: the renewal run charges April, to the cent what the preview said, except the declined card.
   await moveClock(request, admin.token, "2026-04-01T16:00:00Z");
   await expect.poll(async () => (await cycleOf(request, owner.token)).members.filter((m: { outlook: string }) => m.outlook === "WILL_CHARGE").length, { timeout: 60_000, intervals: [1000] }).toBe(0);
   const charged = await cycleOf(request, owner.token);
+  const retrying = charged.members.filter((m: { outlook: string }) => m.outlook === "RETRY") as { memberName: string; amountCents: number }[];
+  expect(retrying).toHaveLength(1);
+  const declined = retrying[0];
+  expect(toCharge.map((m: { memberName: string }) => m.memberName)).toContain(declined.memberName);
+  const paidFor = toCharge.filter((m: { memberName: string }) => m.memberName !== declined.memberName);
   const orders = (await gql(request, owner.token, `{ business(slug: "green-acres-farm") { orders(first: 100) { edges { node { period kind totalCents } } } } }`)).data.business.orders.edges
     .map((e: { node: { period: string; kind: string; totalCents: number } }) => e.node)
     .filter((o: { period: string; kind: string }) => o.period === APRIL && o.kind === "RENEWAL");
   const renewed = orders.reduce((n: number, o: { totalCents: number }) => n + o.totalCents, 0);
-  expect(orders).toHaveLength(toCharge.length);
-  expect(renewed).toBe(toCharge.reduce((n: number, m: { amountCents: number }) => n + m.amountCents, 0));
-  expect(charged.totals.paidCents).toBe(before.totals.expectedRevenueCents);
+  expect(orders).toHaveLength(paidFor.length);
+  expect(renewed).toBe(paidFor.reduce((n: number, m: { amountCents: number }) => n + m.amountCents, 0));
+  expect(charged.totals.paidCents).toBe(before.totals.expectedRevenueCents - declined.amountCents);
+  expect(charged.totals.held).toBe(1);
   await page.reload();
   await expect(page.getByTestId("expected-revenue")).toHaveText(dollars(charged.totals.expectedRevenueCents));
   await expect(page.getByText(`Paid ${dollars(charged.totals.paidCents)}`)).toBeVisible();
+  // The box on hold is not one to pack: the totals leave it out.
   await expect(page.getByTestId("totals-grand")).toHaveText(String(charged.totals.boxes));
 
   // Past the cutoff day (the 25th): the next renewal pass completes and the freeze follows it.
@@ -143,22 +247,43 @@ test("an owner follows April from the preview through the renewal run and the fr
   await expect(page.getByText("No changes since the freeze.")).toBeVisible();
 
   // A late change: the owner cancels one member's membership; the frozen lists keep the box, the differences say so.
-  const memberships = (await gql(request, owner.token, `{ business(slug: "green-acres-farm") { fulfilment(month: "${APRIL}") { boxes(first: 1) { edges { node { membershipId memberName } } } } } }`)).data.business.fulfilment.boxes.edges;
-  const leaving = memberships[0].node as { membershipId: string; memberName: string };
+  const frozenBoxes = (await gql(request, owner.token, `{ business(slug: "green-acres-farm") { fulfilment(month: "${APRIL}") { boxes(first: 50) { edges { node { membershipId memberName isGift hold } } } } } }`)).data.business.fulfilment.boxes.edges
+    .map((e: { node: unknown }) => e.node) as { membershipId: string; memberName: string; isGift: boolean; hold: string | null }[];
+  const leaving = frozenBoxes.find((b) => !b.isGift && !b.hold && b.memberName !== declined.memberName)!;
   const cancel = await gql(request, owner.token, `mutation($id: ID!) { cancelSubscription(input: { subscriptionId: $id, mode: NOW }) { __typename ... on Error { message } } }`, { id: leaving.membershipId });
   expect(cancel.data.cancelSubscription.__typename, JSON.stringify(cancel)).toBe("CancelSubscriptionSuccess");
   await page.reload();
   const differences = page.getByTestId("differences");
   await expect(differences.getByRole("listitem").filter({ hasText: leaving.memberName })).toContainText("Removed");
   await expect(page.getByRole("row").filter({ hasText: leaving.memberName }).first()).toBeVisible();
+
+  // The gift: in its delivery area's group, with the recipient, the message and the instructions.
+  const giftText = `Gift for ${GIFT.recipient}: “${GIFT.message}”`;
+  const areaGroup = page.locator(".packing-group").filter({ has: page.getByRole("heading", { name: new RegExp(`^Delivery area: ${GIFT.area} \\(\\d+\\)$`) }) });
+  const giftRow = areaGroup.getByTestId("packing-row").filter({ hasText: giftText });
+  await expect(giftRow).toHaveCount(1);
+  await expect(giftRow).toContainText(`Instructions: ${GIFT.instructions}`);
+  await expect(giftRow).toContainText("12 Orchard Ln");
+  // The declined member: listed, marked on hold, and not among the boxes to pack.
+  const heldRow = page.getByTestId("packing-row").filter({ hasText: declined.memberName });
+  await expect(heldRow).toHaveCount(1);
+  await expect(heldRow).toContainText(HOLD_ON_SCREEN);
+  await expect(page.getByTestId("packing-row").filter({ hasText: HOLD_ON_SCREEN })).toHaveCount(1);
+  await expect(giftRow).not.toContainText(HOLD_ON_SCREEN);
+  const boxes = await page.getByTestId("packing-row").count();
+  expect(boxes).toBe(charged.totals.boxes + 1);
+  await expect(page.getByTestId("totals-grand")).toHaveText(String(boxes - 1));
+  await heldRow.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/fulfilment-hold-and-gift.png`, fullPage: true });
   await shoot(page, "frozen");
 
   // Print: the lists, then one packing slip per box (page.pdf() prints with the print stylesheet).
-  const boxes = await page.getByTestId("packing-row").count();
-  expect(boxes).toBe(charged.totals.boxes + charged.totals.held);
   await page.emulateMedia({ media: "print" });
   await page.screenshot({ path: `${SHOTS}/fulfilment-print-lists.png`, fullPage: true });
   await expect(page.getByRole("button", { name: "Print" })).toBeHidden();
+  // On paper the lists keep the gift and the hold.
+  await expect(giftRow).toBeVisible();
+  await expect(heldRow.getByText(HOLD_ON_SCREEN)).toBeVisible();
   const lists = await page.pdf({ format: "A4" });
   expect(lists.subarray(0, 5).toString()).toBe("%PDF-");
   // A page per pickup point and delivery area, and one for the shipping list when it has boxes.
@@ -171,6 +296,15 @@ test("an owner follows April from the preview through the renewal run and the fr
   await page.screenshot({ path: `${SHOTS}/fulfilment-print-slips.png`, fullPage: true });
   const slips = await page.pdf({ format: "Letter" });
   expect(pdfPages(slips)).toBe(boxes);
+  const giftSlip = page.getByTestId("packing-slip").filter({ hasText: giftText });
+  await expect(giftSlip).toBeVisible();
+  await expect(giftSlip).toContainText(`Delivery: ${GIFT.area}`);
+  await expect(giftSlip).toContainText(`Instructions: ${GIFT.instructions}`);
+  const heldSlip = page.getByTestId("packing-slip").filter({ hasText: declined.memberName });
+  await expect(heldSlip.getByText(HOLD_ON_SCREEN)).toBeVisible();
+  await expect(page.getByTestId("packing-slip").filter({ hasText: HOLD_ON_SCREEN })).toHaveCount(1);
+  await giftSlip.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/fulfilment-print-gift-slip.png` });
   await page.emulateMedia({ media: "screen" });
 
   // The CSV of all three lists: the header and one row per frozen box, the canceled member's still in it.
@@ -180,6 +314,13 @@ test("an owner follows April from the preview through the renewal run and the fr
   expect(csv[0]).toBe("mode,point_or_area,member,email,phone,plan,addons,address_line1,address_line2,city,state,zip,country,instructions,gift_recipient,gift_message,hold,total");
   expect(csv).toHaveLength(boxes + 1);
   expect(csv.some((line) => line.includes(leaving.memberName))).toBe(true);
+  const rows = parseCsv(csv.join("\r\n"));
+  expect(rows).toHaveLength(boxes);
+  const giftLines = rows.filter((r) => r.gift_recipient !== "");
+  expect(giftLines.map((r) => ({ mode: r.mode, area: r.point_or_area, recipient: r.gift_recipient, message: r.gift_message, instructions: r.instructions, hold: r.hold }))).toEqual([
+    { mode: "Delivery", area: GIFT.area, recipient: GIFT.recipient, message: GIFT.message, instructions: GIFT.instructions, hold: "" },
+  ]);
+  expect(rows.filter((r) => r.hold !== "").map((r) => [r.member, r.hold])).toEqual([[declined.memberName, HOLD_IN_CSV]]);
 });
 
 test("an administrator reaches a business's Fulfilment screen through the business filter", async ({ page }) => {
