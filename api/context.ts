@@ -1,7 +1,7 @@
 import type { Config } from "./config.ts";
 import type { PrismaClient } from "./db.ts";
 import type { Clock } from "./shared/clock.ts";
-import type { BusinessRole } from "./generated/prisma/client.ts";
+import type { BusinessRole, PaymentMethod, User } from "./generated/prisma/client.ts";
 import type { PublicPageCache } from "./pages/public-cache.ts";
 import type { JobQueue } from "./jobs/queue.ts";
 import type { Log } from "./shared/log.ts";
@@ -13,6 +13,15 @@ export type Actor =
       kind: "user";
       user: { id: number; publicId: string; username: string; isAdmin: boolean };
       session: { id: number; tenantSlug: string | null };
+      /**
+       * The user's row as the login session read it, in the same statement (api/auth/sessions.ts), without the
+       * password hash and payment customer id: the viewer's profile fields answer from it (users.viewer).
+       * Absent where an actor is made without a session read (login and register payloads, tests), and during a
+       * GraphQL mutation (read afresh after its writes: dropSessionReads).
+       */
+      account?: AccountRow;
+      /** The user's default card for the configured provider, read with the session (null: none saved). */
+      card?: PaymentMethod | null;
     }
   | { kind: "partner"; token: { id: number; businessId: number } };
 
@@ -42,6 +51,9 @@ export interface ServiceContext {
   /** The process's job queue (api/jobs/queue.ts); absent where no queue runs (most tests, scripts). */
   jobs?: JobQueue;
 }
+
+/** A user's own columns, as the session statement reads them. */
+export type AccountRow = Omit<User, "passwordHash" | "paymentCustomerId">;
 
 export type UserActor = Extract<Actor, { kind: "user" }>;
 

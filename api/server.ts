@@ -96,7 +96,7 @@ export async function buildApp({ config, db, clock, logger, jobs }: AppDeps) {
   const serviceContext = (req: FastifyRequest): Promise<RequestContext> => {
     let ctx = contexts.get(req);
     if (!ctx) {
-      ctx = resolveActor(db.prisma, clock, req.headers.authorization).then(({ actor, credentials }) => {
+      ctx = resolveActor(db.prisma, clock, req.headers.authorization, config.paymentProvider).then(({ actor, credentials }) => {
         const tenant = requestTenant(req.headers, config.publicHost);
         // Every later log line of the request (services log through req.log) names the user and tenant.
         bindRequestLog(req.log, actorLogBindings(actor, tenant));

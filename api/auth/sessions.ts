@@ -1,5 +1,6 @@
-import type { Actor, CredentialState, ServiceContext } from "../context.ts";
+import type { AccountRow, Actor, CredentialState, ServiceContext } from "../context.ts";
 import type { PrismaClient } from "../db.ts";
+import type { PaymentMethod } from "../generated/prisma/client.ts";
 import type { Clock } from "../shared/clock.ts";
 import { bearerFrom, hashToken, newToken, PARTNER_TOKEN_PREFIX, SESSION_TOKEN_PREFIX } from "./tokens.ts";
 
@@ -43,21 +44,46 @@ export async function revokeUserSessions(db: PrismaClient, clock: Clock, userId:
 }
 
 /**
- * The session of a token hash with its user, in one statement (every authenticated request pays it): Prisma's
- * `findUnique` with a `user` select reads the session, then the user, in two. Validity (revoked, expired) is
- * checked by the caller against the request's clock.
+ * The session of a token hash with its user's row, in one statement (every authenticated request pays it):
+ * Prisma's `findUnique` with a `user` select reads the session, then the user, in two. The user's own columns
+ * come with it (they sit in the row the join reads anyway), so the viewer's profile needs no read of its own.
+ * Validity (revoked, expired) is checked by the caller against the request's clock.
  */
-async function findSession(db: PrismaClient, tokenHash: string) {
-  const [row] = await db.$queryRaw<
-    { id: number; tenantSlug: string | null; expiresAt: Date; revokedAt: Date | null; userId: number; publicId: string; username: string; isAdmin: boolean }[]
-  >`
-    SELECT s.id, s.tenant_slug AS "tenantSlug", s.expires_at AS "expiresAt", s.revoked_at AS "revokedAt",
-           u.id AS "userId", u.public_id AS "publicId", u.username, u.is_admin AS "isAdmin"
+async function findSession(db: PrismaClient, tokenHash: string, cardProvider: string) {
+  const [row] = await db.$queryRaw<({ sessionId: number; tenantSlug: string | null; expiresAt: Date; revokedAt: Date | null; card: CardJson | null } & AccountRow)[]>`
+    SELECT s.id AS "sessionId", s.tenant_slug AS "tenantSlug", s.expires_at AS "expiresAt", s.revoked_at AS "revokedAt",
+           u.id, u.public_id AS "publicId", u.username, u.name, u.email, u.phone, u.address, u.is_admin AS "isAdmin",
+           u.mail_reminders AS "mailReminders", u.mail_precharge_notice AS "mailPrechargeNotice", u.mail_digest AS "mailDigest",
+           u.created_at AS "createdAt", u.updated_at AS "updatedAt",
+           (SELECT jsonb_build_object('id', pm.id, 'userId', pm.user_id, 'provider', pm.provider, 'providerPaymentMethodId',
+                     pm.provider_payment_method_id, 'brand', pm.brand, 'last4', pm.last4, 'expMonth', pm.exp_month,
+                     'expYear', pm.exp_year, 'isDefault', pm.is_default, 'createdAt', pm.created_at)
+              FROM payment_methods pm
+             WHERE pm.user_id = u.id AND pm.is_default AND pm.provider = ${cardProvider}
+             ORDER BY pm.created_at DESC LIMIT 1) AS card
       FROM sessions s JOIN users u ON u.id = s.user_id
      WHERE s.token_hash = ${tokenHash}`;
   if (!row) return null;
-  const { userId, publicId, username, isAdmin, ...session } = row;
-  return { ...session, user: { id: userId, publicId, username, isAdmin } };
+  const { sessionId, tenantSlug, expiresAt, revokedAt, card, ...account } = row;
+  return {
+    id: sessionId,
+    tenantSlug,
+    expiresAt,
+    revokedAt,
+    account,
+    card: card && { ...card, createdAt: new Date(card.createdAt) },
+    user: { id: account.id, publicId: account.publicId, username: account.username, isAdmin: account.isAdmin },
+  };
+}
+
+type CardJson = Omit<PaymentMethod, "createdAt"> & { createdAt: string };
+
+/**
+ * Forgets what the session statement read beside the session (the user's row and card), so that the reads after
+ * a write load them again: GraphQL mutations call it before they execute (api/graphql/yoga.ts).
+ */
+export function dropSessionReads(ctx: { actor: Actor }): void {
+  if (ctx.actor.kind === "user") ctx.actor = { kind: "user", user: ctx.actor.user, session: ctx.actor.session };
 }
 
 // Partner token "last used" is written at most once a minute per token, not on every request.
@@ -68,6 +94,8 @@ export async function resolveActor(
   db: PrismaClient,
   clock: Clock,
   authorization: string | undefined,
+  /** The payment provider whose default card is read with a login session (config.paymentProvider). */
+  cardProvider: string,
 ): Promise<{ actor: Actor; credentials: CredentialState }> {
   const token = bearerFrom(authorization);
   if (!token) return { actor: { kind: "anonymous" }, credentials: "none" };
@@ -75,10 +103,10 @@ export async function resolveActor(
   const tokenHash = hashToken(token);
 
   if (token.startsWith(SESSION_TOKEN_PREFIX)) {
-    const session = await findSession(db, tokenHash);
+    const session = await findSession(db, tokenHash, cardProvider);
     if (session && !session.revokedAt && session.expiresAt > now) {
       return {
-        actor: { kind: "user", user: session.user, session: { id: session.id, tenantSlug: session.tenantSlug } },
+        actor: { kind: "user", user: session.user, session: { id: session.id, tenantSlug: session.tenantSlug }, account: session.account, card: session.card },
         credentials: "valid",
       };
     }

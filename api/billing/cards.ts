@@ -79,8 +79,9 @@ export async function finishCardUpdate(ctx: ServiceContext, input: { setupIntent
   return saved;
 }
 
-/** The card saved for the user's renewals, or null. */
-export function defaultCardOf(ctx: ServiceContext, userId: number) {
+/** The card saved for the user's renewals, or null: the signed-in user's as read with the session (api/auth/sessions.ts). */
+export async function defaultCardOf(ctx: ServiceContext, userId: number) {
+  if (ctx.actor.kind === "user" && ctx.actor.user.id === userId && ctx.actor.card !== undefined) return ctx.actor.card;
   return ctx.db.paymentMethod.findFirst({ where: { userId, isDefault: true, provider: providerFor(ctx).name }, orderBy: { createdAt: "desc" } });
 }
 

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { useResponseCache } from "@graphql-yoga/plugin-response-cache";
 import type { FastifyRequest } from "fastify";
-import { getNamedType, GraphQLError, isIntrospectionType, type ASTVisitor, type ExecutionResult, type ValidationContext } from "graphql";
+import { getNamedType, getOperationAST, GraphQLError, isIntrospectionType, type ASTVisitor, type ExecutionResult, type ValidationContext } from "graphql";
 import { createYoga, isAsyncIterable, maskError as yogaMaskError, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import type { RequestContext, ServiceContext } from "../context.ts";
 import { DomainError } from "../shared/errors.ts";
+import { dropSessionReads } from "../auth/sessions.ts";
 import type { PublicPageCache } from "../pages/public-cache.ts";
 import { schema } from "./schema.ts";
 import { inputLimitsPlugin } from "./input-limits.ts";
@@ -193,6 +194,15 @@ function introspectionForPartnersAndAdmins(): Plugin<ServerContext> {
  * estimated cost, so a single query cannot exhaust the server (api/graphql/limits.ts); a refused document
  * answers HTTP 400.
  */
+/** A mutation's answers read what it wrote: the rows the login session read beside it are dropped first. */
+function freshReadsAfterWrites(): Plugin<ServiceContext> {
+  return {
+    onExecute({ args }) {
+      if (getOperationAST(args.document, args.operationName)?.operation === "mutation") dropSessionReads(args.contextValue);
+    },
+  };
+}
+
 export function createGraphQL(opts: { production: boolean; publicCache?: PublicPageCache; plugins?: Plugin<ServerContext>[] }): YogaServerInstance<ServerContext, ServiceContext> {
   return createYoga<ServerContext, ServiceContext>({
     schema,
@@ -210,6 +220,7 @@ export function createGraphQL(opts: { production: boolean; publicCache?: PublicP
       // Metrics and log bindings of each operation (api/observability/graphql.ts): before the response cache, which may answer at onExecute.
       ...(opts.plugins ?? []),
       inputLimitsPlugin(),
+      freshReadsAfterWrites(),
       graphqlArmor({ production: opts.production }),
       refusedRequestsAnswer400(),
       ...(opts.publicCache && opts.publicCache.ttlMs > 0 ? [publicResponseCache(opts.publicCache)] : []),

@@ -45,7 +45,7 @@ const MailPreferencesRef = builder.objectRef<mail.MailPreferences>("MailPreferen
 });
 
 builder.prismaObjectFields("User", (t) => ({
-  mailPreferences: t.field({ type: MailPreferencesRef, resolve: (u, _a, ctx) => mail.mailPreferences(ctx, u.id) }),
+  mailPreferences: t.field({ type: MailPreferencesRef, select: mail.preferenceColumns, resolve: (u) => mail.preferencesOf(u) }),
 }));
 
 builder.queryFields((t) => ({

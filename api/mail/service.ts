@@ -86,9 +86,16 @@ export interface MailPreferences {
   digest: boolean;
 }
 
-export async function mailPreferences(ctx: ServiceContext, userId: number): Promise<MailPreferences> {
-  const u = await ctx.db.user.findUnique({ where: { id: userId }, select: { mailReminders: true, mailPrechargeNotice: true, mailDigest: true } });
+async function mailPreferences(ctx: ServiceContext, userId: number): Promise<MailPreferences> {
+  const u = await ctx.db.user.findUnique({ where: { id: userId }, select: preferenceColumns });
   if (!u) throw new NotFoundError("User");
+  return preferencesOf(u);
+}
+
+/** The user columns that hold the preferences (GraphQL User.mailPreferences reads them with the user's row). */
+export const preferenceColumns = { mailReminders: true, mailPrechargeNotice: true, mailDigest: true } as const satisfies Prisma.UserSelect;
+
+export function preferencesOf(u: Prisma.UserGetPayload<{ select: typeof preferenceColumns }>): MailPreferences {
   return { reminders: u.mailReminders, prechargeNotice: u.mailPrechargeNotice, digest: u.mailDigest };
 }
 

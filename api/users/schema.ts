@@ -85,13 +85,12 @@ const AuthPayload = builder
   });
 
 builder.queryFields((t) => ({
-  viewer: t.field({
+  viewer: t.prismaField({
     type: UserNode,
     nullable: true,
     description: "The logged-in user, or null.",
-    // The session's user id, not a read: the fields asked of the user load in one read (select mode), at the
-    // same time as the user's lists, which need only the id.
-    resolve: (_p, _a, ctx) => (ctx.actor.kind === "user" ? { id: ctx.actor.user.id } : null),
+    // The user's columns come with the login session's statement; its lists load beside, needing only the id.
+    resolve: (query, _p, _a, ctx) => users.viewer(ctx, query),
   }),
   usernameAvailable: t.boolean({
     args: { username: t.arg.string({ required: true }) },

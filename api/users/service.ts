@@ -263,6 +263,19 @@ export async function userById(ctx: ServiceContext, id: number) {
   return user;
 }
 
+/**
+ * The signed-in user (GraphQL `viewer`), or null without a session. A selection of the user's own columns only
+ * answers from the row the login session read with the session (api/auth/sessions.ts): no statement of its own.
+ * A selection with relations reads the row, as does a mutation's answer (dropSessionReads).
+ */
+export async function viewer(ctx: ServiceContext, query: Pick<Prisma.UserFindUniqueArgs, "select" | "include"> = {}): Promise<User | null> {
+  const { select, include } = query;
+  if (ctx.actor.kind !== "user") return null;
+  const { account } = ctx.actor;
+  if (account && !include && select && Object.entries(select).every(([key, value]) => value === true && key in account)) return account as User;
+  return ctx.db.user.findUnique({ ...query, where: { id: ctx.actor.user.id } });
+}
+
 /** The signed-in user's own account (the profile screens); refused without a session. */
 export async function me(ctx: ServiceContext) {
   return userById(ctx, requireUser(ctx).user.id);
