@@ -66,19 +66,43 @@ export interface RowsQuery {
   offset?: number;
 }
 
+/** A selection's statement head (SELECT … FROM table t0) and the reader of its rows. */
+interface Compiled {
+  head: string;
+  decode: (json: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/**
+ * Compiled selections by shape, then by model and query: a screen asks the same selection on every request, so
+ * its SQL and decoder are built once per process. Bounded: a shape's entries are dropped when it reaches the cap.
+ */
+const compiledByShape = new WeakMap<Shape, Map<string, Compiled>>();
+const COMPILED_PER_SHAPE = 100;
+
+function compiled(model: Model, query: unknown, full: Shape): Compiled {
+  let byQuery = compiledByShape.get(full);
+  if (!byQuery) compiledByShape.set(full, (byQuery = new Map()));
+  const key = `${model} ${JSON.stringify(query ?? null)}`;
+  let c = byQuery.get(key);
+  if (!c) {
+    const shape = pruned(model, query, full);
+    let n = 0;
+    c = { head: `SELECT ${objectSql(model, "t0", shape, () => `t${++n}`)} AS row FROM ${table(model)} t0`, decode: decoder(model, shape) };
+    if (byQuery.size >= COMPILED_PER_SHAPE) byQuery.clear();
+    byQuery.set(key, c);
+  }
+  return c;
+}
+
 /** One statement: the rows of `model` matching `q`, each with the relations of `shape` that `query` asks for. */
 export async function loadRows<T>(ctx: Pick<ServiceContext, "db">, model: Model, query: unknown, full: Shape, q: RowsQuery): Promise<T[]> {
-  const shape = pruned(model, query, full);
-  let n = 0;
-  const next = () => `t${++n}`;
+  const { head, decode } = compiled(model, query, full);
   const params = [...q.params];
   const page = [
     q.orderBy ? `ORDER BY ${q.orderBy}` : "",
     q.limit !== undefined ? `LIMIT $${params.push(q.limit)}::int` : "",
     q.offset ? `OFFSET $${params.push(q.offset)}::int` : "",
   ].join(" ");
-  const sql = `SELECT ${objectSql(model, "t0", shape, next)} AS row FROM ${table(model)} t0 WHERE ${q.where} ${page}`;
-  const rows = await ctx.db.$queryRawUnsafe<{ row: unknown }[]>(sql, ...params);
-  const decode = decoder(model, shape);
+  const rows = await ctx.db.$queryRawUnsafe<{ row: unknown }[]>(`${head} WHERE ${q.where} ${page}`, ...params);
   return rows.map((r) => decode((typeof r.row === "string" ? JSON.parse(r.row) : r.row) as Record<string, unknown>) as T);
 }

@@ -11,15 +11,24 @@ export interface LocalDate {
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Recent answers: a request asks the same instant (its clock's now) in the same zone many times over. */
+const recent = new Map<string, LocalDate>();
+const RECENT_MAX = 1_000;
 
 export function localDate(at: Date, timeZone: string): LocalDate {
+  const key = `${at.getTime()} ${timeZone}`;
+  const known = recent.get(key);
+  if (known) return { ...known };
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "numeric", day: "numeric" });
     formatters.set(timeZone, f);
   }
   const parts = Object.fromEntries(f.formatToParts(at).map((p) => [p.type, p.value]));
-  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) };
+  const date = { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) };
+  if (recent.size >= RECENT_MAX) recent.clear();
+  recent.set(key, date);
+  return { ...date };
 }
 
 /** "YYYY-MM" */
