@@ -1,11 +1,13 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import relay from "vite-plugin-relay";
 import { visualizer } from "rollup-plugin-visualizer";
+import type * as Theme from "./src/ui/theme.ts";
 
 const here = import.meta.dirname;
 // The API server (npm run dev:api) that `vite` proxies to in development.
@@ -67,6 +69,72 @@ function productionFiles(): Plugin {
   };
 }
 
+/** The stylesheet main.tsx imports: Chakra's global CSS for web/src/ui/theme.ts's system (see chakraGlobalCss). */
+const CHAKRA_GLOBAL_CSS = "virtual:chakra-global.css";
+
+/**
+ * Chakra's global CSS (the `@layer` order, preflight, global styles, keyframes and every token's CSS variable,
+ * ~48 kB, 5.7 kB brotli) as a stylesheet built from the same system, instead of ChakraProvider building it at
+ * startup: its `<Global>` elements serialised, hashed (murmur2 over the whole text), parsed by stylis and
+ * inserted these rules on every page load, about 15 % of the entry's main-thread time in a CPU profile. The
+ * CSS is what emotion inserts (rendered by emotion's server build), checked rule by rule against the CSSOM of
+ * the runtime version when this was written (tests/bench/README.md, "Startup main thread").
+ * web/src/ui/theme.ts `appSystem` is the system without these styles, for the app's root provider.
+ */
+function chakraGlobalCss(): Plugin {
+  const resolved = `\0${CHAKRA_GLOBAL_CSS}`;
+  const theme = path.join(here, "src/ui/theme.ts");
+  return {
+    name: "chakra-global-css",
+    resolveId(id) {
+      return id === CHAKRA_GLOBAL_CSS ? resolved : null;
+    },
+    async load(id) {
+      if (id !== resolved) return null;
+      this.addWatchFile(theme);
+      // Node runs theme.ts itself (type stripping; the query re-reads it after an edit under `vite` dev), and
+      // the provider renders on the server as emotion renders for server rendering: one <style> per <Global>,
+      // holding the rules its browser build inserts (same serializer, stylis plugins and order).
+      const [{ system }, { ChakraProvider }, { createElement }, { renderToStaticMarkup }] = await Promise.all([
+        import(`${pathToFileURL(theme).href}?t=${Date.now()}`) as Promise<typeof Theme>,
+        import("@chakra-ui/react"),
+        import("react"),
+        import("react-dom/server"),
+      ]);
+      const html = renderToStaticMarkup(createElement(ChakraProvider, { value: system, children: null }));
+      const rules = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1]);
+      if (rules.join("").length < 10_000) throw new Error(`chakra-global-css: no global styles in ${html.slice(0, 200)}`);
+      return rules.join("\n");
+    },
+  };
+}
+
+/** Chakra's createSystem (3.37.0), whose global styles chakraGlobalCss builds ahead of time. */
+const CHAKRA_SYSTEM = /[\\/]@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]styled-system[\\/]system\.js$/;
+const EAGER_GLOBAL = "const _global = [getPreflightCss(), getGlobalCss(), getTokenCss()];";
+
+/**
+ * createSystem builds its global styles (`_global`: every token's CSS variable through its css function, the
+ * preflight and global CSS) when called, about 5 % of the entry's main-thread time, although only
+ * ChakraProvider reads them, and the app's provider gets none (chakraGlobalCss, theme.ts `appSystem`). Built
+ * on first read instead; the build fails if Chakra's code no longer reads as expected.
+ */
+function lazyChakraGlobals(): Plugin {
+  return {
+    name: "lazy-chakra-globals",
+    apply: "build",
+    transform(code, id) {
+      if (!CHAKRA_SYSTEM.test(id)) return null;
+      if (code.split(EAGER_GLOBAL).length !== 2 || code.split("\n    _global,\n").length !== 2) {
+        this.error(`lazy-chakra-globals: ${id} changed; update or remove this plugin`);
+      }
+      return code
+        .replace(EAGER_GLOBAL, "let _global;")
+        .replace("\n    _global,\n", "\n    get _global() { return _global ??= [getPreflightCss(), getGlobalCss(), getTokenCss()]; },\n");
+    },
+  };
+}
+
 const ADMIN_MODULE = /[\\/]web[\\/]src[\\/](routes|features|ui)[\\/]admin[\\/]/;
 /** A public page's route module (routes/HomeRoute.tsx…), which publicRoutes.tsx imports lazily. */
 const PUBLIC_ROUTE = /[\\/]web[\\/]src[\\/]routes[\\/]\w+Route\.tsx$/;
@@ -110,6 +178,8 @@ export default defineConfig({
   plugins: [
     react(),
     relay,
+    chakraGlobalCss(),
+    lazyChakraGlobals(),
     productionFiles(),
     // BUNDLE_ANALYZE=/tmp/treemap.html (or .json for raw data) writes which modules fill each chunk and their
     // minified size (read from source maps, which the build then also writes).
@@ -134,6 +204,9 @@ export default defineConfig({
     emptyOutDir: true,
     // Chakra is one large vendor chunk; routes are split with React.lazy.
     chunkSizeWarningLimit: 900,
+    // The only CSS is Chakra's global styles (chakraGlobalCss), kept exactly as emotion would insert them: the
+    // minifier reorders declarations and rewrites values (38.7 kB instead of 48; 5.6 kB brotli either way).
+    cssMinify: false,
     // No source maps in production (none shipped, none named): only for the bundle treemap.
     sourcemap: Boolean(process.env.BUNDLE_ANALYZE),
     rolldownOptions: {

@@ -1,4 +1,4 @@
-import { createSystem, defaultBaseConfig, defineConfig, mergeConfigs } from "@chakra-ui/react";
+import { createSystem, defaultBaseConfig, defineConfig } from "@chakra-ui/react";
 import {
   accordionSlotRecipe,
   animationStyles,
@@ -122,4 +122,17 @@ export const appConfig = defineConfig({
   },
 });
 
-export const system = createSystem(mergeConfigs(defaultBaseConfig, themeConfig), appConfig);
+export const system = createSystem(defaultBaseConfig, themeConfig, appConfig);
+
+/**
+ * `system` as the app's root provides it: without its global styles, which ChakraProvider would serialise and
+ * insert at startup (preflight, global CSS, keyframes, every token's CSS variable). main.tsx loads them as the
+ * stylesheet web/vite.config.ts builds from `system` (`virtual:chakra-global.css`) instead. Tests render
+ * `system` itself, global styles included.
+ */
+export const appSystem: typeof system = Object.defineProperties({} as typeof system, {
+  // Copied as descriptors: the production build makes `_global` a getter (web/vite.config.ts
+  // lazyChakraGlobals) that a spread would call.
+  ...Object.getOwnPropertyDescriptors(system),
+  _global: { value: [], enumerable: true },
+});
