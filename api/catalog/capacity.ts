@@ -17,6 +17,7 @@
  */
 import type { FulfillmentMode, Prisma } from "../generated/prisma/client.ts";
 import { RuleViolationError } from "../shared/errors.ts";
+import { FULFILLMENT_MODES } from "./service.ts";
 
 type Tx = Prisma.TransactionClient;
 
@@ -89,19 +90,44 @@ export function isSoldOut(plan: { id: number; capacity: number | null }, variati
   return (taken.byVariation.get(variationKey(plan.id, variation.mode)) ?? 0) >= variation.capacity;
 }
 
+type CapacityPlan = { id: number; capacity: number | null; variations: { mode: FulfillmentMode; capacity: number | null }[] };
+
+/** What a plan has no place left in: the plan as a whole, and each offered mode (in the modes' order). */
+export interface SoldOut {
+  plan: boolean;
+  modes: FulfillmentMode[];
+}
+
+/**
+ * What `plan` has no place left in for whoever holds `holds` (none: a visitor). A selection a membership already
+ * holds a place in needs none again: a plan it holds is not full for it (the plan's count includes it), so in
+ * another mode of that plan only the mode's own capacity can refuse, and its own plan and mode never does. The
+ * one rule of every check: the business page's fields, a member's change choices, and assertPlaceAvailable.
+ */
+export function soldOutOf(plan: CapacityPlan, taken: PlacesTaken, holds: readonly PlaceSelection[] = []): SoldOut {
+  const holdsPlan = holds.some((h) => h.planId === plan.id);
+  const planFull = !holdsPlan && isSoldOut(plan, null, taken);
+  const modes = FULFILLMENT_MODES.filter((mode) => {
+    const variation = plan.variations.find((v) => v.mode === mode);
+    if (!variation) return false;
+    if (planFull) return true;
+    const held = holds.some((h) => h.planId === plan.id && h.mode === mode);
+    return !held && isSoldOut({ id: plan.id, capacity: null }, variation, taken);
+  });
+  return { plan: planFull, modes };
+}
+
 async function capacitiesOf(db: Tx, selection: PlaceSelection) {
-  const plan = await db.plan.findUnique({
+  return db.plan.findUnique({
     where: { id: selection.planId },
     select: { id: true, businessId: true, capacity: true, variations: { where: { mode: selection.mode }, select: { mode: true, capacity: true } } },
   });
-  if (!plan) return null;
-  return { plan, variation: plan.variations[0] ?? null };
 }
 
 /**
  * Refuses with SoldOutError when `selection` needs a place that its plan, or its plan in that mode, no longer
- * has. `membership`: the one taking the place (null: none yet, a quote) and the selections it already holds a
- * place in (its current one while ACTIVE or PAST_DUE, its scheduled change), which need no new place.
+ * has (soldOutOf). `membership`: the one taking the place (null: none yet, a quote) and the selections it
+ * already holds a place in (its current one while ACTIVE or PAST_DUE, its scheduled change).
  *
  * With `lock` (inside the transaction that writes the membership), takes the business's capacity lock first, so
  * the count and the write are one step for every process; without it (a quote) the answer is advisory.
@@ -113,26 +139,42 @@ export async function assertPlaceAvailable(
   { lock }: { lock: boolean },
 ): Promise<void> {
   const holds = membership?.holds ?? [];
-  const needed = (found: NonNullable<Awaited<ReturnType<typeof capacitiesOf>>>) => ({
-    plan: found.plan.capacity !== null && !holds.some((h) => h.planId === selection.planId),
-    variation: found.variation?.capacity != null && !holds.some((h) => h.planId === selection.planId && h.mode === selection.mode),
-  });
-  let found = await capacitiesOf(db, selection);
-  if (!found) return;
-  let need = needed(found);
-  if (!need.plan && !need.variation) return;
+  // Nothing to count when no capacity applies, or the selection's places are held already.
+  const needsCount = (plan: CapacityPlan) =>
+    (plan.capacity !== null && !holds.some((h) => h.planId === plan.id)) ||
+    (plan.variations[0]?.capacity != null && !holds.some((h) => h.planId === plan.id && h.mode === selection.mode));
+  let plan = await capacitiesOf(db, selection);
+  if (!plan || !needsCount(plan)) return;
   if (lock) {
-    await db.$executeRaw`SELECT pg_advisory_xact_lock(${CAPACITY_LOCK_CLASS}::int, ${found.plan.businessId}::int)`;
+    await db.$executeRaw`SELECT pg_advisory_xact_lock(${CAPACITY_LOCK_CLASS}::int, ${plan.businessId}::int)`;
     // Read again under the lock: an owner's edit may have committed meanwhile.
-    found = await capacitiesOf(db, selection);
-    if (!found) return;
-    need = needed(found);
+    plan = await capacitiesOf(db, selection);
+    if (!plan || !needsCount(plan)) return;
   }
-  const taken = await placesTaken(db, found.plan.businessId, [selection.planId], membership?.id ?? 0);
-  const full =
-    (need.plan && isSoldOut({ id: found.plan.id, capacity: found.plan.capacity }, null, taken)) ||
-    (need.variation && found.variation !== null && isSoldOut({ id: found.plan.id, capacity: null }, found.variation, taken));
-  if (full) throw new SoldOutError();
+  const taken = await placesTaken(db, plan.businessId, [selection.planId], membership?.id ?? 0);
+  const soldOut = soldOutOf(plan, taken, holds);
+  // A mode the plan does not offer is refused elsewhere (pricing); here only its plan's capacity applies.
+  if (plan.variations.length ? soldOut.modes.includes(selection.mode) : soldOut.plan) throw new SoldOutError();
+}
+
+/**
+ * For a member changing their box: what each plan of the membership's business has no place left in for them
+ * (soldOutOf with the places the membership holds), by plan ref. Advisory, as a quote: the change itself is
+ * checked again under the lock.
+ */
+export async function soldOutForChange(
+  db: Tx,
+  membership: { id: number; businessId: number; status: string; planId: number; mode: FulfillmentMode; pendingChange?: PlaceSelection | null },
+): Promise<(SoldOut & { planRef: string })[]> {
+  const plans = await db.plan.findMany({
+    where: { businessId: membership.businessId, archivedAt: null },
+    select: { id: true, ref: true, capacity: true, variations: { select: { mode: true, capacity: true } } },
+    orderBy: [{ position: "asc" }, { id: "asc" }],
+  });
+  if (!plans.some(hasCapacity)) return plans.map((p) => ({ planRef: p.ref, plan: false, modes: [] }));
+  const taken = await placesTaken(db, membership.businessId, [], membership.id);
+  const holds = heldSelections(membership);
+  return plans.map((p) => ({ planRef: p.ref, ...soldOutOf(p, taken, holds) }));
 }
 
 /** The selections an existing membership already holds a place in (see assertPlaceAvailable). */

@@ -3,8 +3,8 @@ import { FulfillmentMode } from "../generated/prisma/enums.ts";
 import { canReadAddon, canReadPlan } from "../auth/read-rules.ts";
 import type { GraphQLContext } from "../graphql/builder.ts";
 import type { FulfillmentMode as Mode } from "../generated/prisma/client.ts";
-import { hasCapacity, isSoldOut, placesTaken, type PlacesTaken } from "./capacity.ts";
-import { FULFILLMENT_MODES, planPriceCents, planVariations, variationFor, type VariationView } from "./service.ts";
+import { hasCapacity, isSoldOut, placesTaken, soldOutOf, type PlacesTaken } from "./capacity.ts";
+import { planPriceCents, planVariations, variationFor, type VariationView } from "./service.ts";
 
 export const FulfillmentModeEnum = builder.enumType(FulfillmentMode, {
   name: "FulfillmentMode",
@@ -93,14 +93,7 @@ builder.prismaNode("Plan", {
         "The offered modes with no place left (all of them when the plan is sold out): the business page's one field for " +
         "what soldOut says per variation, a scalar list instead of a field per variation (cheaper for the query cost limit).",
       select: { variations: true },
-      resolve: async (plan, _args, ctx) => {
-        if (!hasCapacity(plan)) return [];
-        const taken = await placesOf(ctx, plan.businessId);
-        return FULFILLMENT_MODES.filter((mode) => {
-          const variation = variationFor(plan, mode);
-          return variation !== null && isSoldOut(plan, variation, taken);
-        });
-      },
+      resolve: async (plan, _args, ctx) => (hasCapacity(plan) ? soldOutOf(plan, await placesOf(ctx, plan.businessId)).modes : []),
     }),
     priceCents: t.int({
       nullable: true,

@@ -13,6 +13,7 @@ import * as timing from "./timing.ts";
 import { orderSelectionView } from "./orders.ts";
 import { preloadedChange } from "./member-reads.ts";
 import { covers } from "../selection-sql/index.ts";
+import { soldOutForChange, type SoldOut } from "../catalog/capacity.ts";
 
 // ---------------------------------------------------------------------------------------------------------
 // Enums
@@ -109,6 +110,15 @@ builder.prismaObject("SubscriptionChange", {
   }),
 });
 
+const PlanSoldOutRef = builder.objectRef<SoldOut & { planRef: string }>("PlanSoldOut").implement({
+  description: "What one plan has no place left in, for one member (Membership.soldOutForChange).",
+  fields: (t) => ({
+    planRef: t.exposeString("planRef"),
+    soldOut: t.boolean({ description: "The plan as a whole.", resolve: (p) => p.plan }),
+    soldOutModes: t.field({ type: [FulfillmentModeEnum], description: "The offered modes with no place left.", resolve: (p) => p.modes }),
+  }),
+});
+
 export const MembershipNode = builder.prismaNode("Subscription", {
   variant: "Membership",
   id: { field: "id" },
@@ -168,6 +178,14 @@ export const MembershipNode = builder.prismaNode("Subscription", {
       type: WindowStateRef,
       select: businessTiming,
       resolve: (s, _a, ctx) => timing.windowOf(ctx, s.business, "changeWindow"),
+    }),
+    soldOutForChange: t.field({
+      type: [PlanSoldOutRef],
+      description:
+        "For changing this membership's box: what each plan of its business has no place left in for this member, as Plan.soldOut and " +
+        "Plan.soldOutModes say for a visitor, except that the places the membership holds (its plan and mode, its scheduled change) need none again.",
+      select: { planId: true, mode: true, pendingChange: { select: { planId: true, mode: true } } },
+      resolve: (s, _a, ctx) => soldOutForChange(ctx.db, s),
     }),
     orders: t.relatedConnection("orders", {
       cursor: "id",

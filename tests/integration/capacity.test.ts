@@ -208,6 +208,26 @@ describe("restart and change", () => {
     expect(await t.db.prisma.subscriptionChange.count({ where: { subscriptionId: sub.id } })).toBe(0);
   });
 
+  it("a member's soldOutForChange says what a change may take: their own full plan is open to them in a mode without a limit of its own", async () => {
+    const mine = await boxPlan({ capacity: 1, shipping: 0 });
+    const open = await boxPlan({ capacity: 1 });
+    const m = await member();
+    const sub = await f.subscription({ user: m.user, business: farm, plan: mine, status: "ACTIVE" });
+    const flags = async () => {
+      const { node } = await gqlData(`query($id: ID!) { node(id: $id) { ... on Membership { soldOutForChange { planRef soldOut soldOutModes } } } }`, { id: gid("Membership", sub.id) }, m.token);
+      return Object.fromEntries(node.soldOutForChange.map((p: { planRef: string }) => [p.planRef, p]));
+    };
+    // A visitor sees `mine` full; its member does not, but its shipping (capacity 0) is closed to them too.
+    expect(await soldOutFlags(mine)).toMatchObject({ plan: true });
+    expect((await flags())[mine.ref]).toEqual({ planRef: mine.ref, soldOut: false, soldOutModes: ["SHIPPING"] });
+    expect((await flags())[open.ref]).toEqual({ planRef: open.ref, soldOut: false, soldOutModes: [] });
+    expect((await change(m.token, sub, mine, "SHIPPING")).reason).toBe("sold_out");
+    // Another member takes `open`'s only place: closed to this member as to everyone.
+    await holders(open, ["ACTIVE"]);
+    expect((await flags())[open.ref]).toEqual({ planRef: open.ref, soldOut: true, soldOutModes: ["PICKUP", "SHIPPING"] });
+    expect((await change(m.token, sub, open)).reason).toBe("sold_out");
+  });
+
   it("a scheduled change holds its place in the new plan from when it is scheduled", async () => {
     const target = await boxPlan({ capacity: 1 });
     const from = await boxPlan();

@@ -9,7 +9,7 @@ import { system } from "../../ui/theme.ts";
 import type { MembershipBuilderTestQuery } from "./__generated__/MembershipBuilderTestQuery.graphql.ts";
 import type { MembershipBuilderChangeTestQuery } from "./__generated__/MembershipBuilderChangeTestQuery.graphql.ts";
 import { MembershipBuilder } from "./MembershipBuilder.tsx";
-import { heldPlaces, soldOutChoice } from "./rules.ts";
+import { soldOutChoice } from "./rules.ts";
 
 const query = graphql`
   query MembershipBuilderTestQuery {
@@ -116,7 +116,13 @@ function fullPlanPage(pendingChange: unknown = null) {
       business.plans.edges[1],
     ],
   };
-  const membership = { __typename: "Membership", id: "TWVtYmVyc2hpcDox", status: "ACTIVE", mode: "PICKUP", fulfillmentPoint: "Barn", plan: { id: "UGxhbjox", ref: "item_full" }, addons: [], pendingChange };
+  // What the server answers for this member (api/catalog/capacity.ts soldOutForChange): the full plan they hold is
+  // not full for them and its shipping has no limit of its own; the other plan's shipping is full by its own.
+  const soldOutForChange = [
+    { planRef: "item_full", soldOut: false, soldOutModes: [] },
+    { planRef: "item_open", soldOut: false, soldOutModes: ["SHIPPING"] },
+  ];
+  const membership = { __typename: "Membership", id: "TWVtYmVyc2hpcDox", mode: "PICKUP", fulfillmentPoint: "Barn", plan: { id: "UGxhbjox", ref: "item_full" }, addons: [], pendingChange, soldOutForChange };
   return environment({ business: { ...business, plans }, node: membership });
 }
 
@@ -174,55 +180,16 @@ describe("MembershipBuilder: changing the mode within a full plan (issue 20)", (
 
 describe("soldOutChoice", () => {
   const variations = [{ mode: "PICKUP" }, { mode: "SHIPPING" }];
-  const fullPlan = { ref: "item_a", soldOut: true, soldOutModes: ["PICKUP", "SHIPPING"], variations };
-  const fullShipping = { ref: "item_a", soldOut: false, soldOutModes: ["SHIPPING"], variations };
-  const everyModeFull = { ref: "item_a", soldOut: false, soldOutModes: ["PICKUP", "SHIPPING"], variations };
+  const fullPlan = { soldOut: true, soldOutModes: ["PICKUP", "SHIPPING"], variations };
+  const fullShipping = { soldOut: false, soldOutModes: ["SHIPPING"], variations };
+  const everyModeFull = { soldOut: false, soldOutModes: ["PICKUP", "SHIPPING"], variations };
 
-  it("for a visitor: a plan is sold out when its capacity is reached or every mode it offers is; a mode when it is listed", () => {
-    expect(soldOutChoice(fullPlan, null, [])).toBe(true);
-    expect(soldOutChoice(fullPlan, "pickup", [])).toBe(true);
-    expect(soldOutChoice(everyModeFull, null, [])).toBe(true);
-    expect(soldOutChoice(fullShipping, null, [])).toBe(false);
-    expect(soldOutChoice(fullShipping, "pickup", [])).toBe(false);
-    expect(soldOutChoice(fullShipping, "shipping", [])).toBe(true);
-  });
-
-  it("a member of the plan changing only the mode is not blocked by the plan being full (they hold a place of it)", () => {
-    const own = [{ planRef: "item_a", mode: "pickup" as const }];
-    expect(soldOutChoice(fullPlan, null, own)).toBe(false);
-    expect(soldOutChoice(fullPlan, "pickup", own)).toBe(false);
-    expect(soldOutChoice(fullPlan, "shipping", own)).toBe(false);
-  });
-
-  it("a mode full by its own capacity still blocks a member of the plan, except the mode they hold", () => {
-    const own = [{ planRef: "item_a", mode: "pickup" as const }];
-    expect(soldOutChoice(fullShipping, "shipping", own)).toBe(true);
-    expect(soldOutChoice(everyModeFull, "pickup", own)).toBe(false);
-    expect(soldOutChoice(everyModeFull, "shipping", own)).toBe(true);
-    expect(soldOutChoice(everyModeFull, null, own)).toBe(false);
-  });
-
-  it("a member of another plan is a visitor here", () => {
-    const other = [{ planRef: "item_b", mode: "pickup" as const }];
-    expect(soldOutChoice(fullPlan, "shipping", other)).toBe(true);
-    expect(soldOutChoice(fullPlan, null, other)).toBe(true);
-  });
-});
-
-describe("heldPlaces", () => {
-  const membership = { status: "ACTIVE", mode: "PICKUP", plan: { ref: "item_a" }, pendingChange: null };
-
-  it("an active or past-due membership holds its plan and mode, and its scheduled change's", () => {
-    expect(heldPlaces(membership)).toEqual([{ planRef: "item_a", mode: "pickup" }]);
-    expect(heldPlaces({ ...membership, status: "PAST_DUE", pendingChange: { mode: "SHIPPING", plan: { ref: "item_b" } } })).toEqual([
-      { planRef: "item_a", mode: "pickup" },
-      { planRef: "item_b", mode: "shipping" },
-    ]);
-  });
-
-  it("a canceled or unpaid membership holds none, and neither does a visitor", () => {
-    expect(heldPlaces({ ...membership, status: "CANCELED" })).toEqual([]);
-    expect(heldPlaces({ ...membership, status: "INCOMPLETE" })).toEqual([]);
-    expect(heldPlaces(null)).toEqual([]);
+  it("a plan is sold out when its capacity is reached or every mode it offers is; a mode when it is listed", () => {
+    expect(soldOutChoice(fullPlan, null)).toBe(true);
+    expect(soldOutChoice(fullPlan, "pickup")).toBe(true);
+    expect(soldOutChoice(everyModeFull, null)).toBe(true);
+    expect(soldOutChoice(fullShipping, null)).toBe(false);
+    expect(soldOutChoice(fullShipping, "pickup")).toBe(false);
+    expect(soldOutChoice(fullShipping, "shipping")).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import { graphql, useFragment } from "react-relay";
 import { useNavigate } from "react-router";
 import type { MembershipBuilderFragment_business$key } from "./__generated__/MembershipBuilderFragment_business.graphql.ts";
 import type { MembershipBuilderFragment_membership$key } from "./__generated__/MembershipBuilderFragment_membership.graphql.ts";
-import { defaultMode, enabledModes, heldPlaces, modeExtraCents, sameIds, soldOutChoice, toggleAddon } from "./rules.ts";
+import { defaultMode, enabledModes, modeExtraCents, sameIds, soldOutChoice, toggleAddon } from "./rules.ts";
 import { readFulfillment } from "./pageShapes.ts";
 import { initialPoint, missingPoint, pointQuestion, pointsForMode } from "./points.ts";
 import { formatCents, formatSurcharge } from "@shared/money.ts";
@@ -77,7 +77,6 @@ const MembershipBuilderFragment = graphql`
 const MembershipFragment = graphql`
   fragment MembershipBuilderFragment_membership on Membership {
     id
-    status
     mode
     fulfillmentPoint
     plan {
@@ -97,6 +96,11 @@ const MembershipFragment = graphql`
       addons {
         ref
       }
+    }
+    soldOutForChange {
+      planRef
+      soldOut
+      soldOutModes
     }
   }
 `;
@@ -150,14 +154,16 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
     }
     return null;
   }, [changeMode, current, data.slug]);
-  // The places the membership holds (its plan and mode, its scheduled change): choosing them again takes none.
-  const held = useMemo(
-    () => (changeMode && current ? heldPlaces({ status: current.status, mode: current.mode, plan: current.plan, pendingChange: current.pendingChange }) : []),
+  // Changing a box, the server's answer for this member (the places their membership holds need none again).
+  const forMember = useMemo(
+    () => new Map(changeMode && current ? current.soldOutForChange.map((s) => [s.planRef, s] as const) : []),
     [changeMode, current],
   );
   /** Whether a plan (mode null) or a plan in a mode is sold out here (rules.ts soldOutChoice). */
-  const isSoldOut = (p: (typeof plans)[number], mode: FulfillmentModeName | null) =>
-    soldOutChoice({ ref: p.ref, soldOut: p.soldOut, soldOutModes: p.soldOutModes, variations: p.variations }, mode, held);
+  const isSoldOut = (p: (typeof plans)[number], mode: FulfillmentModeName | null) => {
+    const answer = forMember.get(p.ref) ?? p;
+    return soldOutChoice({ soldOut: answer.soldOut, soldOutModes: answer.soldOutModes, variations: p.variations }, mode);
+  };
 
   const [choice, setChoice] = useState<Choice>(() => {
     const mode = original?.mode && modes.includes(original.mode) ? original.mode : defaultMode(fulfillment);

@@ -104,6 +104,7 @@ const membership = (point: string) => ({
   plan: { id: "UGxhbjox", ref: "item_veg" },
   addons: [],
   pendingChange: null,
+  soldOutForChange: [],
 });
 
 function ChangePage() {

@@ -1,4 +1,4 @@
-import { fromModeCode, MODE_ORDER, type FulfillmentModeName } from "@shared/fulfillment.ts";
+import { MODE_ORDER, type FulfillmentModeName } from "@shared/fulfillment.ts";
 
 /** The enabled fulfillment modes in spec order (pickup, shipping, delivery). */
 export function enabledModes(f: { pickup: boolean; shipping: boolean; delivery: boolean }): FulfillmentModeName[] {
@@ -34,50 +34,18 @@ export function sameIds(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && [...a].sort().join("|") === [...b].sort().join("|");
 }
 
-/** A plan and mode a membership holds a place in (api/catalog/capacity.ts PlaceSelection, by the plan's ref). */
-export interface HeldPlace {
-  planRef: string;
-  mode: FulfillmentModeName;
-}
-
-/** The statuses that hold a place (api/catalog/capacity.ts PLACE_STATUSES). */
-const PLACE_STATUSES: readonly string[] = ["ACTIVE", "PAST_DUE"];
-
 /**
- * The places the member's membership already holds, as the server counts them (capacity.ts heldSelections): its
- * current plan and mode and its scheduled change, while it is active or past due; none otherwise.
- */
-export function heldPlaces(
-  membership: { status: string; mode: string; plan: { ref: string }; pendingChange?: { mode: string; plan: { ref: string } } | null } | null,
-): HeldPlace[] {
-  if (!membership || !PLACE_STATUSES.includes(membership.status)) return [];
-  const held = [{ planRef: membership.plan.ref, mode: fromModeCode(membership.mode) }];
-  const next = membership.pendingChange;
-  return next ? [...held, { planRef: next.plan.ref, mode: fromModeCode(next.mode) }] : held;
-}
-
-/**
- * Issue 20: whether a plan (mode null) or a plan in one mode is sold out for this visitor or member, so that choice
- * is disabled. The same rule as the server's (capacity.ts assertPlaceAvailable), from the page's fields:
- * `soldOut` (the plan's own capacity is reached) and `soldOutModes` (the offered modes with no place left: all of
- * them when the plan is full, else those whose own capacity is reached); a plan is sold out when every mode it
+ * Issue 20: whether a plan (mode null) or a plan in one mode is sold out, so that choice is disabled. The server
+ * decides what is sold out (api/catalog/capacity.ts soldOutOf): for a visitor, the plan's `soldOut` and
+ * `soldOutModes`; for a member changing their box, the same fields of their membership's `soldOutForChange`
+ * (the places they hold need none again). A plan is sold out when its capacity is reached or every mode it
  * offers is.
- *
- * What the member holds (`held`, change mode) needs no new place: a plan they hold is never full for them (the
- * plan's capacity counts them already), so changing only the mode within it is blocked only by the new mode's own
- * capacity; the same plan and mode is never blocked. While their plan is full as a whole, `soldOutModes` lists
- * every mode and cannot tell which one is full by its own capacity: the mode stays choosable and the change
- * dialog's quote (the server's rule) says "This box is sold out." for one that is.
  */
 export function soldOutChoice(
-  plan: { ref: string; soldOut: boolean; soldOutModes: readonly string[]; variations: readonly { mode: string }[] },
+  plan: { soldOut: boolean; soldOutModes: readonly string[]; variations: readonly { mode: string }[] },
   mode: FulfillmentModeName | null,
-  held: readonly HeldPlace[],
 ): boolean {
   const listed = (m: string) => plan.soldOutModes.some((s) => s.toLowerCase() === m.toLowerCase());
-  const holdsPlan = held.some((h) => h.planRef === plan.ref);
-  if (mode === null) return !holdsPlan && (plan.soldOut || (plan.variations.length > 0 && plan.variations.every((v) => listed(v.mode))));
-  if (held.some((h) => h.planRef === plan.ref && h.mode === mode)) return false;
-  if (!holdsPlan) return plan.soldOut || listed(mode);
-  return !plan.soldOut && listed(mode);
+  if (mode === null) return plan.soldOut || (plan.variations.length > 0 && plan.variations.every((v) => listed(v.mode)));
+  return plan.soldOut || listed(mode);
 }
