@@ -19,6 +19,8 @@ import type { ServiceContext, UserActor } from "../context.ts";
 import type { BusinessRole, Prisma } from "../generated/prisma/client.ts";
 import { ForbiddenError, UnauthenticatedError } from "../shared/errors.ts";
 
+export type MaybePromise<T> = T | Promise<T>;
+
 export type BusinessPermission =
   | "viewDashboard"
   | "readMemberships"
@@ -87,12 +89,18 @@ async function businessRoleOf(ctx: ServiceContext, businessId: number): Promise<
   return link?.role ?? null;
 }
 
-export async function can(ctx: ServiceContext, businessId: number, permission: BusinessPermission): Promise<boolean> {
+/**
+ * Whether the actor holds `permission` in the business. Answered at once when no role has to be read (partner
+ * tokens, administrators, a role this request has already read), so a list's per-row read rule stays synchronous
+ * and its rows complete without a promise each; otherwise after one read of the actor's role there.
+ */
+export function can(ctx: ServiceContext, businessId: number, permission: BusinessPermission): MaybePromise<boolean> {
   if (ctx.actor.kind === "partner") return permission === "readMemberships" && ctx.actor.token.businessId === businessId;
   if (ctx.actor.kind !== "user") return false;
   if (ctx.actor.user.isAdmin) return true;
-  const role = await businessRoleOf(ctx, businessId);
-  return role !== null && RANK[role] >= RANK[MIN_ROLE[permission]];
+  const holds = (role: BusinessRole | null) => role !== null && RANK[role] >= RANK[MIN_ROLE[permission]];
+  if (ctx.roleCache.has(businessId)) return holds(ctx.roleCache.get(businessId) ?? null);
+  return businessRoleOf(ctx, businessId).then(holds);
 }
 
 export async function assertCan(ctx: ServiceContext, businessId: number, permission: BusinessPermission): Promise<void> {

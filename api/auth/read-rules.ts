@@ -22,9 +22,7 @@
  * here bound whatever any of them returns.
  */
 import type { ServiceContext } from "../context.ts";
-import { can, isAdmin } from "./policy.ts";
-
-type MaybePromise<T> = T | Promise<T>;
+import { can, isAdmin, type MaybePromise } from "./policy.ts";
 
 const isSelf = (ctx: ServiceContext, userId: number) => ctx.actor.kind === "user" && ctx.actor.user.id === userId;
 
@@ -115,12 +113,12 @@ export function canReadUser(ctx: ServiceContext, user: { id: number }): boolean 
 }
 
 /** manageUsers in its business: the owner and administrators. */
-export function canReadBusinessUser(ctx: ServiceContext, link: { businessId: number }): Promise<boolean> {
+export function canReadBusinessUser(ctx: ServiceContext, link: { businessId: number }): MaybePromise<boolean> {
   return can(ctx, link.businessId, "manageUsers");
 }
 
 /** manageApiTokens in its business: the owner and administrators (never a partner token, its own included). */
-export function canReadApiToken(ctx: ServiceContext, token: { businessId: number }): Promise<boolean> {
+export function canReadApiToken(ctx: ServiceContext, token: { businessId: number }): MaybePromise<boolean> {
   return can(ctx, token.businessId, "manageApiTokens");
 }
 

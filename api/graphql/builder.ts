@@ -7,6 +7,7 @@ import { DateTimeResolver, JSONResolver } from "graphql-scalars";
 import type { ServiceContext } from "../context.ts";
 import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
+import DirectReadsPlugin, { NODE_ID_EXTENSION } from "./direct-reads.ts";
 import { can, isAdmin, type BusinessPermission } from "../auth/policy.ts";
 import { ForbiddenError, UnauthenticatedError } from "../shared/errors.ts";
 
@@ -33,8 +34,9 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
 }>({
   // errors outermost, so a scope-auth refusal on a mutation comes back as its typed ForbiddenError; scope-auth
-  // next, so no resolver (or plugin wrapping one) runs before its check.
-  plugins: [ErrorsPlugin, ScopeAuthPlugin, PrismaPlugin, RelayPlugin],
+  // next, so no resolver (or plugin wrapping one) runs before its check; direct reads directly outside Prisma
+  // (node ids and the column fields of a row that carries its columns read it at once: direct-reads.ts).
+  plugins: [ErrorsPlugin, ScopeAuthPlugin, DirectReadsPlugin, PrismaPlugin, RelayPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     authScopes: (ctx) => ({
@@ -61,6 +63,7 @@ export const builder = new SchemaBuilder<{
   },
   relay: {
     clientMutationId: "omit",
+    idFieldOptions: { extensions: { [NODE_ID_EXTENSION]: true } },
     cursorType: "String",
     // node(id:) and nodes(ids:) are ours (api/graphql/node.ts): each type's read rule, null for a missing,
     // malformed or unreadable id, at most 100 ids.

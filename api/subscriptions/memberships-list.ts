@@ -165,7 +165,9 @@ async function membershipPage(ctx: ServiceContext, filter: MembershipFilter, con
   const joins = new Set(selection.joins);
   if (term) {
     joins.add("user").add("business");
-    const like = (column: string) => Prisma.sql`${Prisma.raw(column)} ILIKE ('%' || ${term} || '%')`;
+    // The pattern is built here, once: the same text a concatenation in SQL would build for every row compared.
+    const pattern = `%${term}%`;
+    const like = (column: string) => Prisma.sql`${Prisma.raw(column)} ILIKE ${pattern}`;
     conditions.push(Prisma.sql`(${Prisma.join(["u.username", "u.name", "u.email", "s.email", "b.name", "b.slug"].map(like), " OR ")})`);
   }
   const backward = take < 0;
