@@ -1,74 +1,34 @@
-import { Box, Button, Container, Flex, Heading, HStack, IconButton, Link, Stack, Text } from "@chakra-ui/react";
-import { Suspense, useEffect, useState } from "react";
-import { graphql, useMutation } from "react-relay";
-import { Link as RouterLink, useNavigate, useParams, useSearchParams } from "react-router";
+import { Box } from "@chakra-ui/react";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { graphql } from "react-relay";
+import { useNavigate, useParams, useSearchParams } from "react-router";
 import type { MembershipRouteQuery } from "./__generated__/MembershipRouteQuery.graphql.ts";
-import type { MembershipRouteLogoutMutation } from "./__generated__/MembershipRouteLogoutMutation.graphql.ts";
 import { LoginForm } from "../features/portal/LoginForm.tsx";
-import { OrderHistory } from "../features/portal/OrderHistory.tsx";
-import { ProfileTab } from "../features/portal/ProfileTab.tsx";
-import { SubscriptionCard } from "../features/portal/SubscriptionCard.tsx";
-import { portalOrder } from "../features/portal/portalOrder.ts";
-import { longDate } from "../lib/dates.ts";
 import { useRefetchKey, useRouteQuery } from "../lib/routeQuery.ts";
-import { clearSession, useSessionVersion } from "../lib/session.ts";
+import { useSessionVersion } from "../lib/session.ts";
 import { STORAGE_KEYS, writeItem } from "../lib/storage.ts";
 import { currentTenantHost } from "../lib/tenant.ts";
 import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
 import { ErrorBoundary } from "../ui/ErrorBoundary.tsx";
 import { PageContent } from "../ui/PageShell.tsx";
-import { RichHtml } from "../ui/RichHtml.tsx";
-import { EmptyMessage, ErrorState } from "../ui/StatusStates.tsx";
+import { ErrorState } from "../ui/StatusStates.tsx";
 import { PageLoading } from "./PageLoading.tsx";
 
+// The portal's fields are MemberPortal's fragments, spread unmasked (see there): the document is the one the
+// route held before the portal became a chunk of its own.
 const PortalQuery = graphql`
   query MembershipRouteQuery {
     viewer {
-      id
-      username
-      subscriptions(onePerBusiness: true) {
-        id
-        status
-        nextBoxDate
-        skipWindow {
-          closesOn
-        }
-        changeWindow {
-          closesOn
-        }
-        business {
-          name
-          slug
-          page {
-            supportPhone
-          }
-          nextBox {
-            contentHtml
-          }
-        }
-        ...SubscriptionCardFragment_membership
-      }
-      ...OrderHistoryFragment_user
-      ...ProfileTabFragment_user
+      ...MemberPortalFragment_viewer @relay(mask: false)
     }
     paymentConfig {
-      ...SubscriptionCardFragment_paymentConfig
-      ...ProfileTabFragment_paymentConfig
+      ...MemberPortalFragment_paymentConfig @relay(mask: false)
     }
   }
 `;
 
-// Ends the server's session; nothing to show comes back (the session is cleared here and the login shows).
-const LogoutMutation = graphql`
-  mutation MembershipRouteLogoutMutation {
-    logout
-  }
-`;
-
-const TABS = ["Next Box", "Subscriptions", "Order History", "Profile"] as const;
-type Tab = (typeof TABS)[number];
-/** ?tab= of the links in emails (issue 19): which tab the portal opens on. */
-const TAB_PARAMS = new Map<string | null, Tab>([["next-box", "Next Box"], ["subscriptions", "Subscriptions"], ["orders", "Order History"], ["profile", "Profile"]]);
+/** The portal after login, in a chunk of its own (publicRoutes.tsx starts it with this route's when signed in). */
+const MemberPortal = lazy(() => import("../features/portal/MemberPortal.tsx").then((m) => ({ default: m.MemberPortal })));
 
 /**
  * /membership and /b/:slug/membership: member login, then the portal tabs. One login manages every membership
@@ -101,12 +61,8 @@ function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | 
   const data = useRouteQuery<MembershipRouteQuery>(PortalQuery, {}, { fetchKey, fetchPolicy: "network-only" });
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const [tab, setTab] = useState<Tab>(() => (params.get("orderId") ? "Subscriptions" : (TAB_PARAMS.get(params.get("tab")) ?? "Next Box")));
-  const [menuOpen, setMenuOpen] = useState(false);
-  const [commitLogout] = useMutation<MembershipRouteLogoutMutation>(LogoutMutation);
-  const viewer = data.viewer;
 
-  if (!viewer) {
+  if (!data.viewer) {
     // As tall as the loading box before it: the footer does not move up into view when the form arrives.
     return (
       <Box minH="100dvh">
@@ -127,141 +83,5 @@ function Portal({ businessSlug, fetchKey, onRefresh }: { businessSlug: string | 
       </Box>
     );
   }
-
-  const subs = portalOrder(viewer.subscriptions.filter((s) => s.status !== "INCOMPLETE"), businessSlug);
-  const first = subs.find((s) => s.status === "ACTIVE" || s.status === "PAST_DUE") ?? subs[0] ?? null;
-  const orderId = Number(params.get("orderId")) || null;
-
-  function logout() {
-    commitLogout({ variables: {}, onCompleted: () => undefined, onError: () => undefined });
-    clearSession();
-    void navigate(businessSlug ? `/b/${businessSlug}` : "/membership");
-  }
-
-  const tabButton = (t: Tab, vertical = false) => (
-    <Button
-      key={t}
-      role="tab"
-      aria-selected={tab === t}
-      variant={tab === t ? "solid" : "ghost"}
-      colorPalette={tab === t ? "orange" : "gray"}
-      justifyContent={vertical ? "flex-start" : "center"}
-      w={vertical ? "full" : "auto"}
-      onClick={() => {
-        setTab(t);
-        setMenuOpen(false);
-      }}
-    >
-      {t}
-    </Button>
-  );
-
-  return (
-    <Container maxW="5xl" py={{ base: "6", md: "10" }}>
-      <Flex justify="space-between" align="center" gap="3" mb="6">
-        <Stack gap="0">
-          <Heading as="h1" size={{ base: "xl", md: "2xl" }}>
-            My membership
-          </Heading>
-          <Text color="fg.muted">Signed in as {viewer.username}</Text>
-        </Stack>
-        <IconButton aria-label={menuOpen ? "Close menu" : "Open menu"} aria-expanded={menuOpen} aria-controls="portal-menu" variant="outline" hideFrom="md" onClick={() => setMenuOpen((o) => !o)}>
-          <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
-            {menuOpen ? <path d="M6 6l12 12M18 6L6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
-          </svg>
-        </IconButton>
-      </Flex>
-      {params.get("success") && orderId && (
-        <Box role="status" mb="4" p="4" rounded="lg" bg="green.50" borderWidth="1px" borderColor="green.200" color="green.900">
-          Thank you! Your membership is active. Order #{orderId} is in your order history.
-        </Box>
-      )}
-      {params.get("changed") && (
-        <Box role="status" mb="4" p="4" rounded="lg" bg="blue.50" borderWidth="1px" borderColor="blue.200" color="blue.900">
-          Your change is scheduled and takes effect next billing cycle.
-        </Box>
-      )}
-      {menuOpen && (
-        <Stack id="portal-menu" hideFrom="md" gap="1" mb="4" p="2" rounded="lg" borderWidth="1px" bg="bg">
-          {/* A tablist holds tabs only: Log Out sits beside it, not in it. */}
-          <Stack role="tablist" aria-label="Membership" aria-orientation="vertical" gap="1">
-            {TABS.map((t) => tabButton(t, true))}
-          </Stack>
-          <Button variant="ghost" justifyContent="flex-start" onClick={logout}>
-            Log Out
-          </Button>
-        </Stack>
-      )}
-      <HStack gap="1" mb="6" hideBelow="md" borderBottomWidth="1px" pb="2">
-        <HStack role="tablist" aria-label="Membership" gap="1">
-          {TABS.map((t) => tabButton(t))}
-        </HStack>
-        <Box flex="1" />
-        <Button variant="outline" onClick={logout}>
-          Log Out
-        </Button>
-      </HStack>
-
-      <Box role="tabpanel" aria-label={tab}>
-        {tab === "Next Box" &&
-          (subs.length > 0 ? (
-            <Stack gap="4">
-              {subs.map((s) => (
-                <Box key={s.id} as="section" aria-label={s.business.name} data-testid="next-box-group" p={{ base: "4", md: "6" }} rounded="xl" bg="bg" borderWidth="1px">
-                  <Flex justify="space-between" align="baseline" gap="3" wrap="wrap">
-                    <Text color="fg.muted" fontWeight="medium">
-                      {s.business.name}
-                    </Text>
-                    <Button asChild variant="plain" size="sm" px="0" color="orange.700">
-                      <RouterLink to={`/b/${s.business.slug}`}>Visit page</RouterLink>
-                    </Button>
-                  </Flex>
-                  <Heading as="h2" size="xl" mt="1">
-                    {s.status === "CANCELED" ? "No upcoming box" : `Your next box: ${longDate(s.nextBoxDate)}`}
-                  </Heading>
-                  {s.status !== "CANCELED" && s.business.nextBox?.contentHtml && <RichHtml mt="4" html={s.business.nextBox.contentHtml} data-testid="next-box-content" />}
-                </Box>
-              ))}
-            </Stack>
-          ) : (
-            <EmptyMessage title="No active subscriptions yet.">
-              <Button asChild colorPalette="orange">
-                <RouterLink to="/businesses">Browse businesses</RouterLink>
-              </Button>
-            </EmptyMessage>
-          ))}
-        {tab === "Subscriptions" &&
-          (subs.length === 0 ? (
-            <EmptyMessage title="No active subscriptions yet." />
-          ) : (
-            <Stack gap="4">
-              {subs.length > 1 && (
-                <Text color="fg.muted" data-testid="membership-count">
-                  You have memberships at {subs.length} businesses.
-                </Text>
-              )}
-              {subs.map((s) => (
-                <SubscriptionCard key={s.id} membership={s} paymentConfig={data.paymentConfig} onChanged={onRefresh} onOpenProfile={() => setTab("Profile")} />
-              ))}
-            </Stack>
-          ))}
-        {tab === "Order History" && <OrderHistory user={viewer} highlightOrderId={orderId} />}
-        {tab === "Profile" && <ProfileTab user={viewer} paymentConfig={data.paymentConfig} onCardUpdated={onRefresh} />}
-      </Box>
-
-      {first && (
-        <Text fontSize="sm" color="fg.muted" mt="10" borderTopWidth="1px" pt="4">
-          Skipping closes {longDate(first.skipWindow.closesOn)} and changes close {longDate(first.changeWindow.closesOn)}. After that, call {first.business.name} at{" "}
-          {first.business.page?.supportPhone ? (
-            <Link href={`tel:${first.business.page.supportPhone.replace(/[^0-9+]/g, "")}`} fontWeight="semibold" color="fg" data-testid="support-phone">
-              {first.business.page.supportPhone}
-            </Link>
-          ) : (
-            "our support line"
-          )}{" "}
-          to make changes. Cancellation is by phone only.
-        </Text>
-      )}
-    </Container>
-  );
+  return <MemberPortal viewer={data.viewer} paymentConfig={data.paymentConfig} businessSlug={businessSlug} onRefresh={onRefresh} />;
 }

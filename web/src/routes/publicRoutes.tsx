@@ -2,6 +2,7 @@ import { lazy, Suspense } from "react";
 import { Navigate, Outlet, type RouteObject } from "react-router";
 import type { RouteData, RouteQuery } from "../lib/routeQuery.ts";
 import { checkoutQueryVariables, readSelection } from "../lib/selection.ts";
+import { readSession } from "../lib/session.ts";
 import { currentTenantHost } from "../lib/tenant.ts";
 import { PageLoading } from "./PageLoading.tsx";
 
@@ -34,7 +35,9 @@ const businessData = (forcedSlug?: string): RouteData => ({
   query: { query: businessQuery, variables: (p) => ({ slug: (forcedSlug ?? p.slug ?? "").toLowerCase() }), fetchPolicy: "store-and-network" },
 });
 const membershipData: RouteData = {
-  chunk: loadMembership,
+  // Signed in, the portal's chunk too, which the route renders once its query answers; a visitor gets the login
+  // form's only.
+  chunk: () => Promise.all([loadMembership(), readSession() ? import("../features/portal/MemberPortal.tsx") : null]),
   query: { query: () => import("./__generated__/MembershipRouteQuery.graphql.ts"), variables: () => ({}), fetchPolicy: "network-only" },
 };
 const checkoutData: RouteData = {
