@@ -7,9 +7,59 @@ import { migrate as applyMigrations, pgliteFactory } from "./migrations.ts";
 export type { PrismaClient };
 type DatabaseKind = "postgres" | "pglite";
 
+/** A statement as Prisma's query events and the direct reads report it. */
+export interface Statement {
+  query: string;
+  /** Milliseconds. */
+  duration: number;
+}
+
+/**
+ * A read statement run on the driver itself, outside Prisma: rows as the driver parses them (numbers, text,
+ * booleans, JSON as values), except timestamps, which stay text (`toDate` in api/selection-sql/model.ts reads
+ * them, on either database). Prisma's raw queries convert every cell to its own types and back, about 0.1 ms of
+ * CPU for a page of 50 rows; the read paths every screen takes (the login session, the selection statements)
+ * run here instead. Never inside a transaction: it has its own connection from the pool.
+ */
+export type DirectRead = (sql: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
+
+const directReads = new WeakMap<object, DirectRead>();
+
+/**
+ * The direct reads of the database `db` is the client of; undefined for a transaction's client (whose statements
+ * must run on its connection) and for clients not opened by openDatabase.
+ */
+export function directRead(db: object): DirectRead | undefined {
+  return directReads.get(db);
+}
+
+/**
+ * Runs a read statement (`$1`… parameters): on the driver when `db` is a database's own client, through Prisma's
+ * raw query when it is a transaction's. Timestamps come back as text or as Date accordingly: read them with
+ * `toDate` (api/selection-sql/model.ts).
+ */
+export function readRows<T extends object>(db: PrismaClient, sql: string, params: readonly unknown[]): Promise<T[]> {
+  const direct = directReads.get(db);
+  return (direct ? direct(sql, params) : db.$queryRawUnsafe(sql, ...params)) as Promise<T[]>;
+}
+
+/**
+ * A timestamp column as a Date, as it comes from either path: text (direct reads; a timestamp without time zone
+ * is UTC here, as Prisma stores it) or a Date (Prisma).
+ */
+export function timestampOf(value: string | Date): Date {
+  return typeof value === "string" ? new Date(ZONED.test(value) ? value : `${value}Z`) : value;
+}
+const ZONED = /(?:[zZ]|[+-]\d\d(?::?\d\d)?)$/;
+
+/** PostgreSQL's type ids of timestamp and timestamptz: kept as text by the direct reads. */
+const TIMESTAMP_TYPES = [1114, 1184];
+
 export interface Database {
   prisma: PrismaClient;
   kind: DatabaseKind;
+  /** Calls `listener` after every statement, Prisma's and the direct reads' (only with `logQueries`, the default). */
+  onStatement(listener: (statement: Statement) => void): void;
   /** Apply pending migrations from prisma/migrations; returns the names applied. */
   migrate(): Promise<string[]>;
   /** Embedded database only: its data folder as a tar archive (tests start new databases from a migrated one). */
@@ -52,19 +102,51 @@ const MIGRATION_LOCK_ID = 7_283_120_411;
 /**
  * Opens PostgreSQL when a URL is given, otherwise the embedded PGlite database (same schema, same migrations).
  */
+/** Statement listeners of one database: Prisma's query events, and the direct reads reporting the same way. */
+function statementEvents(prisma: PrismaClient, enabled: boolean) {
+  const listeners: ((statement: Statement) => void)[] = [];
+  if (enabled) {
+    (prisma as unknown as { $on(event: "query", cb: (e: Statement) => void): void }).$on("query", (e) => {
+      for (const listener of listeners) listener(e);
+    });
+  }
+  return {
+    on: (listener: (statement: Statement) => void) => void listeners.push(listener),
+    /** Wraps a direct read so that it reports its statement as Prisma reports its own. */
+    timed(read: DirectRead): DirectRead {
+      if (!enabled) return read;
+      return async (sql, params) => {
+        const started = performance.now();
+        const rows = await read(sql, params);
+        const statement = { query: sql, duration: performance.now() - started };
+        for (const listener of listeners) listener(statement);
+        return rows;
+      };
+    },
+  };
+}
+
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  const log = opts.logQueries !== false ? [{ emit: "event" as const, level: "query" as const }] : [];
+  const logQueries = opts.logQueries !== false;
+  const log = logQueries ? [{ emit: "event" as const, level: "query" as const }] : [];
   if (isPostgresUrl(opts.url)) {
     const url = opts.url;
     const { PrismaPg } = await import("@prisma/adapter-pg");
-    const prisma = new PrismaClient({
-      adapter: new PrismaPg({ connectionString: url, max: opts.poolSize ?? 10 }),
-      log,
-      transactionOptions: TRANSACTION_OPTIONS,
-    });
+    const pg = (await import("pg")).default;
+    // One pool for Prisma and the direct reads.
+    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+    // An idle connection the server closed (a restart, a failover, a dropped test database) leaves the pool on
+    // its own, and the next statement opens another; without a listener its error would end the process.
+    pool.on("error", () => {});
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool), log, transactionOptions: TRANSACTION_OPTIONS });
+    const events = statementEvents(prisma, logQueries);
+    const asText = (value: string) => value;
+    const types = { getTypeParser: (id: number, format?: "text" | "binary") => (TIMESTAMP_TYPES.includes(id) ? asText : pg.types.getTypeParser(id, format)) };
+    directReads.set(prisma, events.timed(async (text, values) => (await pool.query({ text, values: [...values], types })).rows));
     return {
       prisma,
       kind: "postgres",
+      onStatement: events.on,
       async migrate() {
         const pg = (await import("pg")).default;
         const lock = new pg.Client({ connectionString: url });
@@ -78,7 +160,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
           await lock.end();
         }
       },
-      close: () => prisma.$disconnect(),
+      async close() {
+        await prisma.$disconnect();
+        await pool.end();
+      },
       jobsConnection: { kind: "postgres", url },
     };
   }
@@ -89,9 +174,13 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (dir !== "memory") await fs.mkdir(path.dirname(path.resolve(dir)), { recursive: true });
   const pglite = new PGlite(dir === "memory" ? "memory://" : dir, opts.pgliteSnapshot ? { loadDataDir: opts.pgliteSnapshot } : {});
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log, transactionOptions: TRANSACTION_OPTIONS });
+  const events = statementEvents(prisma, logQueries);
+  const parsers = Object.fromEntries(TIMESTAMP_TYPES.map((id) => [id, (value: string) => value]));
+  directReads.set(prisma, events.timed(async (sql, params) => (await pglite.query<Record<string, unknown>>(sql, [...params], { parsers })).rows));
   return {
     prisma,
     kind: "pglite",
+    onStatement: events.on,
     async migrate() {
       const { appliedMigrationNames } = await applyMigrations(await pgliteFactory(pglite));
       return appliedMigrationNames;

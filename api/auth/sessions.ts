@@ -1,5 +1,5 @@
 import type { AccountRow, Actor, CredentialState, ServiceContext } from "../context.ts";
-import type { PrismaClient } from "../db.ts";
+import { readRows, timestampOf, type PrismaClient } from "../db.ts";
 import type { PaymentMethod } from "../generated/prisma/client.ts";
 import type { Clock } from "../shared/clock.ts";
 import { bearerFrom, hashToken, newToken, PARTNER_TOKEN_PREFIX, SESSION_TOKEN_PREFIX } from "./tokens.ts";
@@ -50,7 +50,22 @@ export async function revokeUserSessions(db: PrismaClient, clock: Clock, userId:
  * Validity (revoked, expired) is checked by the caller against the request's clock.
  */
 async function findSession(db: PrismaClient, tokenHash: string, cardProvider: string) {
-  const [row] = await db.$queryRaw<({ sessionId: number; tenantSlug: string | null; expiresAt: Date; revokedAt: Date | null; card: CardJson | null } & AccountRow)[]>`
+  const [row] = await readRows<SessionRow>(db, SESSION_STATEMENT, [cardProvider, tokenHash]);
+  if (!row) return null;
+  const { sessionId, tenantSlug, expiresAt, revokedAt, card, createdAt, updatedAt, ...columns } = row;
+  const account: AccountRow = { ...columns, createdAt: timestampOf(createdAt), updatedAt: timestampOf(updatedAt) };
+  return {
+    id: sessionId,
+    tenantSlug,
+    expiresAt: timestampOf(expiresAt),
+    revokedAt: revokedAt == null ? null : timestampOf(revokedAt),
+    account,
+    card: card && { ...card, createdAt: timestampOf(card.createdAt) },
+    user: { id: account.id, publicId: account.publicId, username: account.username, isAdmin: account.isAdmin },
+  };
+}
+
+const SESSION_STATEMENT = `
     SELECT s.id AS "sessionId", s.tenant_slug AS "tenantSlug", s.expires_at AS "expiresAt", s.revoked_at AS "revokedAt",
            u.id, u.public_id AS "publicId", u.username, u.name, u.email, u.phone, u.address, u.is_admin AS "isAdmin",
            u.mail_reminders AS "mailReminders", u.mail_precharge_notice AS "mailPrechargeNotice", u.mail_digest AS "mailDigest",
@@ -59,22 +74,16 @@ async function findSession(db: PrismaClient, tokenHash: string, cardProvider: st
                      pm.provider_payment_method_id, 'brand', pm.brand, 'last4', pm.last4, 'expMonth', pm.exp_month,
                      'expYear', pm.exp_year, 'isDefault', pm.is_default, 'createdAt', pm.created_at)
               FROM payment_methods pm
-             WHERE pm.user_id = u.id AND pm.is_default AND pm.provider = ${cardProvider}
+             WHERE pm.user_id = u.id AND pm.is_default AND pm.provider = $1
              ORDER BY pm.created_at DESC LIMIT 1) AS card
       FROM sessions s JOIN users u ON u.id = s.user_id
-     WHERE s.token_hash = ${tokenHash}`;
-  if (!row) return null;
-  const { sessionId, tenantSlug, expiresAt, revokedAt, card, ...account } = row;
-  return {
-    id: sessionId,
-    tenantSlug,
-    expiresAt,
-    revokedAt,
-    account,
-    card: card && { ...card, createdAt: new Date(card.createdAt) },
-    user: { id: account.id, publicId: account.publicId, username: account.username, isAdmin: account.isAdmin },
+     WHERE s.token_hash = $2`;
+
+/** A row of the session statement: timestamps as the driver gives them (text, or Date through Prisma). */
+type SessionRow = { sessionId: number; tenantSlug: string | null; expiresAt: string | Date; revokedAt: string | Date | null; card: CardJson | null } & Omit<AccountRow, "createdAt" | "updatedAt"> & {
+    createdAt: string | Date;
+    updatedAt: string | Date;
   };
-}
 
 type CardJson = Omit<PaymentMethod, "createdAt"> & { createdAt: string };
 

@@ -166,9 +166,9 @@ export function installMetrics(app: FastifyInstance<any, any, any, any, any>, op
     done();
   });
 
-  // Prisma emits a query event per SQL statement (api/db.ts turns the events on).
+  // Every SQL statement, Prisma's and the direct reads' (api/db.ts turns the events on).
   let counting = true;
-  (db.prisma as unknown as { $on(event: "query", cb: (e: { query: string; duration: number }) => void): void }).$on("query", (e) => {
+  db.onStatement((e) => {
     if (!counting) return;
     const word = FIRST_WORD.exec(e.query)?.[1]?.toLowerCase() ?? "other";
     const kind = STATEMENT_KINDS.has(word) ? word : "other";

@@ -7,6 +7,7 @@
  * Call only when `covers(model, query, shape)`; otherwise load through Prisma with the same query.
  */
 import type { ServiceContext } from "../context.ts";
+import { readRows } from "../db.ts";
 import { column, type Field, field, joinCondition, type Model, pruned, type PrunedShape, type Shape, table, toDate } from "./model.ts";
 
 /** PostgreSQL functions take at most 100 arguments: jsonb_build_object at most 50 pairs. */
@@ -103,6 +104,6 @@ export async function loadRows<T>(ctx: Pick<ServiceContext, "db">, model: Model,
     q.limit !== undefined ? `LIMIT $${params.push(q.limit)}::int` : "",
     q.offset ? `OFFSET $${params.push(q.offset)}::int` : "",
   ].join(" ");
-  const rows = await ctx.db.$queryRawUnsafe<{ row: unknown }[]>(`${head} WHERE ${q.where} ${page}`, ...params);
+  const rows = await readRows<{ row: unknown }>(ctx.db, `${head} WHERE ${q.where} ${page}`, params);
   return rows.map((r) => decode((typeof r.row === "string" ? JSON.parse(r.row) : r.row) as Record<string, unknown>) as T);
 }

@@ -6,6 +6,7 @@
  * caller otherwise loads through Prisma with the same selection.
  */
 import { getDatamodel } from "../generated/pothos-types.ts";
+import { timestampOf } from "../db.ts";
 
 const MODELS = getDatamodel().datamodel.models;
 export type Model = keyof typeof MODELS & string;
@@ -52,9 +53,8 @@ export function scalarsOf(model: Model): Field[] {
 /** A timestamp as Prisma returns it: a Date (JSON gives `2026-01-02T03:04:05.678` for a timestamp without zone: UTC). */
 export function toDate(v: unknown): unknown {
   if (typeof v !== "string") return v ?? null;
-  return new Date(ZONED.test(v) ? v : `${v}Z`);
+  return timestampOf(v);
 }
-const ZONED = /(?:[zZ]|[+-]\d\d:?\d\d)$/;
 
 /** How a statement's column reads a field as Prisma returns it; null when it cannot (lists, Decimal, Bytes…). */
 export function columnReader(alias: string, f: Field): { sql: string; decode: (v: unknown) => unknown } | null {

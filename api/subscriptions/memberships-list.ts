@@ -7,6 +7,7 @@
  */
 import type { ServiceContext } from "../context.ts";
 import { Prisma } from "../generated/prisma/client.ts";
+import { readRows } from "../db.ts";
 import { SubscriptionStatus } from "../generated/prisma/enums.ts";
 import { assertCan, businessesWhere, can, requireUser } from "../auth/policy.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
@@ -180,10 +181,11 @@ async function membershipPage(ctx: ServiceContext, filter: MembershipFilter, con
     conditions.push(Prisma.sql`(${columnsOf("s")}) ${Prisma.raw(op)} (SELECT ${columnsOf("c")} FROM subscriptions c WHERE c.id = ${cursorId})`);
   }
   const direction = backward ? "ASC" : "DESC";
-  const raw = await ctx.db.$queryRaw<Record<string, unknown>[]>`
+  const statement = Prisma.sql`
     SELECT ${Prisma.raw(selection.columns.join(", "))} FROM subscriptions s ${Prisma.raw(joinSql("Subscription", "s", JOINABLE, joins))}
      WHERE ${Prisma.join(conditions, " AND ")}
      ORDER BY ${Prisma.raw(orderColumns.map((c) => `s.${c} ${direction}`).join(", "))}
      LIMIT ${Math.abs(take)}`;
+  const raw = await readRows<Record<string, unknown>>(ctx.db, statement.text, statement.values);
   return readJoined(ctx, "Subscription", selection, backward ? raw.reverse() : raw);
 }

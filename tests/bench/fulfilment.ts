@@ -37,7 +37,7 @@ console.log(`copied ${sourceName} in ${((performance.now() - t0) / 1000).toFixed
 
 const db = await openDatabase({ url: copy.toString(), poolSize: 4, logQueries: true });
 let statements = 0;
-(db.prisma as unknown as { $on(e: "query", f: () => void): void }).$on("query", () => statements++);
+db.onStatement(() => statements++);
 const applied = await db.migrate();
 if (applied.length) console.log(`applied ${applied.join(", ")} to the copy`);
 const clock = new FixedClock(BENCH_BILLING_INSTANT);

@@ -132,7 +132,7 @@ async function main() {
     const counting = await openDatabase({ url, poolSize: 2, logQueries: true });
     dbs.push(db, counting);
     let statements = 0;
-    (counting.prisma as any).$on("query", () => statements++);
+    counting.onStatement(() => statements++);
     const app = await buildApp({ config, db, clock, logger: log });
     const countApp = await buildApp({ config, db: counting, clock, logger: log });
     await app.listen({ host: "127.0.0.1", port: 0 });

@@ -6,7 +6,7 @@ let t: TestApp;
 let statements = 0;
 beforeAll(async () => {
   t = await createTestApp({ logQueries: true });
-  (t.db.prisma as any).$on("query", () => statements++);
+  t.db.onStatement(() => statements++);
 });
 afterAll(() => t.close());
 

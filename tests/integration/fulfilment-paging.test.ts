@@ -34,7 +34,7 @@ const ctx = () => ({ db: t.db.prisma, clock: t.clock, config: t.config, log: pin
 beforeAll(async () => {
   t = await createTestApp({ now: "2026-04-02T15:00:00Z" });
   f = factories(t);
-  (t.db.prisma as unknown as { $on(e: "query", cb: () => void): void }).$on("query", () => statements++);
+  t.db.onStatement(() => statements++);
   farm = await f.business({
     slug: "farm",
     page: { billingDay: 3, cutoffDay: 10, taxEnabled: true, taxRateBps: 575, pickupEnabled: true, shippingEnabled: true, deliveryEnabled: true, pickupPoints: ["Barn", "Market", "orchard"], deliveryAreas: ["Downtown"] },

@@ -7,7 +7,7 @@ let t: TestApp;
 let queries = 0;
 beforeAll(async () => {
   t = await createTestApp({ logQueries: true });
-  (t.db.prisma as any).$on("query", () => queries++);
+  t.db.onStatement(() => queries++);
 });
 afterAll(() => t.close());
 

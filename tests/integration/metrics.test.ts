@@ -16,7 +16,7 @@ let statements = 0;
 
 beforeAll(async () => {
   t = await createTestApp({ now: "2026-03-05T15:00:00Z", logQueries: true });
-  (t.db.prisma as unknown as { $on(e: "query", cb: () => void): void }).$on("query", () => void statements++);
+  t.db.onStatement(() => void statements++);
   f = factories(t);
   const acme = await f.business({ slug: "acme", name: "Acme" });
   const bakery = await f.business({ slug: "bakery", name: "Bakery" });

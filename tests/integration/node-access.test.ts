@@ -70,7 +70,7 @@ async function post(body: unknown, actor: Actor) {
 beforeAll(async () => {
   t = await createTestApp({ logQueries: true, now: "2026-03-05T15:00:00Z" });
   f = factories(t);
-  (t.db.prisma as unknown as { $on(e: "query", cb: () => void): void }).$on("query", () => statements++);
+  t.db.onStatement(() => statements++);
 
   const alpha = await f.business({ slug: "alpha", name: "Alpha Farm", page: {} });
   const beta = await f.business({ slug: "beta", name: "Beta Bakery", page: {} });

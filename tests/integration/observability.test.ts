@@ -463,7 +463,7 @@ describe("/healthz and /readyz", () => {
     const app = await buildApp({ config: testConfig({ env: "production" }), db, clock: new FixedClock(NOW), logger: log.logger });
     await app.ready();
     let statements = 0;
-    (db.prisma as any).$on("query", () => statements++);
+    db.onStatement(() => statements++);
     expect((await app.inject({ method: "GET", url: "/readyz" })).statusCode).toBe(200);
     // Closed, and on PostgreSQL dropped too (Prisma would reconnect to a database that is still there).
     await db.drop();

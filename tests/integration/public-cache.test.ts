@@ -76,7 +76,7 @@ describe("public page cache, one process", () => {
   let s: Farm;
   beforeAll(async () => {
     t = await createTestApp({ logQueries: true, config: { publicCacheTtlMs: TTL_MS } });
-    (t.db.prisma as any).$on("query", () => statements++);
+    t.db.onStatement(() => statements++);
     s = await seedFarm(t);
   });
   afterAll(() => t?.close());
@@ -250,7 +250,7 @@ describe("public page cache off (PUBLIC_CACHE_TTL_SECONDS=0, the tests' default)
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ logQueries: true });
-    (t.db.prisma as any).$on("query", () => statements++);
+    t.db.onStatement(() => statements++);
     await seedFarm(t);
   });
   afterAll(() => t?.close());
@@ -272,7 +272,7 @@ describe("two server processes on one database, without Redis", () => {
   const ttlMs = 4000;
   beforeAll(async () => {
     t = await createTestApp({ logQueries: true, config: { publicCacheTtlMs: ttlMs } });
-    (t.db.prisma as any).$on("query", () => statements++);
+    t.db.onStatement(() => statements++);
     s = await seedFarm(t);
     other = await buildApp({ config: t.config, db: t.db, clock: t.clock, logger: pino({ level: "silent" }) });
     await other.ready();
@@ -298,7 +298,7 @@ describe("REDIS_URL set but Redis unreachable", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ logQueries: true, config: { publicCacheTtlMs: TTL_MS, redisUrl: "redis://127.0.0.1:1" } });
-    (t.db.prisma as any).$on("query", () => statements++);
+    t.db.onStatement(() => statements++);
     await seedFarm(t);
   });
   afterAll(() => t?.close());
@@ -337,7 +337,7 @@ describe.runIf(redisUp)("two server processes on one database, sharing Redis", (
   beforeAll(async () => {
     // Its own channel: another test run on this Redis (another database) never interferes.
     t = await createTestApp({ logQueries: true, config: { publicCacheTtlMs: TTL_MS, redisUrl: REDIS_URL, dataDir: `/tmp/public-cache-test-${process.pid}-${Date.now()}` } });
-    (t.db.prisma as any).$on("query", () => statements++);
+    t.db.onStatement(() => statements++);
     s = await seedFarm(t);
     other = await buildApp({ config: t.config, db: t.db, clock: t.clock, logger: pino({ level: "silent" }) });
     await other.ready();

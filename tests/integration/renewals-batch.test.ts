@@ -131,7 +131,7 @@ async function expectChargedOnce(ids: number[]) {
 beforeAll(async () => {
   t = await createTestApp({ now: BILLING_INSTANT, logQueries: true });
   f = factories(t);
-  (t.db.prisma as any).$on("query", () => statements++);
+  t.db.onStatement(() => statements++);
 });
 afterAll(() => t.close());
 

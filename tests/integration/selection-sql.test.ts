@@ -10,6 +10,7 @@ import { factories } from "../support/factories.ts";
 import { column, compileJoined, covers, joinSql, loadRows, type Query, readJoined, type Shape } from "../../api/selection-sql/index.ts";
 import * as metrics from "../../api/metrics/service.ts";
 import type { ServiceContext } from "../../api/context.ts";
+import { readRows, timestampOf } from "../../api/db.ts";
 
 let t: TestApp;
 let statements = 0;
@@ -17,7 +18,7 @@ const ids: number[] = [];
 
 beforeAll(async () => {
   t = await createTestApp({ now: "2026-03-05T15:00:00Z", logQueries: true });
-  (t.db.prisma as unknown as { $on(e: "query", cb: () => void): void }).$on("query", () => void statements++);
+  t.db.onStatement(() => void statements++);
   const f = factories(t);
   const acme = await f.business({ slug: "acme", name: "Acme" });
   const plan = await f.plan(acme);
@@ -139,5 +140,33 @@ describe("covers: what the statement cannot answer goes to Prisma", () => {
     const viaPrisma = await metrics.recentSubscriptions(db(), scope, fallback);
     expect(viaPrisma.map(({ _count: _, ...r }) => r)).toEqual(joined);
     expect(viaPrisma.map((r) => r._count.skips).sort()).toEqual([0, 0, 1]);
+  });
+});
+
+describe("readRows (api/db.ts): the read statements on the driver, a transaction's through Prisma", () => {
+  const sql = `SELECT id, started_at AS "startedAt", status::text AS status FROM subscriptions WHERE id = $1`;
+
+  it("reads the same row on the driver as Prisma does, timestamps as text that read back to the same instant, and reports the statement", async () => {
+    const before = statements;
+    const [direct] = await readRows<{ id: number; startedAt: string | Date; status: string }>(t.db.prisma, sql, [ids[0]]);
+    expect(statements).toBe(before + 1);
+    const [prisma] = await t.db.prisma.$queryRawUnsafe<{ id: number; startedAt: Date; status: string }[]>(sql, ids[0]);
+    expect(typeof direct.startedAt).toBe("string");
+    expect(timestampOf(direct.startedAt)).toEqual(prisma.startedAt);
+    expect(timestampOf(direct.startedAt).toISOString()).toBe("2026-01-02T03:04:05.678Z");
+    expect({ ...direct, startedAt: null }).toEqual({ ...prisma, startedAt: null });
+  });
+
+  it("inside a transaction reads on its connection: the transaction's own uncommitted write", async () => {
+    await expect(
+      t.db.prisma.$transaction(async (tx) => {
+        await tx.subscription.update({ where: { id: ids[0] }, data: { status: "PAST_DUE" } });
+        const [row] = await readRows<{ status: string }>(tx as never, sql, [ids[0]]);
+        expect(row.status).toBe("PAST_DUE");
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    const [after] = await readRows<{ status: string }>(t.db.prisma, sql, [ids[0]]);
+    expect(after.status).toBe("ACTIVE");
   });
 });

@@ -37,7 +37,7 @@ async function card(userId: number, o: { provider?: string; last4: string; creat
 beforeAll(async () => {
   t = await createTestApp({ logQueries: true, now: "2026-03-05T15:00:00Z" });
   f = factories(t);
-  (t.db.prisma as any).$on("query", () => statements++);
+  t.db.onStatement(() => statements++);
   member = await f.user({ username: "session-reader", name: "Sam Reader", email: "sam@example.com" });
   await f.db.user.update({ where: { id: member.id }, data: { phone: "555-0100", address: { street: "1 Elm St", city: "Springfield", zip: "12345" }, mailReminders: false } });
   await card(member.id, { last4: "1111", createdAt: "2026-01-01T00:00:00Z" });
@@ -106,7 +106,7 @@ describe("reads that come with the login session", () => {
   it("a GraphQL mutation reads the card again after its write instead of answering with the session's", async () => {
     const texts: string[] = [];
     const listen = (e: { query: string }) => texts.push(e.query);
-    (t.db.prisma as any).$on("query", listen);
+    t.db.onStatement(listen);
     const res = await t.gqlOk(
       `mutation($input: UpdateProfileInput!) { updateProfile(input: $input) { ... on UpdateProfileSuccess { data { name paymentMethod { last4 } } } } }`,
       { input: { name: "Sam Final" } },

@@ -31,7 +31,7 @@ async function rest(url: string, token?: string) {
 beforeAll(async () => {
   t = await createTestApp({ logQueries: true, now: "2026-03-05T15:00:00Z" });
   f = factories(t);
-  (t.db.prisma as any).$on("query", () => statements++);
+  t.db.onStatement(() => statements++);
 
   const admin = await f.user({ isAdmin: true, username: "counter-admin" });
   adminToken = await f.session(admin);

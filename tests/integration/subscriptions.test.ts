@@ -32,7 +32,7 @@ let partnerToken: string;
 
 beforeAll(async () => {
   t = await createTestApp({ now: NOW, logQueries: true });
-  (t.db.prisma as unknown as { $on(e: "query", cb: () => void): void }).$on("query", () => void statements++);
+  t.db.onStatement(() => void statements++);
   f = factories(t);
   acme = await f.business({ slug: "acme", name: "Acme Farms", page: { shippingEnabled: true, addonLimit: 1, billingDay: 3 } });
   other = await f.business({ slug: "other", name: "Other Bakery" });
