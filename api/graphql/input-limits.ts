@@ -119,19 +119,32 @@ function findHostileLiteral(document: DocumentNode): FieldIssue | null {
   return null;
 }
 
+/** Query texts remembered as clean, per process (yoga's own parser cache holds 1,000 documents). */
+const CHECKED_TEXTS = 1_000;
+
 /** The yoga plugin: variables, operation name and extensions when the request's parameters are read; literals before validation. */
 export function inputLimitsPlugin(): Plugin {
   // Documents whose literals were found clean: yoga's parser cache hands the same document object to every
   // request with the same query text, so a screen's query is walked once per process, not once per request.
   const clean = new WeakSet<DocumentNode>();
+  // Query texts already found clean (no control character, brackets not nested too deep): the web app sends a
+  // few texts over and over, each of several kB, scanned once per process rather than once per request.
+  const checkedTexts = new Set<string>();
+  const queryIssue = (query: string): FieldIssue | null => {
+    if (checkedTexts.has(query)) return null;
+    const issue = findHostileInput(query, "query") ?? (documentNestingExceeds(query, MAX_DOCUMENT_BRACKETS) ? { path: "query", message: MESSAGES.depth } : null);
+    if (issue) return issue;
+    if (checkedTexts.size >= CHECKED_TEXTS) checkedTexts.clear();
+    checkedTexts.add(query);
+    return null;
+  };
   return {
     onParams({ params }) {
       const issue =
         findHostileInput(params.variables ?? null, "variables", 1) ??
         findHostileInput(params.operationName ?? null, "operationName") ??
         findHostileInput(params.extensions ?? null, "extensions") ??
-        findHostileInput(params.query ?? null, "query") ??
-        (params.query && documentNestingExceeds(params.query, MAX_DOCUMENT_BRACKETS) ? { path: "query", message: MESSAGES.depth } : null);
+        (params.query ? queryIssue(params.query) : null);
       if (issue) throw refusal(issue);
     },
     // Before validation rather than as a parse result: yoga answers parse errors 200 under application/json

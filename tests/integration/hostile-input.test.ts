@@ -378,6 +378,11 @@ describe("JSON nested deeper than 32 levels is refused promptly, before anything
     );
     // Refused from the document's text, before graphql-js (a recursive parser) reads it.
     expectGraphQLRefusal(literal, "query", TOO_DEEP);
+    // Only clean texts are remembered (each is scanned once per process): the same text sent again is refused again.
+    const again = await nothingWritten(() =>
+      gqlPost({ query: `mutation { saveBusinessPage(input: { businessId: ${farmId}, content: { descriptionDoc: ${nestedJson(10_000)} } }) { __typename } }` }, { token: ownerToken }),
+    );
+    expectGraphQLRefusal(again, "query", TOO_DEEP);
 
     // 40 levels inline: refused from the parsed document, with the literal's path.
     const literal40 = await nothingWritten(() =>
