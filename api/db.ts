@@ -8,7 +8,7 @@ export type { PrismaClient };
 type DatabaseKind = "postgres" | "pglite";
 
 /** A statement as Prisma's query events and the direct reads report it. */
-export interface Statement {
+interface Statement {
   query: string;
   /** Milliseconds. */
   duration: number;
@@ -21,17 +21,11 @@ export interface Statement {
  * CPU for a page of 50 rows; the read paths every screen takes (the login session, the selection statements)
  * run here instead. Never inside a transaction: it has its own connection from the pool.
  */
-export type DirectRead = (sql: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
+type DirectRead = (sql: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
 
+/** Each database's own client → its direct reads; a transaction's client is not here (its statements need its connection). */
 const directReads = new WeakMap<object, DirectRead>();
 
-/**
- * The direct reads of the database `db` is the client of; undefined for a transaction's client (whose statements
- * must run on its connection) and for clients not opened by openDatabase.
- */
-export function directRead(db: object): DirectRead | undefined {
-  return directReads.get(db);
-}
 
 /**
  * Runs a read statement (`$1`… parameters): on the driver when `db` is a database's own client, through Prisma's
