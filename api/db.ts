@@ -21,7 +21,7 @@ interface Statement {
  * CPU for a page of 50 rows; the read paths every screen takes (the login session, the selection statements)
  * run here instead. Never inside a transaction: it has its own connection from the pool.
  */
-type DirectRead = (sql: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
+type DirectRead = (sql: string, params: readonly unknown[], name?: string) => Promise<Record<string, unknown>[]>;
 
 /** Each database's own client → its direct reads; a transaction's client is not here (its statements need its connection). */
 const directReads = new WeakMap<object, DirectRead>();
@@ -30,11 +30,12 @@ const directReads = new WeakMap<object, DirectRead>();
 /**
  * Runs a read statement (`$1`… parameters): on the driver when `db` is a database's own client, through Prisma's
  * raw query when it is a transaction's. Timestamps come back as text or as Date accordingly: read them with
- * `toDate` (api/selection-sql/model.ts).
+ * `timestampOf`. `prepared` names a statement whose text never changes (the login session's): PostgreSQL parses
+ * and plans it once per connection instead of on every request.
  */
-export function readRows<T extends object>(db: PrismaClient, sql: string, params: readonly unknown[]): Promise<T[]> {
+export function readRows<T extends object>(db: PrismaClient, sql: string, params: readonly unknown[], opts: { prepared?: string } = {}): Promise<T[]> {
   const direct = directReads.get(db);
-  return (direct ? direct(sql, params) : db.$queryRawUnsafe(sql, ...params)) as Promise<T[]>;
+  return (direct ? direct(sql, params, opts.prepared) : db.$queryRawUnsafe(sql, ...params)) as Promise<T[]>;
 }
 
 /**
@@ -109,9 +110,9 @@ function statementEvents(prisma: PrismaClient, enabled: boolean) {
     /** Wraps a direct read so that it reports its statement as Prisma reports its own. */
     timed(read: DirectRead): DirectRead {
       if (!enabled) return read;
-      return async (sql, params) => {
+      return async (sql, params, name) => {
         const started = performance.now();
-        const rows = await read(sql, params);
+        const rows = await read(sql, params, name);
         const statement = { query: sql, duration: performance.now() - started };
         for (const listener of listeners) listener(statement);
         return rows;
@@ -136,7 +137,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const events = statementEvents(prisma, logQueries);
     const asText = (value: string) => value;
     const types = { getTypeParser: (id: number, format?: "text" | "binary") => (TIMESTAMP_TYPES.includes(id) ? asText : pg.types.getTypeParser(id, format)) };
-    directReads.set(prisma, events.timed(async (text, values) => (await pool.query({ text, values: [...values], types })).rows));
+    directReads.set(prisma, events.timed(async (text, values, name) => (await pool.query({ name, text, values: [...values], types })).rows));
     return {
       prisma,
       kind: "postgres",

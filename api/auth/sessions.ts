@@ -50,7 +50,7 @@ export async function revokeUserSessions(db: PrismaClient, clock: Clock, userId:
  * Validity (revoked, expired) is checked by the caller against the request's clock.
  */
 async function findSession(db: PrismaClient, tokenHash: string, cardProvider: string) {
-  const [row] = await readRows<SessionRow>(db, SESSION_STATEMENT, [cardProvider, tokenHash]);
+  const [row] = await readRows<SessionRow>(db, SESSION_STATEMENT, [cardProvider, tokenHash], { prepared: "login-session" });
   if (!row) return null;
   const { sessionId, tenantSlug, expiresAt, revokedAt, card, createdAt, updatedAt, ...columns } = row;
   const account: AccountRow = { ...columns, createdAt: timestampOf(createdAt), updatedAt: timestampOf(updatedAt) };
