@@ -17,7 +17,7 @@ const GRAPHQL_LIMITS = {
   directives: 20,
   /** Lexical tokens of the document. */
   tokens: 4000,
-  /** Armor's estimate: objects 2, scalars 1, ×1.5 per level, × `first`/`last` of a connection. */
+  /** Armor's estimate: objects 2, scalars 1, ×1.5 per level of fields (fragments flattened), × `first`/`last` of a connection. */
   cost: 20000,
 } as const;
 
@@ -70,7 +70,11 @@ export function graphqlArmor(opts: { production: boolean }) {
     maxAliases: { n: GRAPHQL_LIMITS.aliases, ...reportAs("aliases") },
     maxDirectives: { n: GRAPHQL_LIMITS.directives, ...reportAs("directives") },
     maxTokens: { n: GRAPHQL_LIMITS.tokens, ...throwAs("tokens") },
-    costLimit: { maxCost: GRAPHQL_LIMITS.cost, ...reportAs("cost") },
+    // Fragments flattened: Relay's colocated fragments (one per component) are how the web app writes its queries,
+    // and armor's default priced each fragment level as one more level of fields (×1.5, twice over), so moving
+    // the member portal's fields into one more component's fragment took it over the limit. Flattened, the
+    // portal's query is estimated 5,521 (12,795 before); tests/integration/graphql-edge.test.ts has the case.
+    costLimit: { maxCost: GRAPHQL_LIMITS.cost, flattenFragments: true, ...reportAs("cost") },
     blockFieldSuggestion: { enabled: opts.production },
   });
 }

@@ -118,6 +118,18 @@ describe("refusals of a document", () => {
     expect(codes).toEqual(["GRAPHQL_VALIDATION_FAILED", "QUERY_TOO_COMPLEX"]);
   });
 
+  it("does not price Relay's colocated fragments as extra levels of fields: a page the limit takes inline, it takes spread", async () => {
+    // Estimated 5,888 inline and 16,259 spread through four fragments, where armor's default (each fragment
+    // priced as one more level of fields) made the spread one 146,861 and refused it.
+    const inline = `{ businesses(first: 300) { edges { node { id slug name } } } }`;
+    const spread = `{ ...Q } fragment Q on Query { businesses(first: 300) { ...C } } fragment C on QueryBusinessesConnection { edges { node { ...N } } } fragment N on Business { id ...M } fragment M on Business { slug name }`;
+    for (const query of [inline, spread]) {
+      const res = await post(t, query, "application/json");
+      expect(res.statusCode).toBe(200);
+      expect(res.json().errors).toBeUndefined();
+    }
+  });
+
   it("answers a document just within the limits", async () => {
     const res = await post(t, deepQuery(12), "application/json");
     expect(res.statusCode).toBe(200);
