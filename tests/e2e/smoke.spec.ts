@@ -88,3 +88,19 @@ test("businesses page shows the empty state when there are none", async ({ page 
   await expect(page.getByText("No businesses available")).toBeVisible();
   await expect(page.getByText("Check back later for new membership opportunities.")).toBeVisible();
 });
+
+test("a page reloaded after navigating inside the app asks for its data once", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("link", { name: "Start Your Membership" }).click();
+  await expect(page.getByRole("link", { name: SEEDED[0].name })).toBeVisible();
+  // The history entry now has React Router's key: the reload's first location takes it, not "default".
+  const asked: string[] = [];
+  page.on("request", (request) => {
+    const body = request.method() === "POST" && request.url().endsWith("/graphql") ? request.postData() ?? "" : "";
+    if (body.includes("query BusinessesRouteQuery")) asked.push(body);
+  });
+  await page.reload();
+  for (const b of SEEDED) await expect(page.getByRole("link", { name: b.name })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(asked).toHaveLength(1);
+});

@@ -11,9 +11,12 @@ import { appSystem } from "./ui/theme.ts";
 import "virtual:chakra-global.css";
 
 const environment = createRelayEnvironment();
-// The opened page's chunk and query start now, while the entry still runs, in parallel (React Router's first
-// location has the key "default": its first render finds them started).
-if (!leavingForMainHost) preloadRoute(environment, { pathname: window.location.pathname, key: "default" });
+// The opened page's chunk and query start now, while the entry still runs, in parallel, under the key React
+// Router gives its first location: the history entry's (a page reloaded after navigating inside the app) or
+// "default". Its first render then finds them started; under another key it took itself for a second
+// navigation, dropped the queries started here and asked for them again.
+const firstKey = (window.history.state as { key?: unknown } | null)?.key;
+if (!leavingForMainHost) preloadRoute(environment, { pathname: window.location.pathname, key: typeof firstKey === "string" && firstKey ? firstKey : "default" });
 
 const root = createRoot(document.getElementById("root")!);
 // A transition, so React renders the first page in slices that yield to the browser (about 5 ms each) instead

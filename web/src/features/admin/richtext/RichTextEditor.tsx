@@ -40,8 +40,8 @@ export function RichTextEditor({ initial: initialValue, onChange, preset = "esse
 
   useEffect(() => {
     if (!holder.current) return;
-    // Own child element per effect run: under StrictMode the first instance's async destroy() empties its
-    // holder, which would wipe the second instance.
+    // Own child element per effect run: the first instance's async destroy() empties its holder (under StrictMode,
+    // or on a remount), which would wipe the second instance.
     const el = document.createElement("div");
     holder.current.appendChild(el);
     let destroyed = false;
@@ -100,10 +100,10 @@ export function RichTextEditor({ initial: initialValue, onChange, preset = "esse
       destroyed = true;
       el.removeEventListener("keydown", onKeyDown, true);
       unregister?.();
-      editor.isReady
-        .then(() => editor.destroy())
-        .catch(() => {})
-        .finally(() => el.remove());
+      // Out of the page at once: the instance that replaces it (a remount, Reset) renders beside it otherwise,
+      // and both editors show until this one has finished starting and is destroyed.
+      el.remove();
+      editor.isReady.then(() => editor.destroy()).catch(() => {});
     };
   }, [preset, minHeight, registry]);
 
