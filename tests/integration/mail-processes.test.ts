@@ -6,11 +6,9 @@
  * sends it again with the same Message-ID (the documented window, README "Email").
  */
 import type { ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../api/db.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { SYSTEM_ACTOR, writeEvents, type NewEvent } from "../../api/events/outbox.ts";
 import { globalId } from "../../api/shared/global-id.ts";
 import { killProcessGroup, listeningUrl, spawnProcessGroup } from "../support/server-process.ts";
@@ -31,9 +29,8 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
 }
 
 describe.skipIf(!serverUrl)("email across processes and crashes (PostgreSQL)", () => {
-  const name = `mp_mail_${process.pid}_${randomBytes(4).toString("hex")}`;
   let url = "";
-  let db: Database;
+  let db: TestDatabase;
   let smtp: TestSmtp;
   const running = new Set<ChildProcess>();
 
@@ -99,26 +96,15 @@ describe.skipIf(!serverUrl)("email across processes and crashes (PostgreSQL)", (
   const statusOf = async (address: string) => (await db.prisma.mailMessage.findFirst({ where: { toAddress: address } }))?.status;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    const u = new URL(serverUrl!);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    db = await openDatabase({ url, poolSize: 4 });
-    await db.migrate();
+    db = await createTestDatabase({ poolSize: 4 });
+    url = db.url!;
     smtp = await startTestSmtp();
   }, 60_000);
 
   afterAll(async () => {
     for (const child of running) await killProcessGroup(child);
     await smtp?.close();
-    await db?.close();
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await db?.drop();
   });
 
   it("two processes dispatching and sending at once deliver each message once", async () => {

@@ -1,8 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pg from "pg";
-import { openDatabase, type Database } from "../../api/db.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { openSession } from "../../api/auth/sessions.ts";
 import { testConfig } from "../../api/config.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
@@ -32,8 +31,7 @@ const tsx = "node_modules/.bin/tsx";
 
 
 describe.skipIf(!serverUrl)("payments across server processes and crashes (PostgreSQL)", () => {
-  const name = `mp_pay_${process.pid}_${randomBytes(4).toString("hex")}`;
-  let db: Database;
+  let db: TestDatabase;
   const children: ChildProcess[] = [];
   const logs: string[] = [];
   const servers: Record<"a" | "b" | "claimCrash" | "settleCrash" | "restartCrash", { url: string; child: ChildProcess }> = {} as never;
@@ -43,21 +41,14 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
   let cheapId = 0;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    const u = new URL(serverUrl!);
-    u.pathname = `/${name}`;
-    db = await openDatabase({ url: u.toString(), poolSize: 4 });
-    await db.migrate();
+    db = await createTestDatabase({ poolSize: 4 });
 
     const boot = async (key: keyof typeof servers, extra: Record<string, string>) => {
       const child = spawnProcessGroup(tsx, ["api/main.ts"], {
         env: {
           ...process.env,
           NODE_ENV: "development",
-          DATABASE_URL: u.toString(),
+          DATABASE_URL: db.url!,
           BILLING_INTERVAL_MINUTES: "0",
           SEED_DEMO: "0",
           LOG_LEVEL: "warn",
@@ -97,11 +88,7 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
   afterAll(async () => {
     // The whole process group of each: a SIGKILL to tsx alone left the server it runs alive after the suite.
     await Promise.all(children.map((child) => killProcessGroup(child)));
-    await db?.close();
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await db?.drop();
   }, 30_000);
 
   /** A GraphQL answer, or the failure of the request itself (a killed server). */

@@ -1,8 +1,6 @@
 import type { ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pg from "pg";
-import { openDatabase, type Database } from "../../api/db.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { openSession } from "../../api/auth/sessions.ts";
 import { hashPassword } from "../../api/auth/passwords.ts";
 import { testConfig } from "../../api/config.ts";
@@ -31,9 +29,8 @@ const tsx = "node_modules/.bin/tsx";
 
 
 describe.skipIf(!serverUrl)("scale-out: two server processes and two billing runs on one PostgreSQL database", () => {
-  const name = `mp_scale_${process.pid}_${randomBytes(4).toString("hex")}`;
   let url = "";
-  let db: Database;
+  let db: TestDatabase;
   const children: ChildProcess[] = [];
   const servers: string[] = [];
   const logs: string[] = [];
@@ -76,15 +73,8 @@ describe.skipIf(!serverUrl)("scale-out: two server processes and two billing run
   };
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    const u = new URL(serverUrl!);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    db = await openDatabase({ url, poolSize: 4 });
-    await db.migrate();
+    db = await createTestDatabase({ poolSize: 4 });
+    url = db.url!;
 
     // The servers boot (tsx start-up takes a while) while the rows below are written.
     const booting: Promise<string>[] = [];
@@ -139,11 +129,7 @@ describe.skipIf(!serverUrl)("scale-out: two server processes and two billing run
   afterAll(async () => {
     // The whole process group of each: a SIGKILL to tsx alone left the server it runs alive after the suite.
     await Promise.all(children.map((child) => killProcessGroup(child)));
-    await db?.close();
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await db?.drop();
   }, 30_000);
 
   const START = `mutation($input: StartCheckoutInput!) { startCheckout(input: $input) { __typename ... on StartCheckoutSuccess { data { clientSecret paymentIntentId } } ... on Error { message } } }`;

@@ -5,11 +5,14 @@ import path from "node:path";
 import pg from "pg";
 import { openDatabase, type Database } from "../../api/db.ts";
 
+/** A test's database: `drop()` closes it (and drops a PostgreSQL one); `url` is a PostgreSQL database's, for processes of its own. */
+export type TestDatabase = Database & { drop(): Promise<void>; url?: string };
+
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default; with TEST_DATABASE_URL, a
  * uniquely named PostgreSQL database created on that server and dropped afterwards.
  */
-export async function createTestDatabase(opts: { logQueries?: boolean } = {}): Promise<Database & { drop(): Promise<void> }> {
+export async function createTestDatabase(opts: { logQueries?: boolean; poolSize?: number } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const db = await openDatabase({ pgliteDir: "memory", logQueries: opts.logQueries, pgliteSnapshot: await migratedSnapshot() });
@@ -24,9 +27,10 @@ export async function createTestDatabase(opts: { logQueries?: boolean } = {}): P
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString(), logQueries: opts.logQueries, poolSize: 5 });
+  const db = await openDatabase({ url: url.toString(), logQueries: opts.logQueries, poolSize: opts.poolSize ?? 5 });
   await db.migrate();
   return Object.assign(db, {
+    url: url.toString(),
     async drop() {
       await db.close();
       const c = new pg.Client({ connectionString: serverUrl });
