@@ -14,15 +14,14 @@ import { PageContent } from "../ui/PageShell.tsx";
 import { ErrorState } from "../ui/StatusStates.tsx";
 import { PageLoading } from "./PageLoading.tsx";
 
-// The portal's fields are MemberPortal's fragments, spread unmasked (see there): the document is the one the
-// route held before the portal became a chunk of its own.
+// The portal's fields are MemberPortal's fragments (a chunk of its own, loaded once a member is signed in).
 const PortalQuery = graphql`
   query MembershipRouteQuery {
     viewer {
-      ...MemberPortalFragment_viewer @relay(mask: false)
+      ...MemberPortalFragment_viewer
     }
     paymentConfig {
-      ...MemberPortalFragment_paymentConfig @relay(mask: false)
+      ...MemberPortalFragment_paymentConfig
     }
   }
 `;

@@ -1,9 +1,9 @@
 import { Box, Button, Container, Flex, Heading, HStack, IconButton, Link, Stack, Text } from "@chakra-ui/react";
 import { useState } from "react";
-import { graphql, useMutation } from "react-relay";
+import { graphql, useFragment, useMutation } from "react-relay";
 import { Link as RouterLink, useNavigate, useSearchParams } from "react-router";
-import type { MemberPortalFragment_paymentConfig$data } from "./__generated__/MemberPortalFragment_paymentConfig.graphql.ts";
-import type { MemberPortalFragment_viewer$data } from "./__generated__/MemberPortalFragment_viewer.graphql.ts";
+import type { MemberPortalFragment_paymentConfig$key } from "./__generated__/MemberPortalFragment_paymentConfig.graphql.ts";
+import type { MemberPortalFragment_viewer$key } from "./__generated__/MemberPortalFragment_viewer.graphql.ts";
 import type { MemberPortalLogoutMutation } from "./__generated__/MemberPortalLogoutMutation.graphql.ts";
 import { OrderHistory } from "./OrderHistory.tsx";
 import { ProfileTab } from "./ProfileTab.tsx";
@@ -14,13 +14,8 @@ import { clearSession } from "../../lib/session.ts";
 import { RichHtml } from "../../ui/RichHtml.tsx";
 import { EmptyMessage } from "../../ui/StatusStates.tsx";
 
-/*
- * What the portal reads. The route's query (routes/MembershipRoute.tsx) spreads these fragments unmasked
- * (`@relay(mask: false)`): their fields are the query's own, so the document the server prices has no fragment
- * level more than when the route held them (graphql-armor's cost limit prices each fragment level at 1.5x, and
- * the portal's query is close to its limit), and the portal gets them as plain data.
- */
-void graphql`
+/* What the portal reads: the route's query (routes/MembershipRoute.tsx) spreads these fragments. */
+const ViewerFragment = graphql`
   fragment MemberPortalFragment_viewer on User {
     username
     subscriptions(onePerBusiness: true) {
@@ -50,7 +45,7 @@ void graphql`
   }
 `;
 
-void graphql`
+const PaymentConfigFragment = graphql`
   fragment MemberPortalFragment_paymentConfig on PaymentConfig {
     ...SubscriptionCardFragment_paymentConfig
     ...ProfileTabFragment_paymentConfig
@@ -64,9 +59,6 @@ const LogoutMutation = graphql`
   }
 `;
 
-/** A fragment's data as an unmasked spread hands it over: its fields, without the fragment's own marker. */
-type Unmasked<T> = Omit<T, " $fragmentType">;
-
 const TABS = ["Next Box", "Subscriptions", "Order History", "Profile"] as const;
 type Tab = (typeof TABS)[number];
 /** ?tab= of the links in emails (issue 19): which tab the portal opens on. */
@@ -77,12 +69,14 @@ const TAB_PARAMS = new Map<string | null, Tab>([["next-box", "Next Box"], ["subs
  * the business of the URL first. A chunk of its own, loaded when a member is signed in: the login form, all a
  * visitor sees, does not carry the portal (its cards, dialogs, card form and order history).
  */
-export function MemberPortal({ viewer, paymentConfig, businessSlug, onRefresh }: {
-  viewer: Unmasked<MemberPortalFragment_viewer$data>;
-  paymentConfig: Unmasked<MemberPortalFragment_paymentConfig$data>;
+export function MemberPortal({ viewer: viewerRef, paymentConfig: paymentConfigRef, businessSlug, onRefresh }: {
+  viewer: MemberPortalFragment_viewer$key;
+  paymentConfig: MemberPortalFragment_paymentConfig$key;
   businessSlug: string | null;
   onRefresh: () => void;
 }) {
+  const viewer = useFragment(ViewerFragment, viewerRef);
+  const paymentConfig = useFragment(PaymentConfigFragment, paymentConfigRef);
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const [tab, setTab] = useState<Tab>(() => (params.get("orderId") ? "Subscriptions" : (TAB_PARAMS.get(params.get("tab")) ?? "Next Box")));
