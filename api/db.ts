@@ -73,8 +73,9 @@ export interface OpenOptions {
   /** Embedded database folder, or "memory" for an in-memory database (tests). */
   pgliteDir?: string;
   /**
-   * Emit Prisma query events: on unless false. The server's metrics count statements with them
-   * (api/observability/metrics.ts), and so do the statement-counting tests and benchmarks.
+   * Report every statement to `onStatement` listeners (Prisma's query events and the direct reads): on unless
+   * false. The server's metrics count statements with them (api/observability/metrics.ts), and so do the
+   * statement-counting tests and benchmarks.
    */
   logQueries?: boolean;
   /** Connection pool size for PostgreSQL. */
@@ -94,9 +95,6 @@ const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 30_000 };
 // Arbitrary constant: serialises migrations when several server processes start against one database.
 const MIGRATION_LOCK_ID = 7_283_120_411;
 
-/**
- * Opens PostgreSQL when a URL is given, otherwise the embedded PGlite database (same schema, same migrations).
- */
 /** Statement listeners of one database: Prisma's query events, and the direct reads reporting the same way. */
 function statementEvents(prisma: PrismaClient, enabled: boolean) {
   const listeners: ((statement: Statement) => void)[] = [];
@@ -121,6 +119,9 @@ function statementEvents(prisma: PrismaClient, enabled: boolean) {
   };
 }
 
+/**
+ * Opens PostgreSQL when a URL is given, otherwise the embedded PGlite database (same schema, same migrations).
+ */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const logQueries = opts.logQueries !== false;
   const log = logQueries ? [{ emit: "event" as const, level: "query" as const }] : [];
