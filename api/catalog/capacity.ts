@@ -84,7 +84,7 @@ export function hasCapacity(plan: { capacity: number | null; variations: { capac
 /**
  * Whether a plan (mode null) or a plan in one mode has no place left. A mode is sold out when its plan is.
  */
-export function isSoldOut(plan: { id: number; capacity: number | null }, variation: { mode: FulfillmentMode; capacity: number | null } | null, taken: PlacesTaken): boolean {
+function isSoldOut(plan: { id: number; capacity: number | null }, variation: { mode: FulfillmentMode; capacity: number | null } | null, taken: PlacesTaken): boolean {
   if (plan.capacity !== null && (taken.byPlan.get(plan.id) ?? 0) >= plan.capacity) return true;
   if (!variation || variation.capacity === null) return false;
   return (taken.byVariation.get(variationKey(plan.id, variation.mode)) ?? 0) >= variation.capacity;

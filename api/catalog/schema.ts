@@ -3,7 +3,7 @@ import { FulfillmentMode } from "../generated/prisma/enums.ts";
 import { canReadAddon, canReadPlan } from "../auth/read-rules.ts";
 import type { GraphQLContext } from "../graphql/builder.ts";
 import type { FulfillmentMode as Mode } from "../generated/prisma/client.ts";
-import { hasCapacity, isSoldOut, placesTaken, soldOutOf, type PlacesTaken } from "./capacity.ts";
+import { hasCapacity, placesTaken, soldOutOf, type PlacesTaken } from "./capacity.ts";
 import { planPriceCents, planVariations, variationFor, type VariationView } from "./service.ts";
 
 export const FulfillmentModeEnum = builder.enumType(FulfillmentMode, {
@@ -26,10 +26,11 @@ function placesOf(ctx: GraphQLContext, businessId: number): Promise<PlacesTaken>
 
 type CapacityPlan = { id: number; businessId: number; capacity: number | null; variations: { mode: Mode; capacity: number | null }[] };
 
-/** Whether the plan (mode null) or the plan in `mode` has no place left; no query when it has no capacity. */
+/** Whether the plan (mode null) or the plan in `mode` has no place left (soldOutOf); no query when it has no capacity. */
 async function soldOut(ctx: GraphQLContext, plan: CapacityPlan, mode: Mode | null): Promise<boolean> {
   if (!hasCapacity(plan)) return false;
-  return isSoldOut(plan, mode ? variationFor(plan, mode) : null, await placesOf(ctx, plan.businessId));
+  const answer = soldOutOf(plan, await placesOf(ctx, plan.businessId));
+  return mode ? answer.modes.includes(mode) : answer.plan;
 }
 
 type VariationNode = VariationView & { plan: CapacityPlan };

@@ -189,11 +189,6 @@ function introspectionForPartnersAndAdmins(): Plugin<ServerContext> {
   };
 }
 
-/**
- * GraphQL over HTTP. Armor bounds what one request may cost: depth, aliases, directives, tokens and an
- * estimated cost, so a single query cannot exhaust the server (api/graphql/limits.ts); a refused document
- * answers HTTP 400.
- */
 /** A mutation's answers read what it wrote: the rows the login session read beside it are dropped first. */
 function freshReadsAfterWrites(): Plugin<ServiceContext> {
   return {
@@ -203,6 +198,11 @@ function freshReadsAfterWrites(): Plugin<ServiceContext> {
   };
 }
 
+/**
+ * GraphQL over HTTP. Armor bounds what one request may cost: depth, aliases, directives, tokens and an
+ * estimated cost, so a single query cannot exhaust the server (api/graphql/limits.ts); a refused document
+ * answers HTTP 400.
+ */
 export function createGraphQL(opts: { production: boolean; publicCache?: PublicPageCache; plugins?: Plugin<ServerContext>[] }): YogaServerInstance<ServerContext, ServiceContext> {
   return createYoga<ServerContext, ServiceContext>({
     schema,

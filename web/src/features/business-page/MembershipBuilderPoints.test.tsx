@@ -1,4 +1,4 @@
-import { Suspense } from "react";
+import { Suspense, type ReactNode } from "react";
 import { ChakraProvider } from "@chakra-ui/react";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { graphql, RelayEnvironmentProvider, useLazyLoadQuery } from "react-relay";
@@ -74,6 +74,19 @@ function Page() {
   return <MembershipBuilder business={data.business!} membership={null} changeMode={false} checkoutPath="/membership/checkout" loggedIn={false} />;
 }
 
+/** `page` in the app's providers, its queries answered by `network`. */
+function renderWith(network: ReturnType<typeof Network.create>, page: ReactNode) {
+  render(
+    <ChakraProvider value={system}>
+      <RelayEnvironmentProvider environment={new Environment({ network, store: new Store(new RecordSource()) })}>
+        <MemoryRouter>
+          <Suspense fallback="loading">{page}</Suspense>
+        </MemoryRouter>
+      </RelayEnvironmentProvider>
+    </ChakraProvider>,
+  );
+}
+
 function renderPage() {
   const network = Network.create(() =>
     Observable.create<GraphQLResponse>((sink) => {
@@ -81,17 +94,7 @@ function renderPage() {
       sink.complete();
     }),
   );
-  render(
-    <ChakraProvider value={system}>
-      <RelayEnvironmentProvider environment={new Environment({ network, store: new Store(new RecordSource()) })}>
-        <MemoryRouter>
-          <Suspense fallback="loading">
-            <Page />
-          </Suspense>
-        </MemoryRouter>
-      </RelayEnvironmentProvider>
-    </ChakraProvider>,
-  );
+  renderWith(network, <Page />);
 }
 
 /** The member's membership: Veg Box, pickup at Market Hall. */
@@ -153,17 +156,7 @@ describe("MembershipBuilder: another pickup point alone (issue 20)", () => {
         sink.complete();
       }),
     );
-    render(
-      <ChakraProvider value={system}>
-        <RelayEnvironmentProvider environment={new Environment({ network, store: new Store(new RecordSource()) })}>
-          <MemoryRouter>
-            <Suspense fallback="loading">
-              <ChangePage />
-            </Suspense>
-          </MemoryRouter>
-        </RelayEnvironmentProvider>
-      </ChakraProvider>,
-    );
+    renderWith(network, <ChangePage />);
     fireEvent.click(await screen.findByRole("radio", { name: "North Barn" }));
     fireEvent.click(screen.getByRole("button", { name: "Update" }));
     await screen.findByText("Your next box goes to the new place. There is no charge today.");
