@@ -123,7 +123,9 @@ export async function buildApp({ config, db, clock, logger, jobs }: AppDeps) {
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { serviceContext: { ...ctx, memberSessionScope: "account" } });
       response.headers.forEach((value, key) => void reply.header(key, value));
       reply.status(response.status);
-      reply.send(response.body);
+      // A JSON answer is one string: sent whole, it leaves in one write with its length. Only a stream (server-sent
+      // events, multipart) is piped.
+      reply.send(streamedAnswer(response) ? response.body : await response.text());
       return reply;
     },
   });
@@ -142,3 +144,9 @@ export async function buildApp({ config, db, clock, logger, jobs }: AppDeps) {
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;
+
+/** Whether yoga's answer is a stream (server-sent events or a multipart answer) rather than one JSON document. */
+function streamedAnswer(response: Response): boolean {
+  const type = response.headers.get("content-type") ?? "";
+  return type.startsWith("text/event-stream") || type.startsWith("multipart/");
+}
