@@ -1,6 +1,6 @@
-import SchemaBuilder, { BasePlugin, isThenable, type PothosOutputFieldConfig, type SchemaTypes } from "@pothos/core";
+import SchemaBuilder, { BasePlugin, isThenable, type PothosOutputFieldConfig, type PothosOutputFieldType, type SchemaTypes } from "@pothos/core";
 import { encodeGlobalID } from "@pothos/plugin-relay";
-import { defaultFieldResolver, type GraphQLFieldResolver } from "graphql";
+import { defaultFieldResolver, getNamedType, Kind, type FieldNode, type GraphQLFieldResolver, type GraphQLResolveInfo } from "graphql";
 import { getDatamodel } from "../generated/pothos-types.ts";
 
 /**
@@ -101,13 +101,35 @@ export function carries(row: unknown, carried: Carried): boolean {
   return true;
 }
 
+/** A scalar or enum field, or a list of them: nothing below it resolves. */
+function isLeaf<Types extends SchemaTypes>(type: PothosOutputFieldType<Types>): boolean {
+  return type.kind === "List" ? isLeaf(type.type) : type.kind === "Scalar" || type.kind === "Enum";
+}
+
 type Resolver<Types extends SchemaTypes> = GraphQLFieldResolver<unknown, Types["Context"], object>;
 
 export class DirectReadsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
+  /** Per type: the fields this plugin answers from the row (node ids, column fields). */
+  private readonly direct = new Map<string, Set<string>>();
+  /** Per field node of a parsed document: whether its selection asks only for such fields. */
+  private readonly directSelections = new WeakMap<FieldNode, boolean>();
+
   override wrapResolve(resolver: Resolver<Types>, fieldConfig: PothosOutputFieldConfig<Types>): Resolver<Types> {
+    const wrapped = this.wrap(resolver, fieldConfig);
+    // Fields that need no plan's mapping: the ones answered from the row here, and leaf fields nothing inside wraps.
+    const unwrappedLeaf = resolver === (fieldConfig.resolve ?? defaultFieldResolver) && isLeaf(fieldConfig.type);
+    if ((wrapped !== resolver && !fieldConfig.extensions?.pothosPrismaRelationField) || unwrappedLeaf) {
+      const fields = this.direct.get(fieldConfig.parentType) ?? new Set<string>();
+      this.direct.set(fieldConfig.parentType, fields.add(fieldConfig.name));
+    }
+    return wrapped;
+  }
+
+  private wrap(resolver: Resolver<Types>, fieldConfig: PothosOutputFieldConfig<Types>): Resolver<Types> {
     if (fieldConfig.extensions?.[NODE_ID_EXTENSION]) return this.nodeId(resolver, fieldConfig);
-    if (fieldConfig.kind === "PrismaObject") return this.loadedColumns(resolver, fieldConfig);
-    return resolver;
+    if (fieldConfig.kind !== "PrismaObject") return resolver;
+    const relation = fieldConfig.extensions?.pothosPrismaRelationField as { name: string; isList: boolean } | undefined;
+    return relation ? this.loadedRelation(resolver, fieldConfig, relation) : this.loadedColumns(resolver, fieldConfig);
   }
 
   private nodeId(resolver: Resolver<Types>, fieldConfig: PothosOutputFieldConfig<Types>): Resolver<Types> {
@@ -131,6 +153,38 @@ export class DirectReadsPlugin<Types extends SchemaTypes> extends BasePlugin<Typ
     // Nothing inside wrapped it: not a field the Prisma plugin guards.
     if (!carried || resolver === own) return resolver;
     return (row, args, context, info) => (carries(row, carried) ? own(row, args, context, info) : resolver(row, args, context, info));
+  }
+
+  /**
+   * A to-one relation (`t.relation("business")`) of a row that carries it, selected for fields this plugin answers
+   * from the row: the related row as it is. The Prisma plugin's wrapper would look up the plan that loaded the
+   * parent (the response path rebuilt as a string, for every row of a list) to hand the plan's mapping down to
+   * the related row's fields; fields answered from the row need none. A selection with any other field (a list,
+   * a computed field, a fragment, a directive) keeps the wrapper, so that field finds its mapping.
+   */
+  private loadedRelation(resolver: Resolver<Types>, fieldConfig: PothosOutputFieldConfig<Types>, relation: { name: string; isList: boolean }): Resolver<Types> {
+    const own = fieldConfig.resolve as Resolver<Types> | undefined;
+    if (relation.isList || fieldConfig.extensions?.pothosPrismaFallback || !own || resolver === own) return resolver;
+    const { name } = relation;
+    return (row, args, context, info) =>
+      Object.hasOwn(row as object, name) && (row as Record<string, unknown>)[name] !== undefined && this.selectsDirect(info)
+        ? own(row, args, context, info)
+        : resolver(row, args, context, info);
+  }
+
+  /** Whether the field `info` resolves selects only fields answered from the row (and `__typename`), once per document. */
+  private selectsDirect(info: GraphQLResolveInfo): boolean {
+    if (info.fieldNodes.length !== 1) return false;
+    const node = info.fieldNodes[0];
+    let answer = this.directSelections.get(node);
+    if (answer === undefined) {
+      const fields = this.direct.get(getNamedType(info.returnType).name);
+      answer = (node.selectionSet?.selections ?? []).every(
+        (s) => s.kind === Kind.FIELD && !s.directives?.length && (s.name.value === "__typename" || !!fields?.has(s.name.value)),
+      );
+      this.directSelections.set(node, answer);
+    }
+    return answer;
   }
 }
 

@@ -1,5 +1,5 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
-import type { GraphQLResolveInfo } from "graphql";
+import { defaultFieldResolver, parse, type FieldNode, type GraphQLResolveInfo, type OperationDefinitionNode } from "graphql";
 import { describe, expect, it, vi } from "vitest";
 import { carries, DirectReadsPlugin, NODE_ID_EXTENSION, staticSelection } from "../../api/graphql/direct-reads.ts";
 import { schema } from "../../api/graphql/schema.ts";
@@ -64,7 +64,7 @@ describe("DirectReadsPlugin", () => {
   it("answers a column field from a row that carries it, and hands any other row to the Prisma plugin's resolver", () => {
     const own = vi.fn((row: { totalCents: number }) => row.totalCents);
     const prisma = vi.fn(() => "loaded by the Prisma plugin");
-    const field = { kind: "PrismaObject", parentType: "Membership", resolve: own, extensions: { pothosPrismaSelect: { totalCents: true } } };
+    const field = { kind: "PrismaObject", parentType: "Membership", type: { kind: "Scalar" }, resolve: own, extensions: { pothosPrismaSelect: { totalCents: true } } };
     const resolve = plugin({ name: "Membership", kind: "Object", extensions: { pothosPrismaModel: "Subscription" } }).wrapResolve(prisma, field as never);
 
     expect(resolve({ totalCents: 1250 }, {}, {}, info)).toBe(1250);
@@ -77,20 +77,48 @@ describe("DirectReadsPlugin", () => {
     const p = plugin({ name: "Membership", kind: "Object", extensions: { pothosPrismaModel: "Subscription" } });
     const prisma = () => null;
     const own = () => null;
-    expect(p.wrapResolve(prisma, { kind: "PrismaObject", parentType: "Membership", resolve: own, extensions: { pothosPrismaSelect: () => ({}), pothosPrismaLoaded: () => true } } as never)).toBe(prisma);
-    expect(p.wrapResolve(prisma, { kind: "PrismaObject", parentType: "Membership", resolve: own, extensions: { pothosPrismaSelect: { skips: { select: { period: true } } } } } as never)).toBe(prisma);
-    expect(p.wrapResolve(own, { kind: "PrismaObject", parentType: "Membership", resolve: own, extensions: { pothosPrismaSelect: { totalCents: true } } } as never)).toBe(own);
+    const type = { kind: "Scalar", nullable: false };
+    expect(p.wrapResolve(prisma, { kind: "PrismaObject", parentType: "Membership", type, resolve: own, extensions: { pothosPrismaSelect: () => ({}), pothosPrismaLoaded: () => true } } as never)).toBe(prisma);
+    expect(p.wrapResolve(prisma, { kind: "PrismaObject", parentType: "Membership", type, resolve: own, extensions: { pothosPrismaSelect: { skips: { select: { period: true } } } } } as never)).toBe(prisma);
+    expect(p.wrapResolve(own, { kind: "PrismaObject", parentType: "Membership", type, resolve: own, extensions: { pothosPrismaSelect: { totalCents: true } } } as never)).toBe(own);
+    // A list relation keeps the Prisma plugin's wrapper whatever it selects.
+    const list = { kind: "PrismaObject", parentType: "Membership", type: { kind: "List", type: { kind: "Object" } }, resolve: own, extensions: { pothosPrismaRelationField: { name: "skips", isList: true } } };
+    expect(p.wrapResolve(prisma, list as never)).toBe(prisma);
   });
 
   it("encodes a node's id at once, as the Relay plugin does, and keeps the Relay plugin's field for an id that needs waiting for", async () => {
     const relay = vi.fn(async () => "relay's answer");
-    const field = { kind: "Object", parentType: "Membership", extensions: { [NODE_ID_EXTENSION]: true } };
+    const field = { kind: "Object", parentType: "Membership", type: { kind: "Scalar" }, extensions: { [NODE_ID_EXTENSION]: true } };
     const sync = plugin({ name: "Membership", kind: "Object", pothosOptions: { id: { resolve: (row: { id: number }) => row.id } } }).wrapResolve(relay, field as never);
     expect(sync({ id: 42 }, {}, {}, info)).toBe(encodeGlobalID("Membership", "42"));
     expect(relay).not.toHaveBeenCalled();
 
     const later = plugin({ name: "Membership", kind: "Object", pothosOptions: { id: { resolve: async (row: { id: number }) => row.id } } }).wrapResolve(relay, field as never);
     await expect(later({ id: 42 }, {}, {}, info)).resolves.toBe("relay's answer");
+  });
+
+  it("hands a to-one relation's loaded row straight down when its selection asks only for fields read from the row", () => {
+    const business = { id: 3, slug: "farm", name: "Farm" };
+    const prisma = vi.fn(() => "through the Prisma plugin's wrapper");
+    const relation = (row: object, document: string) => {
+      const p = plugin({ name: "Membership", kind: "Object", extensions: { pothosPrismaModel: "Subscription" } });
+      // Two fields of Business the plugin has seen: slug and name, leaf fields nothing inside wraps.
+      for (const name of ["slug", "name"]) p.wrapResolve(defaultFieldResolver, { kind: "Object", parentType: "Business", name, type: { kind: "Scalar" }, extensions: {} } as never);
+      const own = (m: { business: unknown }) => m.business;
+      const field = { kind: "PrismaObject", parentType: "Membership", name: "business", type: { kind: "Object" }, resolve: own, extensions: { pothosPrismaRelationField: { name: "business", isList: false } } };
+      const wrapped = p.wrapResolve(prisma, field as never);
+      const fieldNode = (parse(document).definitions[0] as OperationDefinitionNode).selectionSet.selections[0] as FieldNode;
+      return wrapped(row, {}, {}, { ...info, fieldNodes: [fieldNode], returnType: schema.getType("Business") } as GraphQLResolveInfo);
+    };
+    expect(relation({ business }, "{ business { slug name __typename } }")).toBe(business);
+    expect(relation({ business: null }, "{ business { slug } }")).toBeNull();
+    expect(prisma).not.toHaveBeenCalled();
+    // Not loaded on the row, or a field that needs the plan (unknown here), a fragment or a directive: the wrapper.
+    expect(relation({ id: 1 }, "{ business { slug } }")).toBe("through the Prisma plugin's wrapper");
+    expect(relation({ business }, "{ business { slug memberCount } }")).toBe("through the Prisma plugin's wrapper");
+    expect(relation({ business }, "{ business { ... on Business { slug } } }")).toBe("through the Prisma plugin's wrapper");
+    expect(relation({ business }, "{ business { slug @include(if: true) } }")).toBe("through the Prisma plugin's wrapper");
+    expect(prisma).toHaveBeenCalledTimes(4);
   });
 
   it("is wired into the schema: every node type's id field reads directly", () => {
