@@ -121,6 +121,16 @@ describe("DirectReadsPlugin", () => {
     expect(prisma).toHaveBeenCalledTimes(4);
   });
 
+  it("is wired into the schema: the memberships page's Membership.business hands its loaded row down", () => {
+    const business = { id: 3, slug: "farm", name: "Farm" };
+    const fieldNode = (parse("{ business { slug name id } }").definitions[0] as OperationDefinitionNode).selectionSet.selections[0] as FieldNode;
+    const field = (schema.getType("Membership") as { getFields(): Record<string, { resolve?: (...a: unknown[]) => unknown }> }).getFields().business;
+    const admin = { actor: { kind: "user", user: { id: 1, isAdmin: true } }, roleCache: new Map() };
+    const path = { key: "business", prev: undefined, typename: "Membership" };
+    // Through the Prisma plugin's wrapper, a row no plan loaded would be loaded again (a promise, a database).
+    expect(field.resolve!({ id: 7, userId: 1, businessId: 3, business }, {}, admin, { ...info, fieldNodes: [fieldNode], returnType: schema.getType("Business"), path, parentType: schema.getType("Membership") })).toBe(business);
+  });
+
   it("is wired into the schema: every node type's id field reads directly", () => {
     for (const name of ["Membership", "Business", "Order", "User"]) {
       const id = (schema.getType(name) as { getFields(): Record<string, { resolve?: (...a: unknown[]) => unknown }> }).getFields().id;
