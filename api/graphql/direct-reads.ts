@@ -4,8 +4,8 @@ import { defaultFieldResolver, getNamedType, Kind, type FieldNode, type GraphQLF
 import { getDatamodel } from "../generated/pothos-types.ts";
 
 /**
- * Fields that read their row directly: the two kinds of field every row of a list has, made as cheap as the
- * answer they give. Nothing else changes: the scope-auth and errors wrappers still run around them.
+ * Fields that read their row directly: the kinds of field every row of a list has, made as cheap as the answer
+ * they give. Nothing else changes: the scope-auth and errors wrappers still run around them.
  *
  * **Node ids.** The Relay plugin's `id` field is an async function, so every node of a list completed through
  * a promise of its own (and graphql-js then assembles the row through `promiseForObject`). The node's own id
@@ -25,7 +25,12 @@ import { getDatamodel } from "../generated/pothos-types.ts";
  * So a field whose selection is static (columns of its model, and to-one relations' columns the same way down)
  * reads the row directly when the row has every one of them as an own property (Prisma and api/selection-sql leave
  * unselected columns and relations off the row, so a present key was loaded, null included). Any other row, and
- * every list, relation field or computed selection, goes through the Prisma plugin's wrapper as before.
+ * every list or computed selection, goes through the Prisma plugin's wrapper as before.
+ *
+ * **To-one relations.** The wrapper of `t.relation("business")` looks up the parent's plan the same way, to hand
+ * the plan's mapping down to the related row's fields. When the row carries the relation and the field's selection
+ * asks only for fields that need no mapping (the two kinds above, leaf fields nothing wraps, `__typename`), the
+ * related row goes down as it is (`loadedRelation`).
  *
  * The plugin sits directly outside the Prisma plugin (api/graphql/builder.ts), so the resolver a column field calls
  * is the one the Prisma plugin would have called: the field's own (the Relay plugin, inside Prisma, wraps no
