@@ -13,6 +13,7 @@
  * the one in this process, autocannon spreading its connections over them.
  * Figures only: nothing here asserts a time.
  */
+import "./production-env.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";

@@ -3,6 +3,7 @@
  * logs, billing clock off, the bench's fixed clock) on the database of BENCH_DB, listening on a free loopback
  * port, which it prints as `listening <port>`. Stops on SIGTERM or when its parent goes away.
  */
+import "./production-env.ts";
 import pino from "pino";
 import { loadConfig } from "../../api/config.ts";
 import { openDatabase } from "../../api/db.ts";
