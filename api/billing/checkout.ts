@@ -116,6 +116,7 @@ export async function quoteSelection(ctx: ServiceContext, input: SelectionInput)
   const coupon = sel.couponCode ? await findActiveCoupon(ctx, sel.couponCode) : null;
   const price = priceSelection({
     planAmountCents: variation.amountCents,
+    pickupAmountCents: variationFor(plan, "PICKUP")?.amountCents ?? null,
     addonAmountsCents: addons.map((a) => a.amountCents),
     discountFor: coupon ? (subtotal) => discountCents(coupon, subtotal) : undefined,
     taxRateBps: page.taxEnabled ? page.taxRateBps : null,
@@ -188,6 +189,7 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
     mode: quote.mode,
     fulfillmentPoint: quote.fulfillmentPoint,
     planAmountCents: quote.price.planAmountCents,
+    modeSurchargeCents: quote.price.modeSurchargeCents,
     addonsAmountCents: quote.price.addonsAmountCents,
     discountCents: quote.price.discountCents,
     taxCents: quote.price.taxCents,

@@ -5,7 +5,10 @@ import { discountCents } from "../coupons/service.ts";
  * the tax settings; client-sent amounts are only compared against this, never trusted.
  */
 export interface PriceInput {
+  /** The plan's price in the chosen mode. */
   planAmountCents: number;
+  /** The plan's pickup price (null: the plan has none): the mode's surcharge is what the mode adds to it (§9). */
+  pickupAmountCents?: number | null;
   addonAmountsCents: number[];
   /** Coupon discount for a given subtotal (0 when no coupon). */
   discountFor?: (subtotalCents: number) => number;
@@ -14,7 +17,10 @@ export interface PriceInput {
 }
 
 export interface PriceBreakdown {
+  /** The plan's price in the chosen mode, surcharge included. */
   planAmountCents: number;
+  /** The part of planAmountCents the mode adds over the plan's pickup price (0 for pickup). */
+  modeSurchargeCents: number;
   addonsAmountCents: number;
   subtotalCents: number;
   discountCents: number;
@@ -34,6 +40,7 @@ export function priceSelection(input: PriceInput): PriceBreakdown {
   const taxCents = Math.round((taxable * taxRateBps) / 10_000);
   return {
     planAmountCents: input.planAmountCents,
+    modeSurchargeCents: modeSurchargeCents(input.planAmountCents, input.pickupAmountCents),
     addonsAmountCents,
     subtotalCents,
     discountCents,
@@ -44,12 +51,21 @@ export function priceSelection(input: PriceInput): PriceBreakdown {
 }
 
 /**
+ * Spec §9: a mode's extra is its price minus the pickup price, shown only when positive. A plan without a pickup
+ * price (or dearer at pickup) has no surcharge: its plan line is the mode's whole price.
+ */
+export function modeSurchargeCents(planAmountCents: number, pickupAmountCents: number | null | undefined): number {
+  return pickupAmountCents == null ? 0 : Math.max(0, planAmountCents - pickupAmountCents);
+}
+
+/**
  * What a scheduled change renews at: the new selection at today's prices, the membership's coupon while it is
  * still active and the business's tax. One rule for the change dialog's quote (subscriptions.quoteChange) and the
  * renewal that applies the change (billing/renewal-changes.ts).
  */
 export function priceScheduledChange(input: {
   planAmountCents: number;
+  pickupAmountCents?: number | null;
   addonAmountsCents: number[];
   coupon: { type: "PERCENT" | "FIXED"; value: number; active: boolean } | null;
   tax: { taxEnabled: boolean; taxRateBps: number } | null;
@@ -57,6 +73,7 @@ export function priceScheduledChange(input: {
   const coupon = input.coupon?.active ? input.coupon : null;
   return priceSelection({
     planAmountCents: input.planAmountCents,
+    pickupAmountCents: input.pickupAmountCents,
     addonAmountsCents: input.addonAmountsCents,
     discountFor: coupon ? (subtotal) => discountCents(coupon, subtotal) : undefined,
     taxRateBps: input.tax?.taxEnabled ? input.tax.taxRateBps : null,

@@ -9,6 +9,8 @@ export const PurchaseSchema = z.object({
   /** Absent on payments made before points were chosen: those keep the membership's. */
   fulfillmentPoint: z.string().optional(),
   planAmountCents: cents,
+  /** Absent on payments made before the breakdown had a surcharge line. */
+  modeSurchargeCents: cents.default(0),
   addonsAmountCents: cents,
   discountCents: cents,
   taxCents: cents,

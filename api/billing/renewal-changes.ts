@@ -35,14 +35,15 @@ export async function applyScheduledChanges(ctx: BillingContext, subs: RenewalSu
       await tx.$executeRaw`
         UPDATE subscriptions AS s
            SET plan_id = v.plan_id, mode = v.mode::"FulfillmentMode", fulfillment_point = v.point, plan_amount_cents = v.plan_cents,
+               mode_surcharge_cents = v.surcharge_cents,
                addons_amount_cents = v.addons_cents, discount_cents = v.discount_cents, tax_cents = v.tax_cents,
                total_cents = v.total_cents, tax_rate_bps = v.tax_rate_bps, coupon_id = v.coupon_id, updated_at = ${now}::timestamp
           FROM unnest(${ids}::int[], ${column((u) => u.change.planId)}::int[], ${column((u) => u.change.mode)}::text[], ${column((u) => u.change.fulfillmentPoint)}::text[],
                       ${column((u) => u.change.price.planAmountCents)}::int[], ${column((u) => u.change.price.addonsAmountCents)}::int[],
                       ${column((u) => u.change.price.discountCents)}::int[], ${column((u) => u.change.price.taxCents)}::int[],
                       ${column((u) => u.change.price.totalCents)}::int[], ${column((u) => u.change.price.taxRateBps)}::int[],
-                      ${column((u) => u.change.couponId)}::int[])
-            AS v(id, plan_id, mode, point, plan_cents, addons_cents, discount_cents, tax_cents, total_cents, tax_rate_bps, coupon_id)
+                      ${column((u) => u.change.couponId)}::int[], ${column((u) => u.change.price.modeSurchargeCents)}::int[])
+            AS v(id, plan_id, mode, point, plan_cents, addons_cents, discount_cents, tax_cents, total_cents, tax_rate_bps, coupon_id, surcharge_cents)
          WHERE s.id = v.id`;
       const rows = updates.flatMap((u) => u.change.addons.map((a) => ({ subscriptionId: u.sub.id, addonId: a.id, amountCents: a.amountCents })));
       if (rows.length) await tx.subscriptionAddon.createMany({ data: rows });

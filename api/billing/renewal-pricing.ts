@@ -78,6 +78,7 @@ export async function priceScheduledChanges(
     // The same rule as the change dialog's quote (subscriptions.quoteChange).
     const price = priceScheduledChange({
       planAmountCents: variation.amountCents,
+      pickupAmountCents: variationFor(plan, "PICKUP")?.amountCents ?? null,
       addonAmountsCents: chosen.map((a) => a.amountCents),
       coupon,
       tax: tax.get(sub.businessId) ?? null,

@@ -184,18 +184,20 @@ function insertOrders(tx: Prisma.TransactionClient, orders: ReturnType<typeof pe
   const col = <T>(pick: (o: ReturnType<typeof periodOrder>) => T) => orders.map(pick);
   return tx.$queryRaw<{ id: number; subscription_id: number }[]>`
     INSERT INTO orders (subscription_id, user_id, business_id, kind, period, mode, fulfillment_point, email, address, selection, is_gift, coupon_id,
-                        subtotal_cents, discount_cents, tax_cents, total_cents, created_at)
+                        subtotal_cents, mode_surcharge_cents, coupon_code, discount_cents, tax_rate_bps, tax_cents, total_cents, created_at)
     SELECT v.subscription_id, v.user_id, v.business_id, v.kind::"OrderKind", v.period, v.mode::"FulfillmentMode", v.point, v.email, v.address::jsonb,
-           v.selection::jsonb, v.is_gift, v.coupon_id, v.subtotal_cents, v.discount_cents, v.tax_cents, v.total_cents, v.created_at
+           v.selection::jsonb, v.is_gift, v.coupon_id, v.subtotal_cents, v.mode_surcharge_cents, v.coupon_code,
+           v.discount_cents, v.tax_rate_bps, v.tax_cents, v.total_cents, v.created_at
       FROM unnest(${col((o) => o.subscriptionId)}::int[], ${col((o) => o.userId)}::int[], ${col((o) => o.businessId)}::int[],
                   ${col((o) => o.kind)}::text[], ${col((o) => o.period)}::text[], ${col((o) => o.mode)}::text[], ${col((o) => o.fulfillmentPoint)}::text[],
                   ${col((o) => o.email)}::text[],
                   ${col((o) => (o.address == null ? null : JSON.stringify(o.address)))}::text[], ${col((o) => JSON.stringify(o.selection))}::text[],
                   ${col((o) => o.isGift)}::boolean[], ${col((o) => o.couponId)}::int[], ${col((o) => o.subtotalCents)}::int[],
-                  ${col((o) => o.discountCents)}::int[], ${col((o) => o.taxCents)}::int[], ${col((o) => o.totalCents)}::int[],
+                  ${col((o) => o.modeSurchargeCents)}::int[], ${col((o) => o.couponCode)}::text[],
+                  ${col((o) => o.discountCents)}::int[], ${col((o) => o.taxRateBps)}::int[], ${col((o) => o.taxCents)}::int[], ${col((o) => o.totalCents)}::int[],
                   ${col((o) => o.createdAt)}::timestamp[])
         AS v(subscription_id, user_id, business_id, kind, period, mode, point, email, address, selection, is_gift, coupon_id,
-             subtotal_cents, discount_cents, tax_cents, total_cents, created_at)
+             subtotal_cents, mode_surcharge_cents, coupon_code, discount_cents, tax_rate_bps, tax_cents, total_cents, created_at)
     ON CONFLICT (subscription_id, period) DO NOTHING
     RETURNING id, subscription_id`;
 }

@@ -11,6 +11,8 @@ import { SandboxCardError } from "./sandbox-cards.ts";
 import { completeCheckout, quoteSelection, startCheckout, type Quote } from "./checkout.ts";
 import { defaultCardOf, finishCardUpdate, promotePaymentMethod, SingleUsePaymentMethodError, startCardUpdate } from "./cards.ts";
 import { sandboxFor } from "./service.ts";
+import { itemiseQuote } from "./breakdown.ts";
+import { PriceBreakdownRef } from "./breakdown-schema.ts";
 
 const CheckoutSelectionInput = builder.inputType("CheckoutSelectionInput", {
   fields: (t) => ({
@@ -46,6 +48,11 @@ const CheckoutQuote = builder.objectRef<Quote>("CheckoutQuote").implement({
     taxRatePercent: t.float({ resolve: (q) => bpsToPercent(q.price.taxRateBps) }),
     taxCents: t.int({ resolve: (q) => q.price.taxCents }),
     totalCents: t.int({ resolve: (q) => q.price.totalCents }),
+    breakdown: t.field({
+      type: PriceBreakdownRef,
+      description: "The same price line by line (plan, surcharge, add-ons, coupon, tax): what the order summary shows.",
+      resolve: (q) => itemiseQuote({ planName: q.plan.name, mode: q.mode, price: q.price, addons: q.addons, couponCode: q.coupon?.code ?? null }),
+    }),
     period: t.string({ description: "Billing period (YYYY-MM) of the first charge.", resolve: (q) => q.period }),
     billingDay: t.int({ resolve: (q) => q.billingDay }),
     nextBillingDate: t.string({ description: "ISO date of the first renewal.", resolve: (q) => q.nextBillingDate }),

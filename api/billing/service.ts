@@ -134,6 +134,7 @@ export const subscriptionForBilling = {
   include: {
     plan: { select: { ref: true, name: true } },
     addons: { include: { addon: { select: { ref: true, name: true } } } },
+    coupon: { select: { code: true } },
     user: { select: { id: true, email: true, name: true, username: true, paymentCustomerId: true } },
   },
 } satisfies Prisma.SubscriptionDefaultArgs;
@@ -180,7 +181,10 @@ export function periodOrder(sub: BillableSubscription, args: { period: string; k
     isGift: sub.isGift,
     couponId: sub.couponId,
     subtotalCents: sub.planAmountCents + sub.addonsAmountCents,
+    modeSurchargeCents: sub.modeSurchargeCents,
+    couponCode: sub.coupon?.code ?? null,
     discountCents: sub.discountCents,
+    taxRateBps: sub.taxRateBps,
     taxCents: sub.taxCents,
     totalCents: sub.totalCents,
     createdAt: args.at,

@@ -40,6 +40,7 @@ function purchaseOf(sub: {
   mode: FulfillmentMode;
   fulfillmentPoint: string;
   planAmountCents: number;
+  modeSurchargeCents: number;
   addonsAmountCents: number;
   discountCents: number;
   taxCents: number;
@@ -58,6 +59,7 @@ function purchaseOf(sub: {
     mode: sub.mode,
     fulfillmentPoint: sub.fulfillmentPoint,
     planAmountCents: sub.planAmountCents,
+    modeSurchargeCents: sub.modeSurchargeCents,
     addonsAmountCents: sub.addonsAmountCents,
     discountCents: sub.discountCents,
     taxCents: sub.taxCents,

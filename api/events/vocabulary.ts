@@ -16,8 +16,8 @@ export interface EventPayloads {
   "membership.canceled.v1": { membershipId: number; userId: number; reason: "business" | "payment_failed" };
   /** The member skipped a month: no box and no charge that month. */
   "membership.skipped.v1": { membershipId: number; userId: number; month: string; resumeDate: string };
-  /** The member scheduled a new selection from `effectivePeriod`. */
-  "membership.changed.v1": { membershipId: number; userId: number; planId: number; mode: string; addonIds: number[]; effectivePeriod: string };
+  /** The member scheduled a new selection from `effectivePeriod` (the first month charged), at `totalCents` a month as priced then (absent on events before issue 30). */
+  "membership.changed.v1": { membershipId: number; userId: number; planId: number; mode: string; addonIds: number[]; effectivePeriod: string; totalCents?: number };
   /** A renewal applied the scheduled change from `period`: the membership now holds it at `totalCents` a month. */
   "membership.change_applied.v1": { membershipId: number; userId: number; planId: number; mode: string; addonIds: number[]; period: string; totalCents: number };
   /** The member withdrew a scheduled change (chose the current selection again). */

@@ -97,3 +97,26 @@ builder.mutationFields((t) => ({
       }),
   }),
 }));
+
+const OrderReceiptRef = builder.objectRef<mail.OrderReceipt>("OrderReceipt").implement({
+  description: "The receipt email stored for an order, as it was sent (or held).",
+  fields: (t) => ({
+    subject: t.exposeString("subject"),
+    html: t.exposeString("html", { description: "The rendered HTML part (show it sandboxed: it is a whole email document)." }),
+    text: t.exposeString("text", { description: "The plain-text part." }),
+    toAddress: t.exposeString("toAddress"),
+    status: t.expose("status", { type: MailStatusEnum }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    sentAt: t.expose("sentAt", { type: "DateTime", nullable: true }),
+  }),
+});
+
+builder.prismaObjectFields("Order", (t) => ({
+  receipt: t.field({
+    type: OrderReceiptRef,
+    nullable: true,
+    description: "The member's own order only (others get FORBIDDEN): its receipt email (Order History's View receipt); null until it is written.",
+    select: { id: true, userId: true },
+    resolve: (o, _a, ctx) => mail.orderReceipt(ctx, o),
+  }),
+}));

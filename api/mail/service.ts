@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import type { MailMessage, MailStatus, Prisma } from "../generated/prisma/client.ts";
 import { assertCan, businessesWhere, can, isAdmin, requireUser } from "../auth/policy.ts";
-import { NotFoundError, ValidationError } from "../shared/errors.ts";
+import { ForbiddenError, NotFoundError, ValidationError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";
 import { newMessageId, queueSends } from "./store.ts";
 
@@ -114,4 +114,32 @@ export async function updateMailPreferences(ctx: ServiceContext, input: z.input<
     },
   });
   return mailPreferences(ctx, actor.user.id);
+}
+
+/** The receipts a member may open from their order history. */
+export const RECEIPT_TEMPLATES = ["welcome", "renewal_receipt", "restarted"] as const;
+
+export interface OrderReceipt {
+  subject: string;
+  html: string;
+  text: string;
+  toAddress: string;
+  status: MailStatus;
+  createdAt: Date;
+  sentAt: Date | null;
+}
+
+/**
+ * The receipt stored for an order (Order History's "View receipt"): the member's own only; staff and administrators
+ * read it on the Sent mail page. Its latest copy (an operator's resend is a copy of the same words), or null while
+ * it is still being planned or for an order paid before receipts were linked to orders.
+ */
+export async function orderReceipt(ctx: ServiceContext, order: { id: number; userId: number }): Promise<OrderReceipt | null> {
+  const actor = requireUser(ctx);
+  if (actor.user.id !== order.userId) throw new ForbiddenError("Only the member who paid for this order can open its receipt.", "not_owner");
+  return ctx.db.mailMessage.findFirst({
+    where: { orderId: order.id, template: { in: [...RECEIPT_TEMPLATES] } },
+    orderBy: { id: "desc" },
+    select: { subject: true, html: true, text: true, toAddress: true, status: true, createdAt: true, sentAt: true },
+  });
 }

@@ -6,6 +6,7 @@ import { numericId } from "../graphql/ids.ts";
 import { FulfillmentModeEnum } from "../catalog/schema.ts";
 import * as subscriptions from "./service.ts";
 import { MembershipNode } from "./schema.ts";
+import { PriceBreakdownRef } from "../billing/breakdown-schema.ts";
 
 const MembershipIdInput = (name: string) =>
   builder.inputType(name, {
@@ -17,6 +18,7 @@ const RestartSubscriptionInput = builder.inputType("RestartSubscriptionInput", {
   fields: (t) => ({
     subscriptionId: t.id({ required: true, description: "Membership global id or numeric databaseId." }),
     fulfillmentPoint: t.string({ description: "Needed only when the stored pickup point or delivery area is no longer offered." }),
+    expectedTotalCents: t.int({ description: "Today's charge the member was shown (restartQuote.todayCents); a different amount now refuses (price_mismatch)." }),
   }),
 });
 
@@ -94,12 +96,31 @@ const ChangeQuoteRef = builder.objectRef<subscriptions.ChangeQuote>("MembershipC
     taxCents: t.int({ resolve: (q) => q.price.taxCents }),
     taxRatePercent: t.float({ description: "0 when the business charges no tax.", resolve: (q) => q.price.taxRateBps / 100 }),
     totalCents: t.int({ description: "Charged each period from effectivePeriod.", resolve: (q) => q.price.totalCents }),
-    effectivePeriod: t.exposeString("effectivePeriod", { description: "First billing period (YYYY-MM) at this price." }),
+    breakdown: t.field({ type: PriceBreakdownRef, description: "The monthly price line by line.", resolve: (q) => q.breakdown }),
+    effectivePeriod: t.exposeString("effectivePeriod", { description: "First billing period (YYYY-MM) at this price: the next one charged (skipped months passed over)." }),
     fulfillmentPoint: t.exposeString("fulfillmentPoint", { description: "The pickup point or delivery area the change takes." }),
   }),
 });
 
+const RestartQuoteRef = builder.objectRef<subscriptions.RestartQuote>("RestartQuote").implement({
+  description: "What restarting a canceled membership charges today and next (the restart dialog's amounts).",
+  fields: (t) => ({
+    todayCents: t.exposeInt("todayCents", { description: "Charged now; 0 when the current period is already paid." }),
+    period: t.exposeString("period", { description: "The period (YYYY-MM) the restart pays for, or is already paid through." }),
+    breakdown: t.field({ type: PriceBreakdownRef, description: "What a period costs, line by line (the membership's stored prices).", resolve: (q) => q.breakdown }),
+    nextChargeDate: t.exposeString("nextChargeDate", { description: "ISO date of the first renewal after the restart." }),
+    nextChargeCents: t.exposeInt("nextChargeCents"),
+  }),
+});
+
 builder.queryFields((t) => ({
+  restartQuote: t.field({
+    type: RestartQuoteRef,
+    errors: { types: RULE_ERRORS },
+    description: "Member: what restarting their canceled membership charges today and next, before confirming it.",
+    args: { subscriptionId: t.arg.id({ required: true }) },
+    resolve: (_p, args, ctx) => subscriptions.quoteRestart(ctx, { subscriptionId: numericId(args.subscriptionId, "Membership", "subscriptionId") }),
+  }),
   changeQuote: t.field({
     type: ChangeQuoteRef,
     errors: { types: RULE_ERRORS },
@@ -163,6 +184,7 @@ builder.mutationFields((t) => ({
       subscriptions.restartSubscription(ctx, {
         subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId"),
         fulfillmentPoint: input.fulfillmentPoint ?? undefined,
+        expectedTotalCents: input.expectedTotalCents ?? undefined,
       }),
   }),
 }));

@@ -23,3 +23,11 @@ export function orderSelectionView(selection: unknown): OrderSelectionView {
   });
   return { planName: str(s.chosenItemName), variationName: str(s.chosenVariationName), addons };
 }
+
+/** Orders exist only for paid periods; a refund since (in part or in full) is what changes their status. */
+export type OrderStatus = "PAID" | "PARTLY_REFUNDED" | "REFUNDED";
+
+export function orderStatus(o: { refundedCents: number; totalCents: number }): OrderStatus {
+  if (o.refundedCents <= 0) return "PAID";
+  return o.refundedCents >= o.totalCents ? "REFUNDED" : "PARTLY_REFUNDED";
+}

@@ -152,15 +152,24 @@ export function nextBillingPeriod(today: LocalDate, paidThroughPeriod?: YearMont
   return afterPaid > current ? afterPaid : current;
 }
 
-;
-
 /**
  * The date of a member's next renewal charge: the billing day of the next period billed (nextBillingPeriod),
  * past any skipped months (the run does not charge a skipped month). It may be today or behind today when that
  * period is due and the run has not charged it yet.
  */
 export function nextChargeDate(input: { today: LocalDate; paidThroughPeriod?: YearMonth | null; billingDay: number | null | undefined; skippedMonths: ReadonlySet<YearMonth> }): LocalDate {
-  let period = nextBillingPeriod(input.today, input.paidThroughPeriod);
-  for (let guard = 0; input.skippedMonths.has(period) && guard < 120; guard++) period = yearMonthOf(addMonths(parseYearMonth(period), 1));
+  const period = firstChargedPeriod(nextBillingPeriod(input.today, input.paidThroughPeriod), input.skippedMonths);
   return dayInMonth(parseYearMonth(period), input.billingDay || DEFAULT_BILLING_DAY);
+}
+
+/**
+ * The first period from `from` on that is charged: skipped months are passed over (the renewal run neither charges
+ * them nor applies a scheduled change in them). A change "from December" while December is skipped takes effect,
+ * and is named, from January.
+ */
+export function firstChargedPeriod(from: YearMonth, skippedMonths: ReadonlySet<YearMonth> | readonly YearMonth[]): YearMonth {
+  const skipped = skippedMonths instanceof Set ? skippedMonths : new Set(skippedMonths as readonly YearMonth[]);
+  let period = from;
+  for (let guard = 0; skipped.has(period) && guard < 120; guard++) period = yearMonthOf(addMonths(parseYearMonth(period), 1));
+  return period;
 }

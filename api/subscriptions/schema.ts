@@ -10,7 +10,9 @@ import { FulfillmentModeEnum } from "../catalog/schema.ts";
 import { canReadMembership, canReadOrder } from "../auth/read-rules.ts";
 import * as subscriptions from "./service.ts";
 import * as timing from "./timing.ts";
-import { orderSelectionView } from "./orders.ts";
+import { orderSelectionView, orderStatus, type OrderStatus } from "./orders.ts";
+import { itemiseOrder } from "../billing/breakdown.ts";
+import { PriceBreakdownRef } from "../billing/breakdown-schema.ts";
 import { preloadedChange } from "./member-reads.ts";
 import { covers } from "../selection-sql/index.ts";
 import { soldOutForChange, type SoldOut } from "../catalog/capacity.ts";
@@ -24,6 +26,13 @@ const MembershipStatusEnum = builder.enumType(SubscriptionStatus, {
 });
 
 const OrderKindEnum = builder.enumType(OrderKind, { name: "OrderKind" });
+const OrderStatusEnum = builder.enumType("OrderStatus", {
+  values: {
+    PAID: { description: "Paid in full." },
+    PARTLY_REFUNDED: { description: "Part of the payment was given back." },
+    REFUNDED: { description: "The whole payment was given back." },
+  } as const satisfies Record<OrderStatus, { description: string }>,
+});
 
 export const MembershipStatusFilterEnum = builder.enumType("MembershipStatusFilter", {
   values: {
@@ -240,5 +249,15 @@ export const OrderNode = builder.prismaNode("Order", {
     totalCents: t.exposeInt("totalCents"),
     refundedCents: t.exposeInt("refundedCents"),
     currency: t.exposeString("currency"),
+    status: t.field({
+      type: OrderStatusEnum,
+      description: "Orders exist only for paid periods: PAID, or refunded in part or in full since.",
+      resolve: (o) => orderStatus(o),
+    }),
+    breakdown: t.field({
+      type: PriceBreakdownRef,
+      description: "What was charged, line by line, from the order's own stored amounts and snapshot (never today's prices).",
+      resolve: (o) => itemiseOrder(o),
+    }),
   }),
 });

@@ -9,15 +9,16 @@ import type { FulfillmentMode, Prisma } from "../generated/prisma/client.ts";
 import { assertCan, requireMember } from "../auth/policy.ts";
 import { chargeForPeriod, claimOpenMembership, lockMember } from "../billing/settlement.ts";
 import { priceScheduledChange, type PriceBreakdown } from "../billing/pricing.ts";
+import { itemiseMembership, itemiseQuote, membershipPriceSelect, type ItemisedPrice } from "../billing/breakdown.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
 import { assertPlaceAvailable, heldSelections, SoldOutError } from "../catalog/capacity.ts";
 import { eventActorOf, writeEvents, type NewEvent } from "../events/outbox.ts";
-import { isoDate, ordinal } from "../shared/calendar.ts";
+import { isoDate, ordinal, parseYearMonth } from "../shared/calendar.ts";
 import { ConflictError, ForbiddenError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
 import { globalId } from "../shared/global-id.ts";
 import { parseInput } from "../shared/validation.ts";
 import { choosePoint, isOffered, pointInDetails } from "./fulfillment-point.ts";
-import { currentPeriod, nextBillingPeriod, resumeDate, skipTargetMonth, windowState, type DayWindow, type WindowState } from "./rules.ts";
+import { currentPeriod, firstChargedPeriod, nextBillingPeriod, nextChargeDate, resumeDate, skipTargetMonth, windowState, type DayWindow, type WindowState } from "./rules.ts";
 import { timingOf, timingSelect, todayIn, type PageTiming } from "./timing.ts";
 
 function outsideWindowMessage(action: string, window: DayWindow, state: WindowState): string {
@@ -36,6 +37,7 @@ const subscriptionForRules = {
   include: {
     business: { select: { id: true, slug: true, timeZone: true, page: { select: { ...timingSelect, pickupEnabled: true, shippingEnabled: true, deliveryEnabled: true, addonLimit: true, pickupPoints: true, deliveryAreas: true } } } },
     addons: { select: { addonId: true } },
+    skips: { select: { yearMonth: true } },
   },
 } as const satisfies Prisma.SubscriptionDefaultArgs;
 
@@ -66,7 +68,11 @@ function membershipEvent<E extends NewEvent>(ctx: ServiceContext, tx: Prisma.Tra
 }
 
 const SubscriptionIdInput = z.object({ subscriptionId: z.number().int().positive("Missing subscription id") });
-const RestartInput = SubscriptionIdInput.extend({ fulfillmentPoint: z.string().max(500).optional() });
+const RestartInput = SubscriptionIdInput.extend({
+  fulfillmentPoint: z.string().max(500).optional(),
+  /** What the member was shown as today's charge (restartQuote.todayCents); a different amount now refuses. */
+  expectedTotalCents: z.number().int().nonnegative().optional(),
+});
 
 // ---------------------------------------------------------------------------------------------------------
 // Skip
@@ -125,6 +131,13 @@ export async function skipMonth(ctx: ServiceContext, input: { subscriptionId: nu
   await ctx.db
     .$transaction(async (tx) => {
       await tx.skip.create({ data: { subscriptionId, yearMonth: month } });
+      // A change scheduled from the month now skipped takes effect, and is named, from the next month charged.
+      const change = await tx.subscriptionChange.findUnique({ where: { subscriptionId }, select: { effectivePeriod: true } });
+      if (change?.effectivePeriod === month) {
+        const skips = await tx.skip.findMany({ where: { subscriptionId, yearMonth: { gte: month } }, select: { yearMonth: true } });
+        const effectivePeriod = firstChargedPeriod(month, skips.map((s) => s.yearMonth));
+        await tx.subscriptionChange.update({ where: { subscriptionId }, data: { effectivePeriod } });
+      }
       await membershipEvent(ctx, tx, sub, { type: "membership.skipped.v1", payload: { membershipId: sub.id, userId: sub.userId, month, resumeDate: resumesOn } });
     })
     .catch((e: { code?: string }) => {
@@ -165,22 +178,33 @@ async function resolveChange(ctx: ServiceContext, sub: SubscriptionForRules, dat
   const page = sub.business.page;
   const plan = await ctx.db.plan.findFirst({
     where: { id: data.planId, businessId: sub.businessId, listed: true, archivedAt: null },
-    select: { id: true, variations: { where: { mode: data.mode }, select: { id: true, amountCents: true } } },
+    select: { id: true, name: true, variations: { where: { mode: { in: [data.mode, "PICKUP"] } }, select: { mode: true, amountCents: true } } },
   });
   if (!plan) throw new ValidationError("This package is not available", [{ path: "planId", message: "This package is not available" }]);
   const enabled = { PICKUP: page?.pickupEnabled ?? true, SHIPPING: page?.shippingEnabled ?? false, DELIVERY: page?.deliveryEnabled ?? false };
-  if (!enabled[data.mode] || plan.variations.length === 0) {
+  const variation = plan.variations.find((v) => v.mode === data.mode);
+  if (!enabled[data.mode] || !variation) {
     throw new ValidationError("This fulfillment mode is not available for this package", [{ path: "mode", message: "This fulfillment mode is not available" }]);
   }
   const addonIds = [...new Set(data.addonIds)];
-  const addons = await ctx.db.addon.findMany({ where: { id: { in: addonIds }, businessId: sub.businessId, listed: true, archivedAt: null }, select: { id: true, amountCents: true } });
+  const addons = await ctx.db.addon.findMany({ where: { id: { in: addonIds }, businessId: sub.businessId, listed: true, archivedAt: null }, select: { id: true, name: true, amountCents: true }, orderBy: [{ position: "asc" }, { id: "asc" }] });
   if (addons.length !== addonIds.length) throw new ValidationError("An add-on is not available", [{ path: "addonIds", message: "An add-on is not available" }]);
   const limit = page?.addonLimit ?? 0;
   if (limit > 0 && addonIds.length > limit) {
     throw new ValidationError(`You can choose at most ${limit} add-on${limit === 1 ? "" : "s"}`, [{ path: "addonIds", message: "Too many add-ons" }]);
   }
   const fulfillmentPoint = pointFor(sub, data.mode, data.fulfillmentPoint, data.fulfillmentDetails);
-  return { plan, variation: plan.variations[0], addonIds, addons, fulfillmentPoint };
+  const pickupAmountCents = plan.variations.find((v) => v.mode === "PICKUP")?.amountCents ?? null;
+  return { plan, variation, pickupAmountCents, addonIds, addons, fulfillmentPoint };
+}
+
+/**
+ * The first month a change made today takes effect: the next period billed, past the months the member skipped
+ * (a skipped month is neither charged nor changed), so the dialog, the card and the email name a month with a box.
+ */
+function changeEffectivePeriod(ctx: ServiceContext, sub: SubscriptionForRules): string {
+  const next = nextBillingPeriod(todayIn(ctx, sub.business.timeZone), sub.paidThroughPeriod);
+  return firstChargedPeriod(next, sub.skips.map((s) => s.yearMonth));
 }
 
 export interface ChangeQuote {
@@ -188,6 +212,8 @@ export interface ChangeQuote {
   /** The pickup point or delivery area the change takes. */
   fulfillmentPoint: string;
   price: PriceBreakdown;
+  /** The same price as the lines a person reads. */
+  breakdown: ItemisedPrice;
   /** First billing period (YYYY-MM) at this price. */
   effectivePeriod: string;
 }
@@ -199,14 +225,21 @@ export interface ChangeQuote {
 export async function quoteChange(ctx: ServiceContext, input: ChangeRequest): Promise<ChangeQuote> {
   const data = parseInput(ChangeInput, input);
   const sub = await ownSubscription(ctx, data.subscriptionId);
-  const { variation, addons, fulfillmentPoint } = await resolveChange(ctx, sub, data);
+  const resolved = await resolveChange(ctx, sub, data);
   await assertPlaceAvailable(ctx.db, { planId: data.planId, mode: data.mode }, await placeHolder(ctx.db, sub), { lock: false });
+  const { price, breakdown } = await priceChange(ctx, sub, data.mode, resolved);
+  return { subscriptionId: sub.id, fulfillmentPoint: resolved.fulfillmentPoint, price, breakdown, effectivePeriod: changeEffectivePeriod(ctx, sub) };
+}
+
+/** A resolved change priced as its renewal will charge it (today's prices, the coupon while active, the business's tax). */
+async function priceChange(ctx: ServiceContext, sub: SubscriptionForRules, mode: FulfillmentMode, resolved: Awaited<ReturnType<typeof resolveChange>>) {
   const [coupon, tax] = await Promise.all([
-    sub.couponId ? ctx.db.coupon.findUnique({ where: { id: sub.couponId }, select: { type: true, value: true, active: true } }) : null,
+    sub.couponId ? ctx.db.coupon.findUnique({ where: { id: sub.couponId }, select: { code: true, type: true, value: true, active: true } }) : null,
     ctx.db.page.findUnique({ where: { businessId: sub.businessId }, select: { taxEnabled: true, taxRateBps: true } }),
   ]);
-  const price = priceScheduledChange({ planAmountCents: variation.amountCents, addonAmountsCents: addons.map((a) => a.amountCents), coupon, tax });
-  return { subscriptionId: sub.id, fulfillmentPoint, price, effectivePeriod: nextBillingPeriod(todayIn(ctx, sub.business.timeZone), sub.paidThroughPeriod) };
+  const { plan, variation, pickupAmountCents, addons } = resolved;
+  const price = priceScheduledChange({ planAmountCents: variation.amountCents, pickupAmountCents, addonAmountsCents: addons.map((a) => a.amountCents), coupon, tax });
+  return { price, breakdown: itemiseQuote({ planName: plan.name, mode, price, addons, couponCode: coupon?.active ? coupon.code : null }) };
 }
 
 /** The membership as a capacity holder: the places its current selection and scheduled change already hold. */
@@ -236,7 +269,8 @@ export async function changeSubscription(
   const today = todayIn(ctx, sub.business.timeZone);
   const window = windowState(today, timing.changeWindow);
   if (!window.open) throw new RuleViolationError(outsideWindowMessage("change your box", timing.changeWindow, window), "outside_change_window");
-  const { plan, addonIds, fulfillmentPoint } = await resolveChange(ctx, sub, data);
+  const resolved = await resolveChange(ctx, sub, data);
+  const { plan, addonIds, fulfillmentPoint } = resolved;
 
   const unchanged = plan.id === sub.planId && data.mode === sub.mode && sameSet(addonIds, sub.addons.map((a) => a.addonId));
   if (unchanged) {
@@ -249,14 +283,16 @@ export async function changeSubscription(
     });
     return { subscriptionId: sub.id, effectivePeriod: null, pointChanged };
   }
-  const effectivePeriod = nextBillingPeriod(today, sub.paidThroughPeriod);
+  const effectivePeriod = changeEffectivePeriod(ctx, sub);
   const change = { planId: plan.id, mode: data.mode, fulfillmentPoint, addonIds, effectivePeriod };
+  // The monthly price the email names: what the renewal of effectivePeriod will charge if prices stay as they are.
+  const { price } = await priceChange(ctx, sub, data.mode, resolved);
   await ctx.db.$transaction(async (tx) => {
     // A new plan or mode takes a place there from now (api/catalog/capacity.ts); the same one takes none.
     await assertPlaceAvailable(tx, { planId: plan.id, mode: data.mode }, await placeHolder(tx, sub), { lock: true });
     await tx.subscriptionChange.upsert({ where: { subscriptionId: sub.id }, create: { subscriptionId: sub.id, ...change }, update: { ...change, createdAt: ctx.clock.now() } });
     const { fulfillmentPoint: _point, ...announced } = change;
-    await membershipEvent(ctx, tx, sub, { type: "membership.changed.v1", payload: { membershipId: sub.id, userId: sub.userId, ...announced } });
+    await membershipEvent(ctx, tx, sub, { type: "membership.changed.v1", payload: { membershipId: sub.id, userId: sub.userId, ...announced, totalCents: price.totalCents } });
   });
   return { subscriptionId: sub.id, effectivePeriod, pointChanged: false };
 }
@@ -302,6 +338,58 @@ interface RestartReceipt {
   nextBillingDate: string;
 }
 
+export interface RestartQuote {
+  subscriptionId: number;
+  /** Charged now: the membership's price for the current period, or 0 when that period is already paid. */
+  todayCents: number;
+  /** The period a restart now pays for, or is already paid through (YYYY-MM). */
+  period: string;
+  /** What each period costs, from the membership's stored prices (the amount a restart and its renewals charge). */
+  breakdown: ItemisedPrice;
+  /** ISO date of the first renewal after the restart (skipped months passed over) and what it charges. */
+  nextChargeDate: string;
+  nextChargeCents: number;
+}
+
+/** What restarting charges today and next, as restartSubscription will do it now. */
+function restartTerms(ctx: ServiceContext, sub: SubscriptionForRules & { totalCents: number }) {
+  const today = todayIn(ctx, sub.business.timeZone);
+  const period = currentPeriod(today);
+  const alreadyPaid = !!sub.paidThroughPeriod && sub.paidThroughPeriod >= period;
+  const paidThrough = alreadyPaid ? sub.paidThroughPeriod! : period;
+  const skippedMonths = new Set(sub.skips.map((s) => s.yearMonth));
+  return {
+    period: paidThrough,
+    todayCents: alreadyPaid ? 0 : sub.totalCents,
+    nextChargeDate: isoDate(nextChargeDate({ today, paidThroughPeriod: paidThrough, billingDay: sub.billingDay, skippedMonths })),
+  };
+}
+
+/**
+ * Restart's confirmation (spec §5 sentence, then the amounts): today's charge, what a period costs line by line, and
+ * the next charge. Refuses what restartSubscription would refuse before charging (not canceled, already a member).
+ */
+export async function quoteRestart(ctx: ServiceContext, input: { subscriptionId: number }): Promise<RestartQuote> {
+  const { subscriptionId } = parseInput(SubscriptionIdInput, input);
+  const sub = await ownSubscription(ctx, subscriptionId);
+  if (sub.status !== "CANCELED") throw new ConflictError("Only a canceled subscription can be restarted", "not_canceled");
+  const member = await ctx.db.subscription.count({
+    where: { userId: sub.userId, businessId: sub.businessId, id: { not: sub.id }, status: { in: [...MEMBER_STATUSES] } },
+  });
+  if (member > 0) throw alreadyMember();
+  const priced = await ctx.db.subscription.findUniqueOrThrow({ where: { id: sub.id }, select: membershipPriceSelect });
+  const terms = restartTerms(ctx, sub);
+  return {
+    subscriptionId: sub.id,
+    todayCents: terms.todayCents,
+    period: terms.period,
+    breakdown: itemiseMembership(priced),
+    nextChargeDate: terms.nextChargeDate,
+    // Renewals charge the membership's stored total (a restart drops no price and schedules no change).
+    nextChargeCents: sub.totalCents,
+  };
+}
+
 export type RestartResult =
   | ({ outcome: "PAID"; subscriptionId: number; orderId: number } & RestartReceipt)
   | ({ outcome: "REACTIVATED"; subscriptionId: number } & RestartReceipt)
@@ -315,9 +403,13 @@ export type RestartResult =
  * activates it. A current period already paid for (canceled mid-period) reactivates without charging.
  */
 export async function restartSubscription(ctx: ServiceContext, input: z.input<typeof RestartInput>): Promise<RestartResult> {
-  const { subscriptionId, fulfillmentPoint: given } = parseInput(RestartInput, input);
+  const { subscriptionId, fulfillmentPoint: given, expectedTotalCents } = parseInput(RestartInput, input);
   const sub = await ownSubscription(ctx, subscriptionId);
   if (sub.status !== "CANCELED") throw new ConflictError("Only a canceled subscription can be restarted", "not_canceled");
+  // The member confirmed an amount (restartQuote): a month that turned meanwhile changes it, so ask again.
+  if (expectedTotalCents !== undefined && expectedTotalCents !== restartTerms(ctx, sub).todayCents) {
+    throw new ConflictError("The amount of your restart has changed. Please review it and confirm again.", "price_mismatch");
+  }
   // The stored point when the page still offers it, else the one chosen now (refused, naming fulfillmentPoint, when
   // none is given and the mode lists several): written before the charge, so the restart's order carries it.
   const fulfillmentPoint = pointFor(sub, sub.mode, given);
@@ -348,7 +440,7 @@ export async function restartSubscription(ctx: ServiceContext, input: z.input<ty
     });
     if (!reactivated) throw alreadyMember();
     const paid = sub.paidThroughPeriod;
-    return { outcome: "REACTIVATED", subscriptionId: sub.id, chargedCents: 0, period: paid, nextBillingDate: isoDate(resumeDate(paid, sub.billingDay)) };
+    return { outcome: "REACTIVATED", subscriptionId: sub.id, chargedCents: 0, period: paid, nextBillingDate: nextChargeAfter(sub, paid) };
   }
   // One key per attempt: a double submit reuses it (never two charges), a retry after a decline gets a new one.
   const failedAttempts = await ctx.db.payment.count({
@@ -359,7 +451,7 @@ export async function restartSubscription(ctx: ServiceContext, input: z.input<ty
   switch (charge.outcome) {
     case "paid": {
       const order = await ctx.db.order.findUniqueOrThrow({ where: { id: charge.orderId }, select: { totalCents: true, period: true } });
-      const nextBillingDate = isoDate(resumeDate(order.period, sub.billingDay));
+      const nextBillingDate = nextChargeAfter(sub, order.period);
       return { outcome: "PAID", subscriptionId: sub.id, orderId: charge.orderId, chargedCents: order.totalCents, period: order.period, nextBillingDate };
     }
     case "requires_action":
@@ -371,5 +463,9 @@ export async function restartSubscription(ctx: ServiceContext, input: z.input<ty
       throw new ConflictError(charge.message, "payment_refunded");
   }
 }
+
+/** ISO date of the first charge after `paidThrough`, past the membership's skipped months. */
+const nextChargeAfter = (sub: SubscriptionForRules, paidThrough: string): string =>
+  isoDate(nextChargeDate({ today: { ...parseYearMonth(paidThrough), day: 1 }, paidThroughPeriod: paidThrough, billingDay: sub.billingDay, skippedMonths: new Set(sub.skips.map((s) => s.yearMonth)) }));
 
 const alreadyMember = () => new ConflictError("You already have a membership at this business.", "already_member");
