@@ -12,7 +12,7 @@ import { choosePoint, pointInDetails } from "../subscriptions/fulfillment-point.
 import { addMonths, isoDate, localDate, yearMonthOf } from "../shared/calendar.ts";
 import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";
-import { cutoffMessage, isPastCutoff } from "../subscriptions/rules.ts";
+import { cutoffMessage, isPastCutoff, memberAddress } from "../subscriptions/rules.ts";
 import { priceSelection, type PriceBreakdown } from "./pricing.ts";
 import { providerFor, recordPayment } from "./service.ts";
 import { PurchaseSchema, type Purchase } from "./purchase.ts";
@@ -287,6 +287,10 @@ export interface CompletedCheckout {
   chargedCents: number;
   nextBillingDate: string;
   createdAt: Date;
+  /** The card that paid (null: a free period, or a provider that did not say). */
+  card: { brand: string; last4: string } | null;
+  /** Where the receipt goes ("" when the member has no address). */
+  receiptEmail: string;
 }
 
 /**
@@ -331,14 +335,20 @@ export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "cl
     const message = refundedMessage(settled.reason, intent.amountCents);
     if (settled.reason === "sold_out") throw new SoldOutError(message);
     if (settled.reason !== "duplicate" || settled.orderId === null) throw new ConflictError(message, "payment_refunded");
-  } else if (intent.paymentMethodId) {
-    const card = await provider.describeCard(intent.paymentMethodId);
-    // A card that was saved to the customer becomes the one renewals charge.
-    if (card.customerId) await saveDefaultCard(ctx, provider.name, payment.userId, card);
   }
+  const card = intent.paymentMethodId ? await provider.describeCard(intent.paymentMethodId) : null;
+  // A card that was saved to the customer becomes the one renewals charge.
+  if (settled.outcome === "settled" && card?.customerId) await saveDefaultCard(ctx, provider.name, payment.userId, card);
   const order = await ctx.db.order.findUniqueOrThrow({
     where: { id: settled.orderId! },
-    select: { id: true, subscriptionId: true, totalCents: true, createdAt: true, period: true, subscription: { select: { billingDay: true } } },
+    select: {
+      id: true,
+      subscriptionId: true,
+      totalCents: true,
+      createdAt: true,
+      period: true,
+      subscription: { select: { billingDay: true, email: true, user: { select: { email: true } } } },
+    },
   });
   const [y, m] = order.period.split("-").map(Number);
   const next = addMonths({ year: y, month: m }, 1);
@@ -348,5 +358,7 @@ export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "cl
     chargedCents: order.totalCents,
     nextBillingDate: isoDate({ ...next, day: order.subscription.billingDay }),
     createdAt: order.createdAt,
+    card: card ? { brand: card.brand, last4: card.last4 } : null,
+    receiptEmail: memberAddress(order.subscription),
   };
 }

@@ -8,7 +8,7 @@ import { ValidationError } from "../shared/errors.ts";
 import { bpsToPercent } from "../pages/content.ts";
 import type { PaymentIntentInfo, SetupIntentInfo } from "./provider.ts";
 import { SandboxCardError } from "./sandbox-cards.ts";
-import { completeCheckout, quoteSelection, startCheckout, type Quote } from "./checkout.ts";
+import { completeCheckout, quoteSelection, startCheckout, type CompletedCheckout as CompletedCheckoutResult, type Quote } from "./checkout.ts";
 import { defaultCardOf, finishCardUpdate, promotePaymentMethod, SingleUsePaymentMethodError, startCardUpdate } from "./cards.ts";
 import { sandboxFor } from "./service.ts";
 import { itemiseQuote } from "./breakdown.ts";
@@ -88,11 +88,18 @@ const StartedCheckout = builder
     }),
   });
 
+const PaidCard = builder.objectRef<{ brand: string; last4: string }>("PaidCard").implement({
+  description: "The card a payment was made with.",
+  fields: (t) => ({ brand: t.exposeString("brand", { description: "visa, mastercard, amex, …" }), last4: t.exposeString("last4") }),
+});
+
 const CompletedCheckout = builder
-  .objectRef<{ orderId: number; subscriptionId: number; chargedCents: number; nextBillingDate: string; createdAt: Date }>("CompletedCheckout")
+  .objectRef<CompletedCheckoutResult>("CompletedCheckout")
   .implement({
     fields: (t) => ({
       chargedCents: t.exposeInt("chargedCents"),
+      card: t.field({ type: PaidCard, nullable: true, description: "The card that paid (null for a free period).", resolve: (c) => c.card }),
+      receiptEmail: t.exposeString("receiptEmail", { description: "Where the receipt was sent (empty when the member has no email address)." }),
       nextBillingDate: t.exposeString("nextBillingDate"),
       createdAt: t.expose("createdAt", { type: "DateTime" }),
       order: t.prismaField({

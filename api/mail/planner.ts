@@ -15,7 +15,7 @@ import type { EventPayloads } from "../events/vocabulary.ts";
 import { MAX_ATTEMPTS, nextRetryAt, unpaidAttempts } from "../billing/renewal-attempts.ts";
 import { isoDate, localDate } from "../shared/calendar.ts";
 import { MODE_NAMES, type FulfillmentModeCode } from "../shared/fulfillment.ts";
-import { resumeDate } from "../subscriptions/rules.ts";
+import { memberAddress, resumeDate } from "../subscriptions/rules.ts";
 import { businessMailSelect, businessSender, platformSender, type Sender } from "./brand.ts";
 import type { Letter } from "./layout.ts";
 import { letters, type TemplateName } from "./templates.ts";
@@ -50,8 +50,7 @@ type Membership = Prisma.SubscriptionGetPayload<{ select: typeof membershipSelec
 
 const boxLabel = (planName: string, mode: string) => `${planName}, ${(MODE_NAMES[mode as FulfillmentModeCode] ?? mode).toLowerCase()}`;
 
-/** The member's address: their profile's email, else the one given at checkout. */
-export const memberAddress = (m: { email: string | null; user: { email: string | null } }) => m.user.email?.trim() || m.email?.trim() || "";
+export { memberAddress } from "../subscriptions/rules.ts";
 
 const nextCharge = (m: Membership, period: string) => isoDate(resumeDate(period, m.billingDay));
 

@@ -173,3 +173,6 @@ export function firstChargedPeriod(from: YearMonth, skippedMonths: ReadonlySet<Y
   for (let guard = 0; skipped.has(period) && guard < 120; guard++) period = yearMonthOf(addMonths(parseYearMonth(period), 1));
   return period;
 }
+
+/** Where a member's mail about a membership goes: their profile's email, else the one given at checkout ("" for none). */
+export const memberAddress = (m: { email: string | null; user: { email: string | null } }): string => m.user.email?.trim() || m.email?.trim() || "";
