@@ -136,7 +136,7 @@ export interface OrderReceipt {
  */
 export async function orderReceipt(ctx: ServiceContext, order: { id: number; userId: number }): Promise<OrderReceipt | null> {
   const actor = requireUser(ctx);
-  if (actor.user.id !== order.userId) throw new ForbiddenError("Only the member who paid for this order can open its receipt.", "not_owner");
+  if (actor.user.id !== order.userId) throw new ForbiddenError("You do not have permission to open this receipt: only the member who paid for the order can.", "not_owner");
   return ctx.db.mailMessage.findFirst({
     where: { orderId: order.id, template: { in: [...RECEIPT_TEMPLATES] } },
     orderBy: { id: "desc" },

@@ -130,6 +130,13 @@ const OPERATIONS: Operation[] = [
     allowed: ["memberA", ...READ_MEMBERS_A],
     run: (a) => query(a, `query($id: ID!) { node(id: $id) { ... on Order { totalCents } } }`, (d) => d.node?.totalCents, { id: gid("Order", ids.orderA) }),
   },
+  {
+    // Issue 30: the member's own receipt only; staff read it on the Sent mail page, never through the order.
+    name: "Order.receipt of member A's order",
+    allowed: ["memberA"],
+    run: (a) =>
+      query(a, `query($id: ID!) { node(id: $id) { ... on Order { receipt { subject } } } }`, (d) => d.node?.receipt?.subject, { id: gid("Order", ids.orderA) }),
+  },
   // ---- business A's private reads ------------------------------------------------------------------------
   {
     name: "business A memberships",
@@ -282,6 +289,19 @@ const OPERATIONS: Operation[] = [
       return mutation(a, "changeSubscription", `mutation($input: ChangeSubscriptionInput!) { changeSubscription(input: $input) { __typename ... on Error { message } } }`, {
         input: { subscriptionId: String(sub.id), planId: String(ids.planA), mode: "SHIPPING", addonIds: [] },
       }, "alpha");
+    },
+  },
+  {
+    name: "restartQuote(member A's canceled membership)",
+    allowed: ["memberA"],
+    run: async (a) => {
+      const sub = await freshMembershipOfMemberA("CANCELED");
+      return query(
+        a,
+        `query($id: ID!) { restartQuote(subscriptionId: $id) { __typename ... on RestartQuoteSuccess { data { todayCents } } } }`,
+        (d) => d.restartQuote?.data,
+        { id: String(sub.id) },
+      );
     },
   },
   {
@@ -439,6 +459,13 @@ beforeAll(async () => {
 
   const membershipA = await f.subscription({ user: users.memberA, business: alpha, plan: planA });
   const orderA = await f.order({ subscription: membershipA, period: "2026-03", totalCents: 3000 });
+  await f.db.mailMessage.create({
+    data: {
+      businessId: alpha.id, orderId: orderA.id, dedupeKey: "receipt-of-order-a", template: "welcome", recipientUserId: users.memberA.id,
+      toAddress: "memberA@example.com", fromName: "Alpha", subject: "Welcome to Alpha: your receipt", html: "<p>receipt</p>", text: "receipt",
+      messageId: "<receipt-a@example.com>", createdAt: new Date("2026-03-05T15:00:00Z"),
+    },
+  });
   const membershipB = await f.subscription({ user: users.memberB, business: beta, plan: planB });
   await f.order({ subscription: membershipB, period: "2026-03", totalCents: 3000 });
   ids = {
