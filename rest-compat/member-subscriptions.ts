@@ -8,6 +8,7 @@ import type { Prisma } from "../api/generated/prisma/client.ts";
 import { variationId } from "../api/catalog/service.ts";
 import { MODE_NAMES } from "../api/shared/fulfillment.ts";
 import * as subscriptions from "../api/subscriptions/service.ts";
+import * as restart from "../api/subscriptions/restart.ts";
 import * as timing from "../api/subscriptions/timing.ts";
 import * as reads from "../api/subscriptions/member-reads.ts";
 import { ValidationError } from "../api/shared/errors.ts";
@@ -162,7 +163,7 @@ export function memberSubscriptionRoutes(r: Router) {
     }),
     errors: [409, 422],
     handler: async (ctx, { params, body }) => {
-      const r = await subscriptions.restartSubscription(ctx, { subscriptionId: params.id, fulfillmentPoint: body.fulfillment_point });
+      const r = await restart.restartSubscription(ctx, { subscriptionId: params.id, fulfillmentPoint: body.fulfillment_point });
       return {
         ok: true as const,
         outcome: r.outcome.toLowerCase() as "paid" | "reactivated" | "requires_action",

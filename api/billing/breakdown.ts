@@ -31,7 +31,7 @@ export interface ItemisedPrice {
 }
 
 /** The stored amounts a breakdown is read from (a quote, a membership or an order). */
-export interface ChargedAmounts {
+interface ChargedAmounts {
   planName: string;
   mode: FulfillmentMode;
   subtotalCents: number;
@@ -45,9 +45,9 @@ export interface ChargedAmounts {
 }
 
 /** "Tax (5.75%)": spec §9 shows the rate with two decimals. */
-export const taxLabel = (bps: number): string => `Tax (${(bps / 100).toFixed(2)}%)`;
+const taxLabel = (bps: number): string => `Tax (${(bps / 100).toFixed(2)}%)`;
 
-export function itemise(a: ChargedAmounts): ItemisedPrice {
+function itemise(a: ChargedAmounts): ItemisedPrice {
   const addonsCents = a.addons.reduce((sum, x) => sum + x.amountCents, 0);
   const surcharge = a.mode === "PICKUP" ? 0 : a.modeSurchargeCents;
   // Spec §9: the package line is the price minus the add-ons (and here the surcharge), so the lines always make

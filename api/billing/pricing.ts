@@ -54,7 +54,7 @@ export function priceSelection(input: PriceInput): PriceBreakdown {
  * Spec §9: a mode's extra is its price minus the pickup price, shown only when positive. A plan without a pickup
  * price (or dearer at pickup) has no surcharge: its plan line is the mode's whole price.
  */
-export function modeSurchargeCents(planAmountCents: number, pickupAmountCents: number | null | undefined): number {
+function modeSurchargeCents(planAmountCents: number, pickupAmountCents: number | null | undefined): number {
   return pickupAmountCents == null ? 0 : Math.max(0, planAmountCents - pickupAmountCents);
 }
 

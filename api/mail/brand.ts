@@ -27,6 +27,7 @@ export const businessMailSelect = {
       theme: true,
       mailSenderName: true,
       mailReplyTo: true,
+      supportPhone: true,
       mailWindowReminder: true,
       mailPrechargeNotice: true,
       ...timingSelect,
@@ -36,12 +37,14 @@ export const businessMailSelect = {
 
 export type MailBusiness = Prisma.BusinessGetPayload<{ select: typeof businessMailSelect }>;
 
-/** A message's sender side: the brand it is drawn in, the From name and Reply-To, and the portal links. */
+/** A message's sender side: the brand it is drawn in, the From name and Reply-To, how to reach it, and the portal links. */
 export interface Sender {
   businessId: number | null;
   brand: Brand;
   fromName: string;
   replyTo: string | null;
+  /** The business's support phone (page setting), or null. */
+  supportPhone: string | null;
   links: PortalLinks;
 }
 
@@ -57,6 +60,26 @@ function portalLinks(base: string): PortalLinks {
   return { subscriptions: tab("subscriptions"), profile: tab("profile") };
 }
 
+/** The portal dialogs a link can open on one membership (the portal reads `membership` and `open`). */
+type MembershipDialog = "skip" | "change";
+
+/**
+ * A deep link that opens the portal's Subscriptions tab on one membership's skip or change dialog:
+ * `…/membership?tab=subscriptions&membership=<membership database id>&open=skip|change`.
+ */
+function membershipDialogLink(links: PortalLinks, membershipId: number, open: MembershipDialog): string {
+  const u = new URL(links.subscriptions);
+  u.searchParams.set("tab", "subscriptions");
+  u.searchParams.set("membership", String(membershipId));
+  u.searchParams.set("open", open);
+  return u.href;
+}
+
+/** Both dialog links of one membership (the window reminder's and the pre-charge notice's Skip and Change buttons). */
+export function membershipDialogLinks(links: PortalLinks, membershipId: number): Record<MembershipDialog, string> {
+  return { skip: membershipDialogLink(links, membershipId, "skip"), change: membershipDialogLink(links, membershipId, "change") };
+}
+
 function themeColor(theme: unknown): string {
   const primary = theme && typeof theme === "object" ? (theme as Record<string, unknown>).primary : undefined;
   return typeof primary === "string" && CSS_COLOR.test(primary) ? primary : DEFAULT_COLOR;
@@ -70,6 +93,7 @@ export function businessSender(config: Config, b: MailBusiness): Sender {
     brand: { name, logoUrl: absoluteUrl(b.page?.logoUrl, origin(config)), color: themeColor(b.page?.theme), url },
     fromName: b.page?.mailSenderName.trim() || name,
     replyTo: b.page?.mailReplyTo.trim() || null,
+    supportPhone: b.page?.supportPhone.trim() || null,
     links: portalLinks(url),
   };
 }
@@ -84,6 +108,7 @@ export async function platformSender(db: Db, config: Config): Promise<Sender> {
     brand: { name, logoUrl: absoluteUrl(home?.logoUrl, origin(config)), color: themeColor(home?.theme), url },
     fromName: name,
     replyTo: null,
+    supportPhone: null,
     links: portalLinks(url),
   };
 }

@@ -7,18 +7,23 @@
  * event of the same transaction), payment.failed (the past-due or canceled event beside it says more), and the
  * business-side events. A renewal decline sends "payment failed" with the retry date; the decline before the last
  * attempt sends the final notice instead; the last decline cancels the membership and sends that notice.
+ *
+ * Receipts (welcome, renewal, a charged restart) show the ORDER the event names, line by line from its stored
+ * amounts (billing/breakdown.ts itemiseOrder), never today's catalogue; each is stored with its order's id
+ * (mail_messages.order_id: the member's "View receipt").
  */
 import type { Config } from "../config.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { StoredEvent } from "../events/outbox.ts";
 import type { EventPayloads } from "../events/vocabulary.ts";
+import { itemiseOrder } from "../billing/breakdown.ts";
 import { MAX_ATTEMPTS, nextRetryAt, unpaidAttempts } from "../billing/renewal-attempts.ts";
 import { isoDate, localDate } from "../shared/calendar.ts";
 import { MODE_NAMES, type FulfillmentModeCode } from "../shared/fulfillment.ts";
 import { memberAddress, resumeDate } from "../subscriptions/rules.ts";
 import { businessMailSelect, businessSender, platformSender, type Sender } from "./brand.ts";
 import type { Letter } from "./layout.ts";
-import { letters, type TemplateName } from "./templates.ts";
+import { letters, type Contact, type ReceiptOrder, type TemplateName } from "./templates.ts";
 
 type Db = Prisma.TransactionClient;
 
@@ -32,29 +37,32 @@ export interface PlannedMessage {
   toAddress: string;
   letter: Letter;
   eventSequence: number | null;
+  /** The order a receipt is for (stored as mail_messages.order_id); null for every other message. */
+  orderId: number | null;
 }
 
 const membershipSelect = {
   id: true,
   userId: true,
   billingDay: true,
-  mode: true,
   email: true,
   totalCents: true,
-  plan: { select: { name: true } },
+  paymentProvider: true,
+  providerPaymentMethodId: true,
   user: { select: { email: true } },
   business: { select: businessMailSelect },
 } as const satisfies Prisma.SubscriptionSelect;
 
 type Membership = Prisma.SubscriptionGetPayload<{ select: typeof membershipSelect }>;
 
-const boxLabel = (planName: string, mode: string) => `${planName}, ${(MODE_NAMES[mode as FulfillmentModeCode] ?? mode).toLowerCase()}`;
+/** "Veg Box, pickup": a plan and how the box travels, as messages name a box. */
+export const boxLabel = (planName: string, mode: string) => `${planName}, ${(MODE_NAMES[mode as FulfillmentModeCode] ?? mode).toLowerCase()}`;
 
 export { memberAddress } from "../subscriptions/rules.ts";
 
 const nextCharge = (m: Membership, period: string) => isoDate(resumeDate(period, m.billingDay));
 
-function forMember(config: Config, m: Membership, event: StoredEvent, template: TemplateName, letter: (s: Sender) => Letter): PlannedMessage {
+function forMember(config: Config, m: Membership, event: StoredEvent, template: TemplateName, letter: (s: Sender) => Letter, orderId: number | null = null): PlannedMessage {
   const sender = businessSender(config, m.business);
   return {
     dedupeKey: `event:${event.sequence}:${template}:${m.userId}`,
@@ -64,8 +72,52 @@ function forMember(config: Config, m: Membership, event: StoredEvent, template: 
     toAddress: memberAddress(m),
     letter: letter(sender),
     eventSequence: event.sequence,
+    orderId,
   };
 }
+
+const orderReceiptSelect = {
+  id: true,
+  subscriptionId: true,
+  createdAt: true,
+  mode: true,
+  selection: true,
+  subtotalCents: true,
+  modeSurchargeCents: true,
+  couponCode: true,
+  discountCents: true,
+  taxRateBps: true,
+  taxCents: true,
+  totalCents: true,
+} as const satisfies Prisma.OrderSelect;
+
+/**
+ * The card that paid, as a receipt names it ("VISA ending in 4242"): the saved card the membership charges, else
+ * the member's default card at the membership's provider; null when neither is on file.
+ */
+async function paidWith(db: Db, m: Membership): Promise<string | null> {
+  const card =
+    (m.providerPaymentMethodId
+      ? await db.paymentMethod.findFirst({ where: { providerPaymentMethodId: m.providerPaymentMethodId, userId: m.userId }, select: { brand: true, last4: true } })
+      : null) ??
+    (await db.paymentMethod.findFirst({
+      where: { userId: m.userId, provider: m.paymentProvider, isDefault: true },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      select: { brand: true, last4: true },
+    }));
+  return card ? `${card.brand.toUpperCase()} ending in ${card.last4}` : null;
+}
+
+/** The order an event paid, as its receipt shows it; null when the event names none (or not this membership's). */
+async function receiptOrder(db: Db, m: Membership, orderId: number | null): Promise<ReceiptOrder | null> {
+  if (orderId === null) return null;
+  const order = await db.order.findUnique({ where: { id: orderId }, select: orderReceiptSelect });
+  if (!order || order.subscriptionId !== m.id) return null;
+  return { number: order.id, date: isoDate(localDate(order.createdAt, m.business.timeZone)), card: await paidWith(db, m), price: itemiseOrder(order) };
+}
+
+/** How the member reaches the business from a receipt: a reply (when it has a reply-to) and its support phone. */
+const contactOf = (s: Sender): Contact => ({ replyTo: s.replyTo !== null, phone: s.supportPhone });
 
 /** When the next attempt of a declined period comes (the retry schedule), from its attempts so far. */
 async function retryDate(db: Db, m: Membership, period: string): Promise<string> {
@@ -87,29 +139,37 @@ function onMembership<T extends keyof EventPayloads>(
 }
 
 const handlers: Partial<Record<keyof EventPayloads, Handler>> = {
-  "membership.started.v1": onMembership<"membership.started.v1">(({ config, event, m, p }) => [
-    forMember(config, m, event, "welcome", (s) =>
-      letters.welcome({ brand: s.brand.name, box: boxLabel(m.plan.name, p.mode), period: p.period, totalCents: p.totalCents, nextChargeDate: nextCharge(m, p.period), links: s.links }),
-    ),
-  ]),
-  "membership.renewed.v1": onMembership<"membership.renewed.v1">(({ config, event, m, p }) => [
-    forMember(config, m, event, "renewal_receipt", (s) =>
-      letters.renewal_receipt({ brand: s.brand.name, box: boxLabel(m.plan.name, m.mode), period: p.period, totalCents: p.totalCents, nextChargeDate: nextCharge(m, p.period), links: s.links }),
-    ),
-  ]),
-  "membership.restarted.v1": onMembership<"membership.restarted.v1">(({ config, event, m, p }) => [
-    forMember(config, m, event, "restarted", (s) =>
-      letters.restarted({
-        brand: s.brand.name,
-        box: boxLabel(m.plan.name, m.mode),
-        period: p.period,
-        totalCents: p.chargedCents,
-        chargedCents: p.chargedCents,
-        nextChargeDate: nextCharge(m, p.period),
-        links: s.links,
-      }),
-    ),
-  ]),
+  "membership.started.v1": onMembership<"membership.started.v1">(async ({ db, config, event, m, p }) => {
+    const order = await receiptOrder(db, m, p.orderId);
+    return [
+      forMember(
+        config, m, event, "welcome",
+        (s) => letters.welcome({ brand: s.brand.name, period: p.period, order, totalCents: order?.price.totalCents ?? p.totalCents, nextChargeDate: nextCharge(m, p.period), contact: contactOf(s), links: s.links }),
+        order?.number ?? null,
+      ),
+    ];
+  }),
+  "membership.renewed.v1": onMembership<"membership.renewed.v1">(async ({ db, config, event, m, p }) => {
+    const order = await receiptOrder(db, m, p.orderId);
+    return [
+      forMember(
+        config, m, event, "renewal_receipt",
+        (s) => letters.renewal_receipt({ brand: s.brand.name, period: p.period, order, totalCents: order?.price.totalCents ?? p.totalCents, nextChargeDate: nextCharge(m, p.period), contact: contactOf(s), links: s.links }),
+        order?.number ?? null,
+      ),
+    ];
+  }),
+  // orderId is null when the restart was free (the period was already paid): no receipt then.
+  "membership.restarted.v1": onMembership<"membership.restarted.v1">(async ({ db, config, event, m, p }) => {
+    const order = await receiptOrder(db, m, p.orderId);
+    return [
+      forMember(
+        config, m, event, "restarted",
+        (s) => letters.restarted({ brand: s.brand.name, period: p.period, order, totalCents: order?.price.totalCents ?? p.chargedCents, nextChargeDate: nextCharge(m, p.period), contact: contactOf(s), links: s.links }),
+        order?.number ?? null,
+      ),
+    ];
+  }),
   "membership.skipped.v1": onMembership<"membership.skipped.v1">(({ config, event, m, p }) => [
     forMember(config, m, event, "skipped", (s) => letters.skipped({ brand: s.brand.name, month: p.month, resumeDate: p.resumeDate, links: s.links })),
   ]),
@@ -119,7 +179,7 @@ const handlers: Partial<Record<keyof EventPayloads, Handler>> = {
     const box = [boxLabel(plan?.name ?? "Your box", p.mode), ...addons.map((a) => `with ${a.name}`)].join(", ");
     return [
       forMember(config, m, event, "changed", (s) =>
-        letters.changed({ brand: s.brand.name, box, effectivePeriod: p.effectivePeriod, totalCents: null, links: s.links }),
+        letters.changed({ brand: s.brand.name, box, effectivePeriod: p.effectivePeriod, totalCents: p.totalCents ?? null, links: s.links }),
       ),
     ];
   }),
@@ -174,6 +234,7 @@ async function accountMessage(db: Db, config: Config, event: StoredEvent, userId
       toAddress: user.email?.trim() || latest?.email?.trim() || "",
       letter: letter(sender),
       eventSequence: event.sequence,
+      orderId: null,
     },
   ];
 }

@@ -3,20 +3,21 @@
  * day plans it once, all counted in the business's time zone on the injectable clock:
  * - the window-closing reminder, 3 days before the skip/change window's end day (on its first day when the window
  *   is shorter), to active members whose next box is not skipped; off when the business or the member turned it off;
- * - the pre-charge notice, 3 days before the billing day of the next charge, with its amount (a scheduled change
- *   taking effect then is priced as the renewal will price it) and skip/change links only while a window is open;
+ * - the pre-charge notice, 3 days before the billing day of the next charge: the box charged (a scheduled change
+ *   taking effect then is named and priced as the renewal will price it), its amount and date, and while a window is
+ *   open its last day and a link opening that dialog on the membership (brand.ts membershipDialogLinks);
  * - the owners' daily digest of yesterday: new members, cancellations and failed payments, from the event outbox,
  *   to owners and editors who have not turned it off; nothing is sent for a day without any.
  */
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { StoreContext } from "./store.ts";
 import type { DispatchContext } from "./dispatch.ts";
-import { changeTakesEffect, priceScheduledChanges, renewalAmountCents } from "../billing/renewal-pricing.ts";
+import { changeTakesEffect, priceScheduledChanges, renewalAmountCents, type PricedChange } from "../billing/renewal-pricing.ts";
 import { addDays, dayNumber, dayOfMonth, daysBetween, isoDate, localDate, parseYearMonth, type LocalDate } from "../shared/calendar.ts";
 import { nextBillingPeriod, skipTargetMonth, windowState } from "../subscriptions/rules.ts";
 import { timingOf } from "../subscriptions/timing.ts";
-import { adminUrl, businessMailSelect, businessSender, type MailBusiness } from "./brand.ts";
-import { memberAddress, type PlannedMessage } from "./planner.ts";
+import { adminUrl, businessMailSelect, businessSender, membershipDialogLinks, type MailBusiness } from "./brand.ts";
+import { boxLabel, memberAddress, type PlannedMessage } from "./planner.ts";
 import { storeMessages } from "./store.ts";
 import { letters } from "./templates.ts";
 
@@ -29,9 +30,11 @@ const memberSelect = {
   id: true,
   userId: true,
   billingDay: true,
+  mode: true,
   email: true,
   totalCents: true,
   couponId: true,
+  plan: { select: { name: true } },
   paidThroughPeriod: true,
   user: { select: { email: true, mailReminders: true, mailPrechargeNotice: true } },
   skips: { select: { yearMonth: true } },
@@ -64,11 +67,14 @@ function windowsToRemind(today: LocalDate, b: MailBusiness): { closesOn: LocalDa
   return { closesOn: first.closesOn, which: due.filter((d) => dayNumber(d.closesOn) === dayNumber(first.closesOn)).map((d) => d.which) };
 }
 
-/** What the renewal will charge when a scheduled change takes effect: priced as the renewal run prices it. */
-async function changeTotal(tx: Tx, b: MailBusiness, m: Member): Promise<number> {
+/**
+ * The scheduled change a renewal applies, priced as the renewal run prices it; null when the change lost its price
+ * since (the renewal then keeps the current selection).
+ */
+async function pricedChange(tx: Tx, b: MailBusiness, m: Member & { pendingChange: NonNullable<Member["pendingChange"]> }): Promise<PricedChange | null> {
   const tax = await tx.page.findUnique({ where: { businessId: b.id }, select: { taxEnabled: true, taxRateBps: true } });
-  const priced = await priceScheduledChanges(tx, [{ id: m.id, businessId: b.id, couponId: m.couponId, pendingChange: m.pendingChange! }], new Map([[b.id, tax]]));
-  return renewalAmountCents(m, priced.get(m.id));
+  const priced = await priceScheduledChanges(tx, [{ id: m.id, businessId: b.id, couponId: m.couponId, pendingChange: m.pendingChange }], new Map([[b.id, tax]]));
+  return priced.get(m.id) ?? null;
 }
 
 async function planBusiness(tx: Tx, ctx: StoreContext, b: MailBusiness, report: ReminderReport): Promise<PlannedMessage[]> {
@@ -80,19 +86,26 @@ async function planBusiness(tx: Tx, ctx: StoreContext, b: MailBusiness, report: 
   const precharge = b.page?.mailPrechargeNotice !== false;
   if (windows || precharge) {
     const members: Member[] = await tx.subscription.findMany({ where: { businessId: b.id, status: "ACTIVE" }, select: memberSelect, orderBy: { id: "asc" } });
-    const openWindows = (["skip", "change"] as const).filter((w) => windowState(today, w === "skip" ? timing.skipWindow : timing.changeWindow).open);
+    // The last day of each window open today (the notice names it and links its dialog).
+    const closing = (w: "skip" | "change") => {
+      const state = windowState(today, w === "skip" ? timing.skipWindow : timing.changeWindow);
+      return state.open ? isoDate(state.closesOn) : null;
+    };
+    const openWindows = { skip: closing("skip"), change: closing("change") };
     for (const m of members) {
       const skipped = new Set(m.skips.map((s) => s.yearMonth));
-      const base = { sender, recipientUserId: m.userId, toAddress: memberAddress(m), eventSequence: null };
+      const dialogs = membershipDialogLinks(sender.links, m.id);
+      const base = { sender, recipientUserId: m.userId, toAddress: memberAddress(m), eventSequence: null, orderId: null };
+      const skipTarget = skipTargetMonth({ today, paidThroughPeriod: m.paidThroughPeriod, cutoffDay: timing.cutoffDay, boxReadyDay: timing.boxReadyDay });
       if (windows && m.user.mailReminders) {
-        const month = skipTargetMonth({ today, paidThroughPeriod: m.paidThroughPeriod, cutoffDay: timing.cutoffDay, boxReadyDay: timing.boxReadyDay });
+        const month = skipTarget;
         if (!skipped.has(month)) {
           report.windowReminders++;
           planned.push({
             ...base,
             template: "window_reminder",
             dedupeKey: `reminder:window:${m.id}:${isoDate(windows.closesOn)}`,
-            letter: letters.window_reminder({ brand: sender.brand.name, closesOn: isoDate(windows.closesOn), which: windows.which, month, links: sender.links }),
+            letter: letters.window_reminder({ brand: sender.brand.name, closesOn: isoDate(windows.closesOn), which: windows.which, month, dialogs }),
           });
         }
       }
@@ -100,13 +113,23 @@ async function planBusiness(tx: Tx, ctx: StoreContext, b: MailBusiness, report: 
         const period = nextBillingPeriod(today, m.paidThroughPeriod);
         const chargeOn = dayOfMonth(parseYearMonth(period), m.billingDay);
         if (!skipped.has(period) && daysBetween(today, chargeOn) === REMINDER_DAYS_BEFORE) {
-          const amountCents = changeTakesEffect(m.pendingChange, period) ? await changeTotal(tx, b, m) : m.totalCents;
+          const change = m.pendingChange && changeTakesEffect(m.pendingChange, period) ? await pricedChange(tx, b, { ...m, pendingChange: m.pendingChange }) : null;
           report.prechargeNotices++;
           planned.push({
             ...base,
             template: "precharge_notice",
             dedupeKey: `reminder:precharge:${m.id}:${period}`,
-            letter: letters.precharge_notice({ brand: sender.brand.name, amountCents, chargeDate: isoDate(chargeOn), period, windowOpen: openWindows, links: sender.links }),
+            letter: letters.precharge_notice({
+              brand: sender.brand.name,
+              box: change ? boxLabel(change.planName, change.mode) : boxLabel(m.plan.name, m.mode),
+              amountCents: renewalAmountCents(m, change),
+              chargeDate: isoDate(chargeOn),
+              period,
+              // A skip now pauses the month of the next box, which may already be a later one than the month charged
+              // (its box is being packed): then the notice offers no skip of it.
+              windows: { ...openWindows, skip: skipTarget === period ? openWindows.skip : null },
+              dialogs,
+            }),
           });
         }
       }
@@ -159,6 +182,7 @@ async function planDigest(tx: Tx, ctx: StoreContext, b: MailBusiness, day: Local
     toAddress: user.email?.trim() ?? "",
     letter,
     eventSequence: null,
+    orderId: null,
   }));
 }
 

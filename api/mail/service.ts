@@ -68,6 +68,8 @@ export async function resendMessage(ctx: ServiceContext, id: number): Promise<Ma
         text: original.text,
         messageId: newMessageId(ctx.config),
         status,
+        // A resent receipt is still that order's receipt (orderReceipt reads the latest copy).
+        orderId: original.orderId,
         resendOfId: original.id,
         createdAt: now,
       },
@@ -117,7 +119,7 @@ export async function updateMailPreferences(ctx: ServiceContext, input: z.input<
 }
 
 /** The receipts a member may open from their order history. */
-export const RECEIPT_TEMPLATES = ["welcome", "renewal_receipt", "restarted"] as const;
+const RECEIPT_TEMPLATES = ["welcome", "renewal_receipt", "restarted"] as const;
 
 export interface OrderReceipt {
   subject: string;

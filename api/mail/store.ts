@@ -1,6 +1,6 @@
 /**
  * Storing planned messages: each is rendered once (HTML and plain text), given its Message-ID and inserted with
- * its dedupe key; a key already stored inserts nothing (ON CONFLICT DO NOTHING), which is what makes a re-read
+ * its dedupe key (and a receipt with its order's id, mail_messages.order_id); a key already stored inserts nothing (ON CONFLICT DO NOTHING), which is what makes a re-read
  * event, a repeated reminder run or two dispatchers plan each message once. The send job of each new queued
  * message is inserted in the SAME transaction (pg-boss's `db` option over the Prisma transaction): a message is
  * never stored without its job, nor a job without its message.
@@ -56,6 +56,7 @@ export async function storeMessages(tx: Tx, ctx: StoreContext, planned: readonly
         status,
         lastError: status === "FAILED" ? NO_ADDRESS : null,
         eventSequence: p.eventSequence === null ? null : BigInt(p.eventSequence),
+        orderId: p.orderId,
         createdAt: ctx.now,
       } as const;
     }),

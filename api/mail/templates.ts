@@ -3,9 +3,10 @@
  * off, and its words. Amounts arrive as integer cents and are formatted here, at the edge; dates arrive as ISO
  * dates or "YYYY-MM" periods in the business's calendar.
  */
+import type { ItemisedPrice } from "../billing/breakdown.ts";
 import { parseYearMonth, monthName } from "../shared/calendar.ts";
 import { formatCents } from "../shared/money.ts";
-import type { Letter } from "./layout.ts";
+import type { Letter, ReceiptRow } from "./layout.ts";
 
 export const TEMPLATES = {
   welcome: { label: "Welcome and receipt", optional: null },
@@ -48,26 +49,74 @@ export interface PortalLinks {
   profile: string;
 }
 
+/** Links that open the portal on one membership's skip or change dialog (./brand.ts membershipDialogLinks). */
+export interface DialogLinks {
+  skip: string;
+  change: string;
+}
+
 const RECEIPT_FOOTER = "You get this receipt because you are a member of";
 const ACCOUNT_FOOTER = "You get this message about your account with";
 const PREFS = "Turn these reminders off in your portal's Profile.";
 
+/** A paid order as its receipt shows it: its own stored amounts (never today's catalogue), number, date and card. */
+export interface ReceiptOrder {
+  /** The order's number (its database id). */
+  number: number;
+  /** ISO date it was paid, in the business's time zone. */
+  date: string;
+  /** The card that paid ("VISA ending in 4242"), or null when none is on file. */
+  card: string | null;
+  /** The order's breakdown (billing/breakdown.ts itemiseOrder). */
+  price: ItemisedPrice;
+}
+
+/** How a member reaches the business about a message: replying (when it has a reply-to) and its support phone. */
+export interface Contact {
+  replyTo: boolean;
+  phone: string | null;
+}
+
 interface Receipt {
   brand: string;
-  /** The box: plan name and fulfilment ("Family Box, pickup"). */
-  box: string;
   period: string;
+  /** The order paid; null when it cannot be read (then only the total is shown). */
+  order: ReceiptOrder | null;
+  /** What was charged (the order's total when there is an order). */
   totalCents: number;
   /** ISO date of the next charge. */
   nextChargeDate: string | null;
+  contact: Contact;
   links: PortalLinks;
 }
 
-function receiptLines(r: Receipt) {
-  return [
-    { label: `${r.box}, ${periodLabel(r.period)}`, amount: formatCents(r.totalCents) },
-    { label: "Total charged", amount: formatCents(r.totalCents) },
-  ];
+const row = (label: string, cents: number): ReceiptRow => ({ label, amount: formatCents(cents) });
+
+/**
+ * The order's lines as receipt rows: plan, surcharge and add-ons, their Subtotal, then the coupon (negative) and
+ * the tax with its rate, and "Total charged" last (the lines sum to it: billing/breakdown.ts).
+ */
+function receiptRows(price: ItemisedPrice): ReceiptRow[] {
+  const items = price.lines.filter((l) => l.kind === "PLAN" || l.kind === "SURCHARGE" || l.kind === "ADDON");
+  const adjustments = price.lines.filter((l) => l.kind === "DISCOUNT" || l.kind === "TAX");
+  return [...items.map((l) => row(l.label, l.amountCents)), row("Subtotal", price.subtotalCents), ...adjustments.map((l) => row(l.label, l.amountCents)), row("Total charged", price.totalCents)];
+}
+
+function receiptParts(r: Receipt): Pick<Letter, "details" | "receipt" | "closing"> {
+  const o = r.order;
+  return {
+    details: o ? [`Order #${o.number}`, `Date: ${dateLabel(o.date)}`, ...(o.card ? [`Paid with ${o.card}`] : [])] : [],
+    receipt: o ? receiptRows(o.price) : [row(`${periodLabel(r.period)} box`, r.totalCents), row("Total charged", r.totalCents)],
+    closing: contactLines(r.brand, r.contact, "Questions about this order?"),
+  };
+}
+
+/** "Questions? Reply to this email or call Green Farm at 555-0100." (nothing when neither is possible). */
+function contactLines(brand: string, c: Contact, question: string): string[] {
+  if (c.replyTo && c.phone) return [`${question} Reply to this email or call ${brand} at ${c.phone}.`];
+  if (c.replyTo) return [`${question} Reply to this email.`];
+  if (c.phone) return [`${question} Call ${brand} at ${c.phone}.`];
+  return [];
 }
 
 export const letters = {
@@ -80,9 +129,9 @@ export const letters = {
         `Your membership is active. We charged ${formatCents(r.totalCents)} for your ${periodLabel(r.period)} box.`,
         ...(r.nextChargeDate ? [`Your next charge is on ${dateLabel(r.nextChargeDate)}. You can skip a month or change your box from your portal.`] : []),
       ],
-      receipt: receiptLines(r),
+      ...receiptParts(r),
       actions: [{ label: "Open your portal", href: r.links.subscriptions }],
-      footer: `${RECEIPT_FOOTER}`,
+      footer: RECEIPT_FOOTER,
     };
   },
   renewal_receipt(r: Receipt): Letter {
@@ -94,24 +143,25 @@ export const letters = {
         `We charged ${formatCents(r.totalCents)} for your ${periodLabel(r.period)} box.`,
         ...(r.nextChargeDate ? [`Your next charge is on ${dateLabel(r.nextChargeDate)}.`] : []),
       ],
-      receipt: receiptLines(r),
+      ...receiptParts(r),
       actions: [{ label: "Open your portal", href: r.links.subscriptions }],
       footer: RECEIPT_FOOTER,
     };
   },
-  restarted(r: Receipt & { chargedCents: number }): Letter {
-    const charged = r.chargedCents > 0;
+  /** A restart: with its receipt when it was charged (an order), else none (the period was already paid). */
+  restarted(r: Receipt): Letter {
+    const charged = r.order !== null || r.totalCents > 0;
     return {
       subject: `Your ${r.brand} membership is active again`,
-      preview: charged ? `${formatCents(r.chargedCents)} charged for ${periodLabel(r.period)}.` : `Welcome back.`,
+      preview: charged ? `${formatCents(r.totalCents)} charged for ${periodLabel(r.period)}.` : `Welcome back.`,
       heading: "Welcome back!",
       paragraphs: [
         charged
-          ? `Your membership is active again. We charged ${formatCents(r.chargedCents)} for ${periodLabel(r.period)}.`
+          ? `Your membership is active again. We charged ${formatCents(r.totalCents)} for ${periodLabel(r.period)}.`
           : `Your membership is active again. ${periodLabel(r.period)} was already paid for, so nothing was charged.`,
         ...(r.nextChargeDate ? [`Your next charge is on ${dateLabel(r.nextChargeDate)}.`] : []),
       ],
-      ...(charged ? { receipt: receiptLines({ ...r, totalCents: r.chargedCents }) } : {}),
+      ...(charged ? receiptParts(r) : {}),
       actions: [{ label: "Open your portal", href: r.links.subscriptions }],
       footer: RECEIPT_FOOTER,
     };
@@ -132,11 +182,11 @@ export const letters = {
   changed(a: { brand: string; box: string; effectivePeriod: string; totalCents: number | null; links: PortalLinks }): Letter {
     return {
       subject: `Your ${a.brand} box changes from ${periodLabel(a.effectivePeriod)}`,
-      preview: `From ${periodLabel(a.effectivePeriod)}: ${a.box}.`,
+      preview: `From ${periodLabel(a.effectivePeriod)}: ${a.box}${a.totalCents !== null ? `, ${formatCents(a.totalCents)} a month` : ""}.`,
       heading: "Your change is scheduled",
       paragraphs: [
         `From ${periodLabel(a.effectivePeriod)} your box will be: ${a.box}.`,
-        ...(a.totalCents !== null ? [`From then on each month costs ${formatCents(a.totalCents)}.`] : []),
+        ...(a.totalCents !== null ? [`Your new monthly price is ${formatCents(a.totalCents)}, charged from ${periodLabel(a.effectivePeriod)} on.`] : []),
         "Until then your current box stays as it is.",
       ],
       actions: [{ label: "Open your portal", href: a.links.subscriptions }],
@@ -212,7 +262,7 @@ export const letters = {
       footer: ACCOUNT_FOOTER,
     };
   },
-  window_reminder(a: { brand: string; closesOn: string; which: ("skip" | "change")[]; month: string; links: PortalLinks }): Letter {
+  window_reminder(a: { brand: string; closesOn: string; which: ("skip" | "change")[]; month: string; dialogs: DialogLinks }): Letter {
     const what = a.which.length === 2 ? "skip or change" : a.which[0];
     return {
       subject: `Last days to ${what} your ${periodLabel(a.month)} box`,
@@ -220,23 +270,39 @@ export const letters = {
       heading: `Want to ${what} your ${periodLabel(a.month)} box?`,
       paragraphs: [`You can ${what} your ${periodLabel(a.month)} box until ${dateLabel(a.closesOn)}. After that, it ships as it is.`],
       actions: [
-        ...(a.which.includes("skip") ? [{ label: "Skip a month", href: a.links.subscriptions }] : []),
-        ...(a.which.includes("change") ? [{ label: "Change your box", href: a.links.subscriptions }] : []),
+        ...(a.which.includes("skip") ? [{ label: "Skip a month", href: a.dialogs.skip }] : []),
+        ...(a.which.includes("change") ? [{ label: "Change your box", href: a.dialogs.change }] : []),
       ],
       footer: `${PREFS} ${ACCOUNT_FOOTER}`,
     };
   },
-  precharge_notice(a: { brand: string; amountCents: number; chargeDate: string; period: string; windowOpen: ("skip" | "change")[]; links: PortalLinks }): Letter {
+  /**
+   * The notice before a charge: the box that will be charged (plan and fulfilment), the amount and date, and while
+   * the skip or change window is open, its last day and a link opening that dialog on this membership.
+   */
+  precharge_notice(a: {
+    brand: string;
+    /** The box charged ("Family Box, shipping"): a change taking effect that period is named, not the current box. */
+    box: string;
+    amountCents: number;
+    chargeDate: string;
+    period: string;
+    /** ISO close dates of the windows open today. */
+    windows: { skip: string | null; change: string | null };
+    dialogs: DialogLinks;
+  }): Letter {
+    const { skip, change } = a.windows;
+    const lastDays =
+      skip && change && skip === change
+        ? [`The last day to skip a month or change your box is ${dateLabel(skip)}.`]
+        : [...(skip ? [`The last day to skip a month is ${dateLabel(skip)}.`] : []), ...(change ? [`The last day to change your box is ${dateLabel(change)}.`] : [])];
     return {
       subject: `Upcoming charge: ${formatCents(a.amountCents)} on ${dateLabel(a.chargeDate)}`,
-      preview: `Your ${periodLabel(a.period)} box will be charged on ${dateLabel(a.chargeDate)}.`,
+      preview: `Your ${periodLabel(a.period)} box (${a.box}) will be charged on ${dateLabel(a.chargeDate)}.`,
       heading: "Your next charge",
-      paragraphs: [`On ${dateLabel(a.chargeDate)} we'll charge ${formatCents(a.amountCents)} for your ${periodLabel(a.period)} box.`],
-      receipt: [{ label: `${periodLabel(a.period)} box`, amount: formatCents(a.amountCents) }],
-      actions: [
-        ...(a.windowOpen.includes("skip") ? [{ label: "Skip a month", href: a.links.subscriptions }] : []),
-        ...(a.windowOpen.includes("change") ? [{ label: "Change your box", href: a.links.subscriptions }] : []),
-      ],
+      paragraphs: [`On ${dateLabel(a.chargeDate)} we'll charge ${formatCents(a.amountCents)} for your ${periodLabel(a.period)} box: ${a.box}.`, ...lastDays],
+      receipt: [{ label: `${a.box} (${periodLabel(a.period)})`, amount: formatCents(a.amountCents) }],
+      actions: [...(skip ? [{ label: "Skip a month", href: a.dialogs.skip }] : []), ...(change ? [{ label: "Change your box", href: a.dialogs.change }] : [])],
       footer: `${PREFS} ${ACCOUNT_FOOTER}`,
     };
   },

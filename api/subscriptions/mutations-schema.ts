@@ -5,6 +5,7 @@ import { RULE_ERRORS } from "../graphql/errors.ts";
 import { numericId } from "../graphql/ids.ts";
 import { FulfillmentModeEnum } from "../catalog/schema.ts";
 import * as subscriptions from "./service.ts";
+import * as restart from "./restart.ts";
 import { MembershipNode } from "./schema.ts";
 import { PriceBreakdownRef } from "../billing/breakdown-schema.ts";
 
@@ -64,7 +65,7 @@ const RestartOutcomeEnum = builder.enumType("RestartOutcome", {
   } as const,
 });
 
-const RestartSubscriptionPayload = builder.objectRef<subscriptions.RestartResult>("RestartSubscriptionPayload").implement({
+const RestartSubscriptionPayload = builder.objectRef<restart.RestartResult>("RestartSubscriptionPayload").implement({
   fields: (t) => ({
     outcome: t.field({ type: RestartOutcomeEnum, resolve: (r) => r.outcome }),
     membership: t.prismaField({
@@ -102,7 +103,7 @@ const ChangeQuoteRef = builder.objectRef<subscriptions.ChangeQuote>("MembershipC
   }),
 });
 
-const RestartQuoteRef = builder.objectRef<subscriptions.RestartQuote>("RestartQuote").implement({
+const RestartQuoteRef = builder.objectRef<restart.RestartQuote>("RestartQuote").implement({
   description: "What restarting a canceled membership charges today and next (the restart dialog's amounts).",
   fields: (t) => ({
     todayCents: t.exposeInt("todayCents", { description: "Charged now; 0 when the current period is already paid." }),
@@ -119,7 +120,7 @@ builder.queryFields((t) => ({
     errors: { types: RULE_ERRORS },
     description: "Member: what restarting their canceled membership charges today and next, before confirming it.",
     args: { subscriptionId: t.arg.id({ required: true }) },
-    resolve: (_p, args, ctx) => subscriptions.quoteRestart(ctx, { subscriptionId: numericId(args.subscriptionId, "Membership", "subscriptionId") }),
+    resolve: (_p, args, ctx) => restart.quoteRestart(ctx, { subscriptionId: numericId(args.subscriptionId, "Membership", "subscriptionId") }),
   }),
   changeQuote: t.field({
     type: ChangeQuoteRef,
@@ -181,7 +182,7 @@ builder.mutationFields((t) => ({
     description: "Member: restart a canceled membership, charging the current period now.",
     args: { input: t.arg({ type: RestartSubscriptionInput, required: true }) },
     resolve: (_p, { input }, ctx) =>
-      subscriptions.restartSubscription(ctx, {
+      restart.restartSubscription(ctx, {
         subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId"),
         fulfillmentPoint: input.fulfillmentPoint ?? undefined,
         expectedTotalCents: input.expectedTotalCents ?? undefined,
