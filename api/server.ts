@@ -37,6 +37,9 @@ declare module "fastify" {
 }
 
 /** One HTTP server: GraphQL at /graphql, the REST compatibility layer under /api, uploads and the web app. */
+/** Public images (uploads and the demo's), readable from any origin. */
+const PUBLIC_IMAGES = /^\/(uploads|demo)\//;
+
 export async function buildApp({ config, db, clock, logger, jobs }: AppDeps) {
   const log = withErrorStacks(logger ?? pino({ level: config.logLevel }));
   const app = Fastify({ loggerInstance: log, trustProxy: config.trustProxy, bodyLimit: 2 * 1024 * 1024, ...requestIdOptions });
@@ -64,7 +67,14 @@ export async function buildApp({ config, db, clock, logger, jobs }: AppDeps) {
     },
     crossOriginEmbedderPolicy: false,
   });
-  app.addHook("onRequest", (req, reply, done) => securityHeaders(req.raw, reply.raw, (err) => done(err as Error | undefined)));
+  app.addHook("onRequest", (req, reply, done) =>
+    securityHeaders(req.raw, reply.raw, (err) => {
+      // Logos and gallery images are public and drawn in emails: a receipt shown in the portal's sandboxed frame
+      // (an opaque origin) loads them too, which helmet's same-origin resource policy would block.
+      if (PUBLIC_IMAGES.test(req.url)) reply.raw.setHeader("cross-origin-resource-policy", "cross-origin");
+      done(err as Error | undefined);
+    }),
+  );
   // Spec §7: one API host, credentials sent. One policy for every route, in every environment (api/cors.ts):
   // the main host and its tenant subdomains, scheme checked; any other Origin gets no Access-Control-* header.
   const corsOrigins = corsPolicy({ publicHost: config.publicHost, production: config.env === "production" });

@@ -2,6 +2,7 @@ import type { Addon, FulfillmentMode } from "../generated/prisma/client.ts";
 import type { PrismaClient } from "../db.ts";
 import { variationFor } from "../catalog/service.ts";
 import { priceScheduledChange, type PriceBreakdown } from "./pricing.ts";
+import { itemiseQuote, type ItemisedPrice } from "./breakdown.ts";
 import type { TaxSettings } from "./renewal-types.ts";
 
 /**
@@ -34,8 +35,9 @@ export interface PricedChange {
   mode: FulfillmentMode;
   fulfillmentPoint: string;
   price: PriceBreakdown;
-  /** The coupon kept (null: none, or no longer active). */
+  /** The coupon kept (null: none, or no longer active) and its code. */
   couponId: number | null;
+  couponCode: string | null;
   addons: Addon[];
 }
 
@@ -60,7 +62,7 @@ export async function priceScheduledChanges(
   const addons = new Map((addonIds.length ? await db.addon.findMany({ where: { id: { in: addonIds } } }) : []).map((a) => [a.id, a]));
   const couponIds = [...new Set(subs.flatMap((s) => (s.couponId ? [s.couponId] : [])))];
   const coupons = new Map(
-    (couponIds.length ? await db.coupon.findMany({ where: { id: { in: couponIds } }, select: { id: true, type: true, value: true, active: true } }) : []).map((c) => [c.id, c]),
+    (couponIds.length ? await db.coupon.findMany({ where: { id: { in: couponIds } }, select: { id: true, code: true, type: true, value: true, active: true } }) : []).map((c) => [c.id, c]),
   );
   for (const sub of subs) {
     const change = sub.pendingChange;
@@ -90,6 +92,7 @@ export async function priceScheduledChanges(
       fulfillmentPoint: change.fulfillmentPoint,
       price,
       couponId: coupon ? sub.couponId : null,
+      couponCode: coupon?.code ?? null,
       addons: chosen,
     });
   }
@@ -99,4 +102,19 @@ export async function priceScheduledChanges(
 /** What the renewal of a period charges: the priced change when one takes effect (and still has a price), else the stored total. */
 export function renewalAmountCents(sub: { totalCents: number }, change: PricedChange | null | undefined): number {
   return change ? change.price.totalCents : sub.totalCents;
+}
+
+/**
+ * A membership's scheduled change as its renewal will charge it, line by line (the card's "New monthly price"); null
+ * when the plan lost its price for the mode since (the renewal then keeps the current selection).
+ */
+export async function scheduledChangeBreakdown(
+  db: Pick<PrismaClient, "plan" | "addon" | "coupon" | "subscription" | "page">,
+  change: ScheduledChange & { subscriptionId: number },
+): Promise<ItemisedPrice | null> {
+  const sub = await db.subscription.findUnique({ where: { id: change.subscriptionId }, select: { id: true, businessId: true, couponId: true } });
+  if (!sub) return null;
+  const tax = await db.page.findUnique({ where: { businessId: sub.businessId }, select: { taxEnabled: true, taxRateBps: true } });
+  const priced = (await priceScheduledChanges(db, [{ ...sub, pendingChange: change }], new Map([[sub.businessId, tax]]))).get(sub.id);
+  return priced ? itemiseQuote({ planName: priced.planName, mode: priced.mode, price: priced.price, addons: priced.addons, couponCode: priced.couponCode }) : null;
 }

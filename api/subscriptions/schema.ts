@@ -12,6 +12,7 @@ import * as subscriptions from "./service.ts";
 import * as timing from "./timing.ts";
 import { orderSelectionView, orderStatus, type OrderStatus } from "./orders.ts";
 import { itemiseOrder } from "../billing/breakdown.ts";
+import { scheduledChangeBreakdown } from "../billing/renewal-pricing.ts";
 import { PriceBreakdownRef } from "../billing/breakdown-schema.ts";
 import { preloadedChange } from "./member-reads.ts";
 import { covers } from "../selection-sql/index.ts";
@@ -95,6 +96,15 @@ builder.prismaObject("SubscriptionChange", {
   name: "PendingMembershipChange",
   description: "A selection scheduled for the next billing cycle; nothing is charged until then.",
   fields: (t) => ({
+    breakdown: t.field({
+      type: PriceBreakdownRef,
+      nullable: true,
+      description:
+        "What the change will cost a month, line by line, priced as the renewal that applies it will price it (today's prices, the coupon while " +
+        "active, the business's tax); null when the plan no longer has a price for the mode (the renewal then keeps the current selection).",
+      select: { subscriptionId: true, planId: true, mode: true, fulfillmentPoint: true, addonIds: true, effectivePeriod: true },
+      resolve: (c, _a, ctx) => scheduledChangeBreakdown(ctx.db, c),
+    }),
     plan: t.prismaField({
       type: "Plan",
       // Loaded with the membership by the portal's reads (member-reads.ts) when only the plan's own fields are asked.

@@ -29,7 +29,7 @@ const CHANGE_QUOTE = `query($input: ChangeSubscriptionInput!) { changeQuote(inpu
   __typename ... on ChangeQuoteSuccess { data { effectivePeriod totalCents breakdown { ${BREAKDOWN} } } } ... on Error { message reason } } }`;
 const CHANGE = `mutation($input: ChangeSubscriptionInput!) { changeSubscription(input: $input) {
   __typename ... on ChangeSubscriptionSuccess { data { pendingChange { effectivePeriod } } } ... on Error { message reason } } }`;
-const PENDING = `query($id: ID!) { node(id: $id) { ... on Membership { pendingChange { effectivePeriod } } } }`;
+const PENDING = `query($id: ID!) { node(id: $id) { ... on Membership { pendingChange { effectivePeriod breakdown { totalCents lines { kind amountCents } } } } } }`;
 
 const gid = (type: string, id: number) => Buffer.from(`${type}:${id}`).toString("base64");
 const log = pino({ level: "silent" });
@@ -157,6 +157,11 @@ describe("a change while next month is skipped", () => {
     });
     const changed = await t.gqlOk(CHANGE, { input: input(sub.id) }, { token });
     expect(changed.changeSubscription.data.pendingChange).toEqual({ effectivePeriod: "2027-01" });
+    // The card reads the same monthly price from the membership itself.
+    expect((await t.gqlOk(PENDING, { id: gid("Membership", sub.id) }, { token })).node.pendingChange).toEqual({
+      effectivePeriod: "2027-01",
+      breakdown: { totalCents: 4230, lines: [{ kind: "PLAN", amountCents: 4000 }, { kind: "TAX", amountCents: 230 }] },
+    });
     const event = await t.db.prisma.event.findFirstOrThrow({ where: { type: "membership.changed.v1" }, orderBy: { sequence: "desc" } });
     expect(event.payload).toMatchObject({ membershipId: sub.id, effectivePeriod: "2027-01", totalCents: 4230 });
 
@@ -174,6 +179,6 @@ describe("a change while next month is skipped", () => {
     const sub = await f.subscription({ user: member, business: farm, plan: small, paidThroughPeriod: "2026-11" });
     expect((await t.gqlOk(CHANGE, { input: input(sub.id) }, { token })).changeSubscription.data.pendingChange).toEqual({ effectivePeriod: "2026-12" });
     expect((await t.gqlOk(SKIP, { id: String(sub.id) }, { token })).skipMonth.data.skippedMonth).toBe("2026-12");
-    expect((await t.gqlOk(PENDING, { id: gid("Membership", sub.id) }, { token })).node.pendingChange).toEqual({ effectivePeriod: "2027-01" });
+    expect((await t.gqlOk(PENDING, { id: gid("Membership", sub.id) }, { token })).node.pendingChange.effectivePeriod).toBe("2027-01");
   });
 });

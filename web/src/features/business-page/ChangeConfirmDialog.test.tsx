@@ -8,8 +8,14 @@ import { system } from "../../ui/theme.ts";
 import { ChangeConfirmDialog } from "./ChangeConfirmDialog.tsx";
 
 const CALCULATING = "Calculating the new price…";
-const quote = (totalCents: number) => ({
-  changeQuote: { __typename: "ChangeQuoteSuccess", data: { discountCents: 0, taxCents: 0, taxRatePercent: 0, totalCents, effectivePeriod: "2026-04" } },
+/** The server's breakdown of a plan alone: its lines sum to the total (nothing is added up in the browser). */
+const breakdown = (totalCents: number) => ({
+  lines: [{ kind: "PLAN", label: "Last Box", amountCents: totalCents }],
+  subtotalCents: totalCents,
+  totalCents,
+});
+const quote = (totalCents: number, effectivePeriod = "2026-04") => ({
+  changeQuote: { __typename: "ChangeQuoteSuccess", data: { discountCents: 0, taxCents: 0, taxRatePercent: 0, totalCents, effectivePeriod, breakdown: breakdown(totalCents) } },
 });
 
 /** A server whose quotes answer when the test says so (`answer`), counting the quotes asked. */
@@ -97,5 +103,40 @@ describe("ChangeConfirmDialog quote", () => {
     expect(screen.getByRole<HTMLButtonElement>("button", { name: "Confirm update" }).disabled).toBe(true);
     fireEvent.click(screen.getByRole("button", { name: "Confirm update" }));
     expect(screen.queryByText("Applying...")).toBeNull();
+  });
+
+  it("names the first month charged and shows the new price line by line, as the server gives them", async () => {
+    const server = quoteServer();
+    renderDialog(server);
+    // The month after a skipped one: the server's effectivePeriod, named as is.
+    await server.answer({
+      data: {
+        changeQuote: {
+          __typename: "ChangeQuoteSuccess",
+          data: {
+            discountCents: 330,
+            taxCents: 171,
+            taxRatePercent: 5.75,
+            totalCents: 3141,
+            effectivePeriod: "2027-01",
+            breakdown: {
+              lines: [
+                { kind: "PLAN", label: "Last Box", amountCents: 2800 },
+                { kind: "SURCHARGE", label: "Shipping", amountCents: 500 },
+                { kind: "DISCOUNT", label: "Coupon WELCOME10", amountCents: -330 },
+                { kind: "TAX", label: "Tax (5.75%)", amountCents: 171 },
+              ],
+              subtotalCents: 3300,
+              totalCents: 3141,
+            },
+          },
+        },
+      },
+    });
+    expect(quoteLines()).toEqual(["New monthly price: $31.41 / month (after $3.30 discount, incl. $1.71 tax at 5.75%), from January 2027."]);
+    const rows = screen.getAllByRole("row").map((r) => r.textContent);
+    expect(rows).toEqual(["ItemAmount", "Last Box$28.00", "Shipping$5.00", "Subtotal$33.00", "Coupon WELCOME10\u2212$3.30", "Tax (5.75%)$1.71", "Monthly from January 2027$31.41"]);
+    // The spec's statement stays: next billing cycle, nothing today.
+    expect(screen.getByText("The change takes effect next billing cycle. There is no charge today.")).toBeTruthy();
   });
 });

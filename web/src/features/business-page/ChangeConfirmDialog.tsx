@@ -1,4 +1,4 @@
-import { Button, CloseButton, Dialog, Portal, Text } from "@chakra-ui/react";
+import { Box, Button, CloseButton, Dialog, Portal, Text } from "@chakra-ui/react";
 import { Suspense, useCallback, useEffect, useState } from "react";
 import { graphql, useLazyLoadQuery, useMutation } from "react-relay";
 import { useNavigate } from "react-router";
@@ -10,6 +10,7 @@ import { formatCents } from "@shared/money.ts";
 import { monthYear } from "../../lib/dates.ts";
 import { ErrorBoundary } from "../../ui/ErrorBoundary.tsx";
 import { FormError } from "../../ui/FormError.tsx";
+import { PriceBreakdown } from "../../ui/PriceBreakdown.tsx";
 
 /** The server prices the new selection as the renewal will: tax (and the membership's coupon) included. */
 const QuoteQuery = graphql`
@@ -22,7 +23,11 @@ const QuoteQuery = graphql`
           taxCents
           taxRatePercent
           totalCents
+          # The first month charged at the new price (skipped months passed over): named as the server gives it.
           effectivePeriod
+          breakdown {
+            ...PriceBreakdownFragment_breakdown
+          }
         }
       }
       ... on Error {
@@ -34,7 +39,7 @@ const QuoteQuery = graphql`
 
 const QUOTE_FAILED = "Could not price this change";
 
-/** "$48.65 / month (incl. $2.65 tax at 5.75%) from January 2027" */
+/** "New monthly price: $48.65 / month (incl. $2.65 tax at 5.75%), from January 2027." */
 function quoteText(q: { discountCents: number; taxCents: number; taxRatePercent: number; totalCents: number; effectivePeriod: string }): string {
   const parts: string[] = [];
   if (q.discountCents > 0) parts.push(`after ${formatCents(q.discountCents)} discount`);
@@ -183,7 +188,16 @@ function ChangeQuote({ input, onAnswer }: { input: ChangeSubscriptionInput; onAn
   const { changeQuote } = useLazyLoadQuery<ChangeConfirmDialogQuoteQuery>(QuoteQuery, { input }, { fetchPolicy: "store-and-network" });
   const refused = !changeQuote.data;
   useEffect(() => onAnswer(refused), [onAnswer, refused]);
-  if (changeQuote.data) return <QuoteLine>{quoteText(changeQuote.data)}</QuoteLine>;
+  if (changeQuote.data) {
+    return (
+      <>
+        <QuoteLine>{quoteText(changeQuote.data)}</QuoteLine>
+        <Box mb="3" data-testid="change-breakdown">
+          <PriceBreakdown breakdown={changeQuote.data.breakdown} totalLabel={`Monthly from ${monthYear(changeQuote.data.effectivePeriod)}`} />
+        </Box>
+      </>
+    );
+  }
   return <QuoteLine failed>{("message" in changeQuote && changeQuote.message) || QUOTE_FAILED}</QuoteLine>;
 }
 

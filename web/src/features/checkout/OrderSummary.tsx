@@ -5,22 +5,23 @@ import type { FulfillmentModeName } from "@shared/fulfillment.ts";
 import { POINT_LABEL } from "../business-page/points.ts";
 import type { OrderSummaryFragment_quote$key } from "./__generated__/OrderSummaryFragment_quote.graphql.ts";
 
-/** The server's price for the selection (spec: never priced from the browser), as the summary lists it. */
+/**
+ * The server's price for the selection (spec: never priced from the browser), line by line as the order's receipt
+ * and the portal's order history show it (issue 30): the plan at its base price, the mode's surcharge, the add-ons,
+ * the coupon and the tax, each to the cent the server sent.
+ */
 const OrderSummaryFragment = graphql`
   fragment OrderSummaryFragment_quote on CheckoutQuote {
-    planName
-    planAmountCents
-    addons {
-      ref
-      name
-      amountCents
+    breakdown {
+      lines {
+        kind
+        label
+        amountCents
+      }
+      subtotalCents
+      couponCode
+      totalCents
     }
-    subtotalCents
-    discountCents
-    couponCode
-    taxCents
-    taxRatePercent
-    totalCents
     fulfillmentPoint
   }
 `;
@@ -47,6 +48,9 @@ interface Props {
 
 export function OrderSummary({ quote: quoteKey, refusal, businessName, email, isGift, giftMessage, mode }: Props) {
   const quote = useFragment(OrderSummaryFragment, quoteKey);
+  const breakdown = quote?.breakdown;
+  const lines = breakdown?.lines ?? [];
+  const taxLines = lines.filter((l) => l.kind === "TAX");
   return (
     <Box as="aside" aria-labelledby="order-summary" p="5" rounded="xl" bg="bg" borderWidth="1px" shadow="sm" position={{ lg: "sticky" }} top="20">
       <Heading id="order-summary" as="h2" size="md" mb="1">
@@ -61,30 +65,39 @@ export function OrderSummary({ quote: quoteKey, refusal, businessName, email, is
         <Text role="alert" fontSize="sm" color="orange.800" data-testid="order-summary-refusal">
           {refusal}
         </Text>
-      ) : !quote ? (
+      ) : !quote || !breakdown ? (
         <Text fontSize="sm" color="fg.muted">
           Calculating…
         </Text>
       ) : (
         <Stack gap="2" data-testid="order-summary">
-          <Line label={quote.planName} value={formatCents(quote.planAmountCents)} />
-          {quote.addons.map((a) => (
-            <Line key={a.ref} label={`+ ${a.name}`} value={formatCents(a.amountCents)} muted />
+          {/* Spec §9: the package line is the base price; the mode's surcharge and the add-ons follow it. */}
+          {lines.filter((l) => l.kind === "PLAN").map((l, i) => (
+            <Line key={`plan-${i}`} label={l.label} value={formatCents(l.amountCents)} />
+          ))}
+          {lines.filter((l) => l.kind === "SURCHARGE" || l.kind === "ADDON").map((l, i) => (
+            <Line key={`extra-${i}`} label={`+ ${l.label}`} value={formatCents(l.amountCents)} muted />
           ))}
           <Separator my="1" />
-          <Line label="Subtotal" value={formatCents(quote.subtotalCents)} />
-          {quote.discountCents > 0 && <Line label={`Discount (${quote.couponCode})`} value={`-${formatCents(quote.discountCents)}`} />}
+          <Line label="Subtotal" value={formatCents(breakdown.subtotalCents)} />
+          {lines.filter((l) => l.kind === "DISCOUNT").map((l, i) => (
+            // The line's amount is negative already ("-$4.15").
+            <Line key={`discount-${i}`} label={breakdown.couponCode ? `Discount (${breakdown.couponCode})` : "Discount"} value={formatCents(l.amountCents)} />
+          ))}
           <Line label="Email" value={email || "Not provided"} muted />
           {quote.fulfillmentPoint && <Line label={POINT_LABEL[mode]} value={quote.fulfillmentPoint} muted />}
           {isGift && <Line label="Gift" value="Yes, this is a gift" muted />}
           {isGift && giftMessage && <Line label="Gift message" value={giftMessage} muted />}
           {/* Only the code the server accepted: a refused one stays in the coupon field with its error. */}
-          {quote.couponCode && <Line label="Coupon" value={quote.couponCode} muted />}
-          {quote.taxCents > 0 && <Line label={`Tax (${quote.taxRatePercent.toFixed(2)}%)`} value={formatCents(quote.taxCents)} />}
+          {breakdown.couponCode && <Line label="Coupon" value={breakdown.couponCode} muted />}
+          {/* "Tax (5.75%)": the server's label, spec §9's two decimals. */}
+          {taxLines.map((l, i) => (
+            <Line key={`tax-${i}`} label={l.label} value={formatCents(l.amountCents)} />
+          ))}
           <Separator my="1" />
-          <Line label="Total" value={formatCents(quote.totalCents)} strong />
+          <Line label="Total" value={formatCents(breakdown.totalCents)} strong />
           <Text fontSize="xs" color="fg.muted">
-            {quote.taxCents > 0 ? "Monthly charge (tax included)" : "Monthly charge"}
+            {taxLines.length > 0 ? "Monthly charge (tax included)" : "Monthly charge"}
           </Text>
         </Stack>
       )}

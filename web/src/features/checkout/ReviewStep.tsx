@@ -55,8 +55,8 @@ const StartMutation = graphql`
   }
 `;
 
-// The success panel shows the charge and order from this payload; the new membership comes back in the portal
-// card's shape, so the portal renders it from the store.
+// The success panel shows the charge, the card that paid, where the receipt went and the order from this payload;
+// the new membership comes back in the portal card's shape, so the portal renders it from the store.
 const CompleteMutation = graphql`
   mutation ReviewStepCompleteMutation($paymentIntentId: String!) {
     completeCheckout(paymentIntentId: $paymentIntentId) {
@@ -66,6 +66,11 @@ const CompleteMutation = graphql`
           chargedCents
           createdAt
           nextBillingDate
+          card {
+            brand
+            last4
+          }
+          receiptEmail
           order {
             id
             databaseId
@@ -89,6 +94,10 @@ export interface CheckoutResult {
   chargedCents: number;
   nextBillingDate: string;
   message: string | null;
+  /** The card that paid (null for a free period). */
+  card: { brand: string; last4: string } | null;
+  /** Where the receipt was sent ("" when the member has no email address). */
+  receiptEmail: string;
 }
 
 /** The pay button text of spec §2, from the server's quote. */
@@ -178,7 +187,8 @@ export function ReviewStep({ selection, quote: quoteKey, refusal, couponError, e
     const r = res.completeCheckout;
     if (!r.data) throw new PaymentFlowError(("message" in r && (r.message || r.reason)) || "Failed to save order");
     attempt.current = null;
-    onSuccess({ orderId: r.data.order.databaseId, createdAt: r.data.createdAt, chargedCents: r.data.chargedCents, nextBillingDate: r.data.nextBillingDate, message: null });
+    const { order, createdAt, chargedCents, nextBillingDate, card, receiptEmail } = r.data;
+    onSuccess({ orderId: order.databaseId, createdAt, chargedCents, nextBillingDate, message: null, card: card ? { brand: card.brand, last4: card.last4 } : null, receiptEmail });
   }
 
   return (

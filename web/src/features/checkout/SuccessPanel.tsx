@@ -3,7 +3,15 @@ import type { CheckoutResult } from "./ReviewStep.tsx";
 import { dateTime, longDate } from "../../lib/dates.ts";
 import { formatCents } from "@shared/money.ts";
 
-/** Spec §2 success panel. */
+/** "Paid with VISA ending in 4242": the brand as the card names it. */
+function paidWith(card: { brand: string; last4: string }): string {
+  return `Paid with ${card.brand.toUpperCase()} ending in ${card.last4}`;
+}
+
+/**
+ * Spec §2 success panel, with the card that paid and where the receipt went (issue 30): both as the server's
+ * completion answered them.
+ */
 export function SuccessPanel({ result }: { result: CheckoutResult }) {
   const updated = !!result.message && result.message.toLowerCase().includes("updated");
   return (
@@ -23,7 +31,9 @@ export function SuccessPanel({ result }: { result: CheckoutResult }) {
             <strong>Amount charged:</strong> {formatCents(result.chargedCents)}
           </Text>
         )}
+        {result.card && <Text data-testid="paid-with">{paidWith(result.card)}</Text>}
         <Text>{result.message || (result.nextBillingDate ? `Your monthly subscription is now active. Next billing: ${longDate(result.nextBillingDate)}` : "You'll be charged on the 1st of each month.")}</Text>
+        {result.receiptEmail && <Text data-testid="receipt-sent">{`A receipt was sent to ${result.receiptEmail}.`}</Text>}
         <Text fontStyle="italic" color="green.700">
           Redirecting to your membership dashboard...
         </Text>

@@ -1,5 +1,5 @@
 import { Box, Button, Container, Flex, Heading, HStack, IconButton, Link, Stack, Text } from "@chakra-ui/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { graphql, useFragment, useMutation } from "react-relay";
 import { Link as RouterLink, useNavigate, useSearchParams } from "react-router";
 import type { MemberPortalFragment_paymentConfig$key } from "./__generated__/MemberPortalFragment_paymentConfig.graphql.ts";
@@ -9,6 +9,7 @@ import { OrderHistory } from "./OrderHistory.tsx";
 import { ProfileTab } from "./ProfileTab.tsx";
 import { SubscriptionCard } from "./SubscriptionCard.tsx";
 import { portalOrder } from "./portalOrder.ts";
+import { changeBoxPath, parsePortalLink, withoutPortalAction, type PortalTabParam } from "./portalLinks.ts";
 import { longDate } from "../../lib/dates.ts";
 import { clearSession } from "../../lib/session.ts";
 import { RichHtml } from "../../ui/RichHtml.tsx";
@@ -20,12 +21,15 @@ const ViewerFragment = graphql`
     username
     subscriptions(onePerBusiness: true) {
       id
+      # The portal links of the emails name a membership by its number (portalLinks.ts).
+      databaseId
       status
       nextBoxDate
       skipWindow {
         closesOn
       }
       changeWindow {
+        open
         closesOn
       }
       business {
@@ -62,7 +66,7 @@ const LogoutMutation = graphql`
 const TABS = ["Next Box", "Subscriptions", "Order History", "Profile"] as const;
 type Tab = (typeof TABS)[number];
 /** ?tab= of the links in emails (issue 19): which tab the portal opens on. */
-const TAB_PARAMS = new Map<string | null, Tab>([["next-box", "Next Box"], ["subscriptions", "Subscriptions"], ["orders", "Order History"], ["profile", "Profile"]]);
+const TAB_PARAMS: Record<PortalTabParam, Tab> = { "next-box": "Next Box", subscriptions: "Subscriptions", orders: "Order History", profile: "Profile" };
 
 /**
  * The member portal once signed in (routes/MembershipRoute.tsx): the tabs of every membership the member holds,
@@ -77,15 +81,47 @@ export function MemberPortal({ viewer: viewerRef, paymentConfig: paymentConfigRe
 }) {
   const viewer = useFragment(ViewerFragment, viewerRef);
   const paymentConfig = useFragment(PaymentConfigFragment, paymentConfigRef);
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
-  const [tab, setTab] = useState<Tab>(() => (params.get("orderId") ? "Subscriptions" : (TAB_PARAMS.get(params.get("tab")) ?? "Next Box")));
+  const link = parsePortalLink(params);
+  const [tab, setTab] = useState<Tab>(() => (link.tab ? TAB_PARAMS[link.tab] : "Next Box"));
+  // A link's request for one membership (issue 30: the pre-charge notice's Skip and Change links), kept after the
+  // URL drops it. A query that changes while the portal is shown (a login's redirect `r`) is read again.
+  // `seq` tells a link followed again (the same email link opened twice) from the one already taken.
+  const [linkRequest, setLinkRequest] = useState(link.action && { ...link.action, seq: 0 });
+  const search = params.toString();
+  const [readSearch, setReadSearch] = useState(search);
+  if (search !== readSearch) {
+    setReadSearch(search);
+    if (link.tab) setTab(TAB_PARAMS[link.tab]);
+    if (link.action) setLinkRequest({ ...link.action, seq: (linkRequest?.seq ?? 0) + 1 });
+  }
   const [menuOpen, setMenuOpen] = useState(false);
   const [commitLogout] = useMutation<MemberPortalLogoutMutation>(LogoutMutation);
 
   const subs = portalOrder(viewer.subscriptions.filter((s) => s.status !== "INCOMPLETE"), businessSlug);
   const first = subs.find((s) => s.status === "ACTIVE" || s.status === "PAST_DUE") ?? subs[0] ?? null;
   const orderId = Number(params.get("orderId")) || null;
+  const linked = linkRequest ? (subs.find((s) => s.databaseId === linkRequest.membershipId) ?? null) : null;
+  // "Change box" of the linked membership when its card offers it (a current membership inside the change window).
+  const linkedChangePath = linkRequest?.open === "change" && linked && (linked.status === "ACTIVE" || linked.status === "PAST_DUE") && linked.changeWindow.open ? changeBoxPath(linked.business.slug) : null;
+
+  useEffect(() => {
+    // "open=change" goes where the card's Change box goes, in place of the link (Back does not come here again).
+    if (linkedChangePath) {
+      void navigate(linkedChangePath, { replace: true });
+      return;
+    }
+    // The request is taken: a reload, or the portal loading again after a restart, does not open the dialog again.
+    const rest = withoutPortalAction(params);
+    if (rest) setParams(rest, { replace: true });
+  }, [linkedChangePath, navigate, params, setParams]);
+
+  /** The member's own choice of tab: a link's request is done with (its card does not open the dialog again). */
+  function showTab(t: Tab) {
+    setTab(t);
+    setLinkRequest(null);
+  }
 
   function logout() {
     commitLogout({ variables: {}, onCompleted: () => undefined, onError: () => undefined });
@@ -103,7 +139,7 @@ export function MemberPortal({ viewer: viewerRef, paymentConfig: paymentConfigRe
       justifyContent={vertical ? "flex-start" : "center"}
       w={vertical ? "full" : "auto"}
       onClick={() => {
-        setTab(t);
+        showTab(t);
         setMenuOpen(false);
       }}
     >
@@ -196,7 +232,7 @@ export function MemberPortal({ viewer: viewerRef, paymentConfig: paymentConfigRe
                 </Text>
               )}
               {subs.map((s) => (
-                <SubscriptionCard key={s.id} membership={s} paymentConfig={paymentConfig} onChanged={onRefresh} onOpenProfile={() => setTab("Profile")} />
+                <SubscriptionCard key={s.id} membership={s} paymentConfig={paymentConfig} onChanged={onRefresh} onOpenProfile={() => showTab("Profile")} linked={linked && linkRequest && linked.id === s.id ? linkRequest : null} />
               ))}
             </Stack>
           ))}

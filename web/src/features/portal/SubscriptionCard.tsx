@@ -1,5 +1,5 @@
 import { Badge, Box, Button, Dialog, Flex, Heading, HStack, Link, Portal, Stack, Text } from "@chakra-ui/react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { graphql, useFragment, useRelayEnvironment } from "react-relay";
 import { Link as RouterLink, useLocation } from "react-router";
 import type { SubscriptionCardFragment_membership$key } from "./__generated__/SubscriptionCardFragment_membership.graphql.ts";
@@ -10,6 +10,9 @@ import type { SubscriptionCardCompleteMutation } from "./__generated__/Subscript
 import { CardPaymentForm, PaymentFlowError } from "../payments/CardPaymentForm.tsx";
 import { CARD_UPDATE_ANCHOR } from "./CardUpdateSection.tsx";
 import { longDate, monthDayOrdinal, monthOnly, monthYear } from "../../lib/dates.ts";
+import { ChangeScheduledLine } from "./ChangeScheduledLine.tsx";
+import { RestartConfirm } from "./RestartConfirm.tsx";
+import { changeBoxPath, type PortalAction } from "./portalLinks.ts";
 import { commitAsync } from "../../lib/mutations.ts";
 import { formatCents } from "@shared/money.ts";
 import { fromModeCode, MODE_LABELS } from "@shared/fulfillment.ts";
@@ -60,14 +63,7 @@ const SubscriptionCardFragment = graphql`
       opensOn
       closesOn
     }
-    pendingChange {
-      effectivePeriod
-      mode
-      fulfillmentPoint
-      plan {
-        name
-      }
-    }
+    ...ChangeScheduledLineFragment_membership
   }
 `;
 
@@ -115,6 +111,9 @@ const RestartMutation = graphql`
           }
         }
       }
+      ... on ConflictError {
+        reason
+      }
       ... on Error {
         message
       }
@@ -142,8 +141,6 @@ const CompleteMutation = graphql`
   }
 `;
 
-const RESTART_CONFIRMATION = "Restart this subscription? You will be charged for the current period now.";
-
 const STATUS_LABEL: Record<string, { label: string; palette: string }> = {
   ACTIVE: { label: "Active", palette: "green" },
   PAST_DUE: { label: "Past due", palette: "orange" },
@@ -151,8 +148,21 @@ const STATUS_LABEL: Record<string, { label: string; palette: string }> = {
   INCOMPLETE: { label: "Incomplete", palette: "gray" },
 };
 
-/** One membership: details, skip (inside the window), change box link, restart of a canceled one. */
-export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenProfile }: { membership: SubscriptionCardFragment_membership$key; paymentConfig: SubscriptionCardFragment_paymentConfig$key; onChanged: () => void; onOpenProfile: () => void }) {
+/** The restart's refusal when the amount changed since it was shown (the month turned): the dialog shows the new one. */
+const AMOUNT_CHANGED = "The amount of your restart has changed. Please review it and confirm again.";
+
+/**
+ * One membership: details, skip (inside the window), change box link, restart of a canceled one. `linked`: what a
+ * portal link asks of this membership (issue 30): "skip" opens its Skip dialog when a skip is allowed; either brings
+ * the card into view (the portal itself follows "change"). Each request (`seq`) is taken once.
+ */
+export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenProfile, linked = null }: {
+  membership: SubscriptionCardFragment_membership$key;
+  paymentConfig: SubscriptionCardFragment_paymentConfig$key;
+  onChanged: () => void;
+  onOpenProfile: () => void;
+  linked?: { open: PortalAction; seq: number } | null;
+}) {
   const m = useFragment(SubscriptionCardFragment, membership);
   const config = useFragment(PaymentConfigFragment, paymentConfig);
   const environment = useRelayEnvironment();
@@ -163,6 +173,12 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
   const [skipMessage, setSkipMessage] = useState("");
   const [restartPayment, setRestartPayment] = useState<{ clientSecret: string; paymentIntentId: string } | null>(null);
   const [restarted, setRestarted] = useState<{ chargedCents: number; nextBillingDate: string | null } | null>(null);
+  // The restart quote: asked again each time the dialog opens and when the server refuses the amount shown.
+  const [quoteKey, setQuoteKey] = useState(0);
+  const [amountNotice, setAmountNotice] = useState<string | null>(null);
+  // Today's amount the member confirmed (the card form's button names it when the card must confirm the payment).
+  const [confirmedCents, setConfirmedCents] = useState<number | null>(null);
+  const cardRef = useRef<HTMLDivElement>(null);
   // A canceled membership whose point the page no longer lists chooses another before restarting.
   const offered = pointsForMode(readFulfillment(m.business.page?.fulfillment), fromModeCode(m.mode));
   const restartQuestion = offered.includes(m.fulfillmentPoint) ? null : pointQuestion(fromModeCode(m.mode), offered);
@@ -171,6 +187,27 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
   const current = m.status === "ACTIVE" || m.status === "PAST_DUE";
   // The month "Skip a month" pauses is the server's (skipMonth applies the same rule): never guessed here.
   const skipMonthName = monthOnly(m.skipTarget.month);
+
+  // A link's request, taken once: the Skip dialog opens only when the card would let the member open it.
+  const [takenLink, setTakenLink] = useState<number | null>(null);
+  if (linked && linked.seq !== takenLink) {
+    setTakenLink(linked.seq);
+    if (linked.open === "skip" && current && m.skipTarget.allowed && dialog === null) {
+      setError(null);
+      setDialog("skip");
+    }
+  }
+  const linkedSeq = linked?.seq ?? null;
+  useEffect(() => {
+    if (linkedSeq !== null) cardRef.current?.scrollIntoView?.({ block: "center" });
+  }, [linkedSeq]);
+
+  function openRestart() {
+    setError(null);
+    setAmountNotice(null);
+    setQuoteKey((k) => k + 1);
+    setDialog("restart");
+  }
 
   async function skip() {
     setBusy(true);
@@ -197,17 +234,26 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
     onChanged();
   }
 
-  async function restart() {
+  async function restart(todayCents: number) {
     setBusy(true);
     setError(null);
+    setAmountNotice(null);
     try {
-      const input = { subscriptionId: m.id, fulfillmentPoint: restartQuestion ? restartPoint : null };
+      // The amount the member saw: the server refuses another (price_mismatch) instead of charging it.
+      const input = { subscriptionId: m.id, fulfillmentPoint: restartQuestion ? restartPoint : null, expectedTotalCents: todayCents };
       const res = await commitAsync<SubscriptionCardRestartMutation>(environment, RestartMutation, { input });
       const r = res.restartSubscription;
       if (!r.data) {
+        if (r.__typename === "ConflictError" && "reason" in r && r.reason === "price_mismatch") {
+          // Ask again and show the new amounts with the server's words; nothing was charged.
+          setAmountNotice(r.message || AMOUNT_CHANGED);
+          setQuoteKey((k) => k + 1);
+          return;
+        }
         setError(("message" in r && r.message) || "Failed to restart subscription");
         return;
       }
+      setConfirmedCents(todayCents);
       if (r.data.outcome === "REQUIRES_ACTION" && r.data.clientSecret && r.data.paymentIntentId) {
         setRestartPayment({ clientSecret: r.data.clientSecret, paymentIntentId: r.data.paymentIntentId });
         setDialog("restartPay");
@@ -224,7 +270,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
   }
 
   return (
-    <Box p={{ base: "4", md: "6" }} rounded="xl" bg="bg" borderWidth="1px" shadow="xs" data-testid="subscription-card">
+    <Box ref={cardRef} p={{ base: "4", md: "6" }} rounded="xl" bg="bg" borderWidth="1px" shadow="xs" data-testid="subscription-card">
       <Flex justify="space-between" align="flex-start" gap="3" wrap="wrap">
         <Stack gap="1">
           <Heading as="h3" size="lg">
@@ -262,12 +308,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
             Skipped: {monthYear(m.skipTarget.month)} · payments resume {monthDayOrdinal(m.skipTarget.resumeDate)}
           </Text>
         )}
-        {m.pendingChange && (
-          <Text color="blue.700">
-            Scheduled change: {m.pendingChange.plan.name}, {MODE_LABELS[fromModeCode(m.pendingChange.mode)]}
-            {m.pendingChange.fulfillmentPoint ? ` (${m.pendingChange.fulfillmentPoint})` : ""} from {monthYear(m.pendingChange.effectivePeriod)}
-          </Text>
-        )}
+        <ChangeScheduledLine membership={m} />
       </Stack>
       {m.status === "PAST_DUE" && (
         <Box role="alert" mt="3" p="3" rounded="md" bg="orange.50" borderWidth="1px" borderColor="orange.200" color="orange.900" fontSize="sm">
@@ -294,7 +335,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
             </Button>
             {m.changeWindow.open ? (
               <Button asChild size="sm" colorPalette="blue" variant="outline">
-                <RouterLink to={`/b/${m.business.slug}?change=true`}>Change box</RouterLink>
+                <RouterLink to={changeBoxPath(m.business.slug)}>Change box</RouterLink>
               </Button>
             ) : (
               <Button size="sm" variant="outline" disabled>
@@ -304,7 +345,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
           </>
         )}
         {m.status === "CANCELED" && (
-          <Button size="sm" colorPalette="green" onClick={() => { setError(null); setDialog("restart"); }}>
+          <Button size="sm" colorPalette="green" onClick={openRestart}>
             Restart subscription
           </Button>
         )}
@@ -367,10 +408,19 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
                   <Dialog.Header>
                     <Dialog.Title>Restart subscription</Dialog.Title>
                   </Dialog.Header>
-                  <Dialog.Body>
-                    <Text>{RESTART_CONFIRMATION}</Text>
+                  <RestartConfirm
+                    subscriptionId={m.id}
+                    quoteKey={quoteKey}
+                    notice={amountNotice}
+                    error={error}
+                    busy={busy}
+                    ready={!restartQuestion || offered.includes(restartPoint)}
+                    onCancel={() => setDialog(null)}
+                    onConfirm={(todayCents) => void restart(todayCents)}
+                    onRetry={() => setQuoteKey((k) => k + 1)}
+                  >
                     {restartQuestion && (
-                      <Stack as="fieldset" role="radiogroup" aria-label={restartQuestion} gap="1.5" mt="3" data-testid="restart-point">
+                      <Stack as="fieldset" role="radiogroup" aria-label={restartQuestion} gap="1.5" data-testid="restart-point">
                         <Text fontWeight="medium">{restartQuestion}</Text>
                         {offered.map((p) => (
                           <HStack as="label" key={p} gap="2" cursor="pointer">
@@ -380,16 +430,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
                         ))}
                       </Stack>
                     )}
-                    <FormError mt="3">{error}</FormError>
-                  </Dialog.Body>
-                  <Dialog.Footer>
-                    <Button variant="outline" onClick={() => setDialog(null)} disabled={busy}>
-                      Cancel
-                    </Button>
-                    <Button colorPalette="green" onClick={restart} loading={busy} disabled={!!restartQuestion && !offered.includes(restartPoint)}>
-                      Restart
-                    </Button>
-                  </Dialog.Footer>
+                  </RestartConfirm>
                 </>
               )}
               {dialog === "restarted" && restarted && (
@@ -423,7 +464,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
                     <Text mb="4">Enter your card to pay for the current period and restart your {m.business.name} membership.</Text>
                     <CardPaymentForm
                       config={config}
-                      submitLabel={`Pay ${formatCents(m.totalCents)} and restart`}
+                      submitLabel={`Pay ${formatCents(confirmedCents ?? m.totalCents)} and restart`}
                       prepare={async () => restartPayment.clientSecret}
                       onSucceeded={async () => {
                         const res = await commitAsync<SubscriptionCardCompleteMutation>(environment, CompleteMutation, { paymentIntentId: restartPayment.paymentIntentId }).catch(() => {

@@ -88,6 +88,9 @@ describe("PackingLists (issue 20)", () => {
     expect(within(shipping).getAllByText("Hudson, NY 12534").length).toBeGreaterThan(0);
     // One packing slip per box for the "Packing slips" print.
     expect(document.querySelectorAll(".packing-slip")).toHaveLength(5);
+    // A slip names its month as people do ("April 2026", not the route's "2026-04").
+    expect(screen.getAllByTestId("packing-slip")[0].textContent).toContain("Farm · Box for April 2026");
+    expect(document.querySelector(".packing-root")?.textContent).not.toContain("2026-04");
     expect(screen.getAllByRole("button", { name: /^Download CSV/ }).map((b) => b.getAttribute("aria-label"))).toEqual([
       "Download CSV: all lists",
       "Download CSV: Pickup",

@@ -4,7 +4,7 @@ import { graphql, usePaginationFragment } from "react-relay";
 import { MODE_NAMES } from "@shared/fulfillment.ts";
 import { LoadMore } from "../LoadMore.tsx";
 import { downloadCsv } from "../memberships/csv.ts";
-import { HOLD_LABEL } from "./format.ts";
+import { formatMonth, HOLD_LABEL } from "./format.ts";
 import { fetchPackingCsv, type PackingMode } from "./packingCsv.ts";
 import { PRINT_CSS } from "./printStyles.ts";
 import type { PackingListsFragment_query$key } from "./__generated__/PackingListsFragment_query.graphql.ts";
@@ -338,7 +338,7 @@ export function PackingLists({ query, businessId, businessName }: { query: Packi
           return (
             <Box key={b.membershipId} className="packing-slip" data-testid="packing-slip">
               <Text fontSize="sm">
-                {businessName} · {month}
+                {businessName} · Box for {formatMonth(month)}
               </Text>
               <Text fontSize="2xl" fontWeight="bold">
                 {b.memberName}

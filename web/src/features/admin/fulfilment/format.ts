@@ -1,7 +1,7 @@
 /** Dates and words of the Fulfilment screen (money is formatted by @shared/money.ts). */
+import { monthYear } from "../../../lib/dates.ts";
 
 const dayFormat = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
-const monthFormat = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", timeZone: "UTC" });
 
 /** "Apr 1, 2026" for a calendar date "2026-04-01" (no time zone: the business's day as the server names it). */
 export function formatDay(isoDate: string | null | undefined): string {
@@ -16,10 +16,12 @@ export function formatInstant(iso: string | null | undefined, timeZone: string):
   return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone }).format(new Date(iso));
 }
 
-/** "April 2026" for "2026-04". */
+/**
+ * "April 2026" for "2026-04": every month a person reads on the screen and the printed lists and slips (the CSV
+ * download keeps the ISO "YYYY-MM" of the route and its columns).
+ */
 export function formatMonth(yearMonth: string): string {
-  const [y, m] = yearMonth.split("-").map(Number);
-  return monthFormat.format(new Date(Date.UTC(y, m - 1, 1)));
+  return monthYear(yearMonth);
 }
 
 /** The month `n` months after "YYYY-MM". */
