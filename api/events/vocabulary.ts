@@ -20,6 +20,8 @@ export interface EventPayloads {
   "membership.changed.v1": { membershipId: number; userId: number; planId: number; mode: string; addonIds: number[]; effectivePeriod: string; totalCents?: number };
   /** A renewal applied the scheduled change from `period`: the membership now holds it at `totalCents` a month. */
   "membership.change_applied.v1": { membershipId: number; userId: number; planId: number; mode: string; addonIds: number[]; period: string; totalCents: number };
+  /** The member sent the membership's boxes to a new address (and, for delivery, area); the address is read from the membership. */
+  "membership.address_changed.v1": { membershipId: number; userId: number };
   /** The member withdrew a scheduled change (chose the current selection again). */
   "membership.change_withdrawn.v1": { membershipId: number; userId: number };
   /** A payment was declined, once per payment: a renewal charge (`code`: the decline code, or the intent's status, e.g. requires_action, when the member must act), or a checkout or restart card. */

@@ -21,6 +21,8 @@ import { MAX_ATTEMPTS, nextRetryAt, unpaidAttempts } from "../billing/renewal-at
 import { isoDate, localDate } from "../shared/calendar.ts";
 import { MODE_NAMES, type FulfillmentModeCode } from "../shared/fulfillment.ts";
 import { memberAddress, resumeDate } from "../subscriptions/rules.ts";
+import { addressAppliesFrom } from "../subscriptions/address.ts";
+import { addressLines } from "../shared/address.ts";
 import { businessMailSelect, businessSender, platformSender, type Sender } from "./brand.ts";
 import type { Letter } from "./layout.ts";
 import { letters, type Contact, type ReceiptOrder, type TemplateName } from "./templates.ts";
@@ -180,6 +182,26 @@ const handlers: Partial<Record<keyof EventPayloads, Handler>> = {
     return [
       forMember(config, m, event, "changed", (s) =>
         letters.changed({ brand: s.brand.name, box, effectivePeriod: p.effectivePeriod, totalCents: p.totalCents ?? null, links: s.links }),
+      ),
+    ];
+  }),
+  "membership.address_changed.v1": onMembership<"membership.address_changed.v1">(async ({ db, config, event, m }) => {
+    const sub = await db.subscription.findUniqueOrThrow({
+      where: { id: m.id },
+      select: { id: true, businessId: true, mode: true, address: true, fulfillmentPoint: true, plan: { select: { name: true } }, business: { select: { timeZone: true, page: { select: { billingDay: true, cutoffDay: true, boxReadyDay: true } } } } },
+    });
+    // The month as of the change (the event's time), as the member was told in the portal.
+    const appliesFrom = await addressAppliesFrom(db, event.createdAt, sub);
+    return [
+      forMember(config, m, event, "address_changed", (s) =>
+        letters.address_changed({
+          brand: s.brand.name,
+          box: boxLabel(sub.plan.name, sub.mode),
+          address: addressLines(sub.address),
+          area: sub.mode === "DELIVERY" && sub.fulfillmentPoint ? sub.fulfillmentPoint : null,
+          appliesFrom,
+          links: s.links,
+        }),
       ),
     ];
   }),

@@ -14,6 +14,7 @@ export const TEMPLATES = {
   restarted: { label: "Restart confirmation", optional: null },
   skipped: { label: "Skip confirmation", optional: null },
   changed: { label: "Change confirmation", optional: null },
+  address_changed: { label: "Delivery address changed", optional: null },
   canceled: { label: "Cancellation", optional: null },
   payment_failed: { label: "Payment failed", optional: null },
   final_notice: { label: "Final notice", optional: null },
@@ -188,6 +189,21 @@ export const letters = {
         `From ${periodLabel(a.effectivePeriod)} your box will be: ${a.box}.`,
         ...(a.totalCents !== null ? [`Your new monthly price is ${formatCents(a.totalCents)}, charged from ${periodLabel(a.effectivePeriod)} on.`] : []),
         "Until then your current box stays as it is.",
+      ],
+      actions: [{ label: "Open your portal", href: a.links.subscriptions }],
+      footer: ACCOUNT_FOOTER,
+    };
+  },
+  address_changed(a: { brand: string; box: string; address: string[]; area: string | null; appliesFrom: string; links: PortalLinks }): Letter {
+    return {
+      subject: `Your ${a.brand} boxes go to a new address from ${periodLabel(a.appliesFrom)}`,
+      preview: `From your ${periodLabel(a.appliesFrom)} box on: ${a.address.join(", ")}.`,
+      heading: "Your delivery address changed",
+      paragraphs: [
+        `From your ${periodLabel(a.appliesFrom)} box on, your ${a.box} goes to:`,
+        ...a.address,
+        ...(a.area ? [`Delivery area: ${a.area}.`] : []),
+        "A box already being packed goes to the address it was packed for. If you didn't make this change, contact us right away.",
       ],
       actions: [{ label: "Open your portal", href: a.links.subscriptions }],
       footer: ACCOUNT_FOOTER,

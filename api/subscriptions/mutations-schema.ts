@@ -8,6 +8,8 @@ import * as subscriptions from "./service.ts";
 import * as restart from "./restart.ts";
 import { MembershipNode } from "./schema.ts";
 import { PriceBreakdownRef } from "../billing/breakdown-schema.ts";
+import { AddressInput } from "../users/schema.ts";
+import * as address from "./address.ts";
 
 const MembershipIdInput = (name: string) =>
   builder.inputType(name, {
@@ -186,6 +188,39 @@ builder.mutationFields((t) => ({
         subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId"),
         fulfillmentPoint: input.fulfillmentPoint ?? undefined,
         expectedTotalCents: input.expectedTotalCents ?? undefined,
+      }),
+  }),
+}));
+
+const ChangeMembershipAddressInput = builder.inputType("ChangeMembershipAddressInput", {
+  fields: (t) => ({
+    subscriptionId: t.id({ required: true, description: "Membership global id or numeric databaseId." }),
+    address: t.field({ type: AddressInput, required: true, description: "The whole new address (street, city and zip code required)." }),
+    fulfillmentPoint: t.string({ description: "Delivery: the area chosen with the new address; omitted keeps the current one while it is offered." }),
+  }),
+});
+
+const ChangeMembershipAddressPayload = builder.objectRef<address.AddressChange>("ChangeMembershipAddressPayload").implement({
+  fields: (t) => ({
+    membership: t.prismaField({
+      type: MembershipNode,
+      resolve: (query, r, _a, ctx) => ctx.db.subscription.findUniqueOrThrow({ ...payloadQuery(query), where: { id: r.subscriptionId } }),
+    }),
+    appliesFrom: t.exposeString("appliesFrom", { description: "The first month (YYYY-MM) whose box goes to the new address (a frozen month keeps its packing list)." }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  changeMembershipAddress: t.field({
+    type: ChangeMembershipAddressPayload,
+    errors: { types: RULE_ERRORS },
+    description: "Member: send their shipping or delivery membership's boxes to a new address (and, for delivery, area).",
+    args: { input: t.arg({ type: ChangeMembershipAddressInput, required: true }) },
+    resolve: (_p, { input }, ctx) =>
+      address.changeMembershipAddress(ctx, {
+        subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId"),
+        address: Object.fromEntries(Object.entries(input.address).filter(([, v]) => v != null)),
+        fulfillmentPoint: input.fulfillmentPoint ?? undefined,
       }),
   }),
 }));

@@ -1,6 +1,7 @@
 /** The signed-in member's own memberships, orders and skips (spec §4 portal), as fields of User: ./member-reads.ts. */
 import { builder } from "../graphql/builder.ts";
 import * as reads from "./member-reads.ts";
+import { movableMemberships } from "./address.ts";
 import { MembershipNode, OrderNode, SkipObject } from "./schema.ts";
 
 builder.prismaObjectFields("User", (t) => ({
@@ -22,6 +23,11 @@ builder.prismaObjectFields("User", (t) => ({
     maxSize: 100,
     description: "Order history, newest first.",
     resolve: (query, user, _a, ctx) => reads.orders(ctx, { userId: user.id }, query),
+  }),
+  boxAddressMemberships: t.prismaField({
+    type: [MembershipNode],
+    description: "The current shipping and delivery memberships: a Profile address change offers to send their boxes there too.",
+    resolve: (query, user, _a, ctx) => movableMemberships(ctx, user.id, query),
   }),
   skips: t.prismaField({
     type: [SkipObject],

@@ -167,6 +167,17 @@ export const MembershipNode = builder.prismaNode("Subscription", {
     billingDay: t.exposeInt("billingDay"),
     isGift: t.exposeBoolean("isGift"),
     giftMessage: t.exposeString("giftMessage", { description: "The message packed with a gift box (empty when none)." }),
+    deliveryAddress: t.field({
+      type: AddressRef,
+      nullable: true,
+      description: "Where this membership's boxes go (shipping and delivery; null for pickup): changeMembershipAddress changes it.",
+      select: { mode: true, address: true },
+      resolve: (s) => {
+        if (s.mode === "PICKUP" || !s.address) return null;
+        const parsed = addressSchema.safeParse(s.address);
+        return parsed.success ? parsed.data : null;
+      },
+    }),
     providerSubscriptionId: t.string({ nullable: true, resolve: (s) => s.providerSubscriptionId }),
     paidThroughPeriod: t.exposeString("paidThroughPeriod", { nullable: true, description: "Last period (YYYY-MM) paid for." }),
     startedAt: t.field({ type: "DateTime", resolve: (s) => s.startedAt }),

@@ -1,11 +1,13 @@
 import { builder } from "../graphql/builder.ts";
 import { payloadQuery } from "../graphql/payload-query.ts";
 import { COMMON_ERRORS } from "../graphql/errors.ts";
-import { ConflictError, RateLimitedError, ValidationError } from "../shared/errors.ts";
+import { ConflictError, RateLimitedError, RuleViolationError, ValidationError } from "../shared/errors.ts";
 import type { User } from "../generated/prisma/client.ts";
 import { can } from "../auth/policy.ts";
 import { canReadUser, grantSelf } from "../auth/read-rules.ts";
 import * as users from "./service.ts";
+import { numericId } from "../graphql/ids.ts";
+import { saveProfileAndMoveBoxes } from "../subscriptions/address.ts";
 
 export const AddressRef = builder.objectRef<users.Address>("Address").implement({
   fields: (t) => ({
@@ -132,7 +134,15 @@ const ChangePasswordInput = builder.inputType("ChangePasswordInput", {
   fields: (t) => ({ currentPassword: t.string({ required: true }), newPassword: t.string({ required: true }) }),
 });
 const UpdateProfileInput = builder.inputType("UpdateProfileInput", {
-  fields: (t) => ({ email: t.string(), name: t.string(), phone: t.string(), address: t.field({ type: AddressInput }) }),
+  fields: (t) => ({
+    email: t.string(),
+    name: t.string(),
+    phone: t.string(),
+    address: t.field({ type: AddressInput }),
+    moveMembershipIds: t.idList({
+      description: "With a new address: the shipping and delivery memberships (User.boxAddressMemberships) whose boxes go there too (\"Also send my boxes here?\").",
+    }),
+  }),
 });
 const CreateUserInput = builder.inputType("CreateUserInput", {
   fields: (t) => ({
@@ -179,11 +189,13 @@ builder.mutationFields((t) => ({
   }),
   updateProfile: t.prismaField({
     type: "User",
-    errors: { types: COMMON_ERRORS },
+    // RuleViolationError: a ticked membership whose boxes cannot move (a pickup one, or no longer current).
+    errors: { types: [...COMMON_ERRORS, RuleViolationError] },
     args: { input: t.arg({ type: UpdateProfileInput, required: true }) },
     resolve: async (query, _p, { input }, ctx) => {
-      const { address, ...rest } = given(input);
-      const user = await users.updateProfile(ctx, { ...rest, address: address ? given(address) : undefined });
+      const { address, moveMembershipIds, ...rest } = given(input);
+      const move = (moveMembershipIds ?? []).map((id) => numericId(id, "Membership", "moveMembershipIds"));
+      const user = await saveProfileAndMoveBoxes(ctx, { ...rest, address: address ? given(address) : undefined }, move);
       return ctx.db.user.findUniqueOrThrow({ ...payloadQuery(query), where: { id: user.id } });
     },
   }),

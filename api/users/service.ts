@@ -163,8 +163,13 @@ const ProfileInput = z.object({
   address: addressPatchSchema.optional(),
 });
 
-/** Updates the member's own profile; absent fields are left as they are. */
-export async function updateProfile(ctx: ServiceContext, input: z.input<typeof ProfileInput>) {
+export type ProfileInput = z.input<typeof ProfileInput>;
+
+/**
+ * Updates the member's own profile; absent fields are left as they are. `alsoIn` runs in the same transaction with
+ * the saved row (a Profile address change that also moves memberships' boxes: subscriptions/address.ts).
+ */
+export async function updateProfile(ctx: ServiceContext, input: ProfileInput, alsoIn?: (tx: Prisma.TransactionClient, user: User) => Promise<void>) {
   const actor = requireUser(ctx);
   const data = parseInput(ProfileInput, input);
   const current = await ctx.db.user.findUniqueOrThrow({ where: { id: actor.user.id }, select: { address: true, email: true, name: true, phone: true } });
@@ -181,6 +186,7 @@ export async function updateProfile(ctx: ServiceContext, input: z.input<typeof P
       },
     });
     await writeEvents(tx, { at: ctx.clock.now(), actor: eventActorOf(ctx.actor) }, profileEvents(current, user));
+    await alsoIn?.(tx, user);
     return user;
   });
 }

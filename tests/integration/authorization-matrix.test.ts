@@ -292,6 +292,18 @@ const OPERATIONS: Operation[] = [
     },
   },
   {
+    // Issue 31: the member's own shipping or delivery membership only; staff cannot move a member's boxes.
+    name: "changeMembershipAddress(member A's membership)",
+    allowed: ["memberA"],
+    run: async (a) => {
+      const sub = await freshMembershipOfMemberA("ACTIVE");
+      await f.db.subscription.update({ where: { id: sub.id }, data: { mode: "SHIPPING" } });
+      return mutation(a, "changeMembershipAddress", `mutation($input: ChangeMembershipAddressInput!) { changeMembershipAddress(input: $input) { __typename ... on Error { message } } }`, {
+        input: { subscriptionId: String(sub.id), address: { street: "1 New Rd", city: "Akron", zip: "44301" } },
+      }, "alpha");
+    },
+  },
+  {
     name: "restartQuote(member A's canceled membership)",
     allowed: ["memberA"],
     run: async (a) => {

@@ -259,6 +259,33 @@ describe("receipts, the change confirmation and the pre-charge notice", () => {
     expect(stored.orderId).toBe(order.id);
   });
 
+  it("a new delivery address: the member is told where the boxes go and from which month (issue 31)", async () => {
+    // April 16th: April's list froze at the end of its cutoff day (the 8th), so the new address applies from May.
+    t.clock.set("2026-04-16T15:00:00Z");
+    const moved = await t.gqlOk(
+      `mutation($input: ChangeMembershipAddressInput!) { changeMembershipAddress(input: $input) { __typename ... on ChangeMembershipAddressSuccess { data { appliesFrom } } ... on Error { message } } }`,
+      { input: { subscriptionId: String(ada.membershipId), address: { fullName: "Ada Lovelace", street: "12 River Road", apt: "Unit 4", city: "Troy", state: "NY", zip: "12180", country: "US" } } },
+      // A fresh login: the checkout's session has expired by mid-April.
+      { token: await f.session(ada.user, "orchard") },
+    );
+    expect(moved.changeMembershipAddress).toEqual({ __typename: "ChangeMembershipAddressSuccess", data: { appliesFrom: "2026-05" } });
+    await dispatchAndDeliver();
+    const mail = only("ada@example.com", `Your ${BRAND} boxes go to a new address from May 2026`);
+    expect(block(mail, "From your May 2026 box on, your Veg Box, shipping goes to:", "US")).toEqual([
+      "From your May 2026 box on, your Veg Box, shipping goes to:",
+      "",
+      "Ada Lovelace",
+      "",
+      "12 River Road, Unit 4",
+      "",
+      "Troy, NY 12180",
+      "",
+      "US",
+    ]);
+    const stored = await t.db.prisma.mailMessage.findFirstOrThrow({ where: { toAddress: "ada@example.com", template: "address_changed" } });
+    expect(stored.orderId).toBeNull();
+  });
+
   it("a charged restart's receipt: the restart order, the member's default card, its order id stored", async () => {
     t.clock.set("2026-04-15T15:00:00Z");
     const cy = await f.user({ username: "cy", email: "cy@example.com" });
