@@ -52,6 +52,7 @@ const subscriptionSelect = {
   billingDay: true,
   isGift: true,
   fulfillmentPoint: true,
+  firstPeriod: true,
   business: { select: { ...membershipRowSelect.business.select, timeZone: true, page: { select: timing.timingSelect } } },
   plan: { select: { ref: true, name: true } },
   addons: { select: { amountCents: true, addon: { select: { ref: true, name: true } } } },

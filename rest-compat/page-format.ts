@@ -237,6 +237,10 @@ const PageContentIn = z
     supportPhone: S.supportPhone.describe(
       "Not in the §3 shape (GET does not return it): the support phone of the portal note and footer; left out, the stored one is kept; empty clears it",
     ),
+    afterCutoff: z
+      .enum(["REFUSE", "NEXT_MONTH"])
+      .nullish()
+      .describe("Not in the §3 shape: sign-ups past the cutoff day (REFUSE or NEXT_MONTH); left out, the stored one is kept"),
     itemIds: listedIds.describe("Items shown on the page"),
     itemsSnapshot: z
       .array(ItemIn)
@@ -271,6 +275,7 @@ export function serviceContent(c: PageContentBody): PageContentInput {
     addonLimit: c.addonLimit,
     addonSectionTitle: c.addonSectionTitle,
     supportPhone: c.supportPhone,
+    afterCutoff: c.afterCutoff,
   };
 }
 

@@ -1,23 +1,23 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { Actor, ServiceContext } from "../context.ts";
+import type { ServiceContext } from "../context.ts";
 import type { FulfillmentMode } from "../generated/prisma/client.ts";
 import { requireMember, requireUser } from "../auth/policy.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
-import { assertPlaceAvailable, SoldOutError } from "../catalog/capacity.ts";
+import { assertPlaceAvailable } from "../catalog/capacity.ts";
 import { variationFor } from "../catalog/service.ts";
 import { discountCents, findActiveCoupon } from "../coupons/service.ts";
 import { addressSchema } from "../users/service.ts";
 import { choosePoint, pointInDetails } from "../subscriptions/fulfillment-point.ts";
-import { addMonths, isoDate, localDate, yearMonthOf } from "../shared/calendar.ts";
+import { addMonths, isoDate, localDate, parseYearMonth } from "../shared/calendar.ts";
 import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";
-import { cutoffMessage, isPastCutoff, memberAddress } from "../subscriptions/rules.ts";
+import { signupTerms } from "../subscriptions/rules.ts";
 import { priceSelection, type PriceBreakdown } from "./pricing.ts";
 import { providerFor, recordPayment } from "./service.ts";
 import { PurchaseSchema, type Purchase } from "./purchase.ts";
-import { lockMember, refundedMessage, refundUnmatched, samePurchase, settlePaidPeriod } from "./settlement.ts";
-import { saveDefaultCard } from "./cards.ts";
+import { lockMember, samePurchase } from "./settlement.ts";
+import { openSignupSetup } from "./signup.ts";
 
 /**
  * Checkout (spec §2 checkout, §4 payment, §5 cutoff): the server prices the selection from the catalogue,
@@ -57,18 +57,33 @@ export interface Quote {
   addons: { id: number; ref: string; name: string; amountCents: number }[];
   coupon: { id: number; code: string } | null;
   price: PriceBreakdown;
-  /** The billing period the first charge pays for (YYYY-MM, business time zone). */
+  /** The billing period the first charge pays for (YYYY-MM, business time zone): the first month with a box. */
   period: string;
   billingDay: number;
   /** ISO date of the first renewal. */
   nextBillingDate: string;
+  /**
+   * A sign-up past the cutoff at a business that takes them for next month (issue 31): the card is saved today with
+   * a setup intent, nothing is charged until `firstChargeDate`, the billing day of `period`.
+   */
+  startsNextMonth: boolean;
+  /** ISO date of the first charge: today, or the billing day of `period` for a next-month sign-up. */
+  firstChargeDate: string;
+}
+
+/**
+ * Which sign-ups a channel takes: the GraphQL checkout takes next-month sign-ups past the cutoff where the business
+ * allows them; REST's create-payment-intent answers a payment intent's secret, so it keeps §8's refusal everywhere.
+ */
+export interface QuoteOptions {
+  nextMonthSignups?: boolean;
 }
 
 /**
  * Prices a selection and checks every rule a checkout must pass (cutoff, modes, add-on limit, coupon, a place
  * left: advisory here, decided when the payment settles).
  */
-export async function quoteSelection(ctx: ServiceContext, input: SelectionInput): Promise<Quote> {
+export async function quoteSelection(ctx: ServiceContext, input: SelectionInput, options: QuoteOptions = {}): Promise<Quote> {
   const sel = parseInput(SelectionSchema, input);
   const business = await ctx.db.business.findUnique({
     where: { slug: sel.businessSlug },
@@ -79,7 +94,8 @@ export async function quoteSelection(ctx: ServiceContext, input: SelectionInput)
   if (!page) throw new RuleViolationError("This business is not accepting members yet.", "not_configured");
 
   const today = localDate(ctx.clock.now(), business.timeZone);
-  if (isPastCutoff(today, page.cutoffDay)) throw new RuleViolationError(cutoffMessage(page.cutoffDay!), "past_cutoff");
+  const terms = signupTerms(today, { cutoffDay: page.cutoffDay, billingDay: page.billingDay, afterCutoff: options.nextMonthSignups ? page.afterCutoff : "REFUSE" });
+  if (terms.closedMessage) throw new RuleViolationError(terms.closedMessage, "past_cutoff");
 
   const enabled = { PICKUP: page.pickupEnabled, SHIPPING: page.shippingEnabled, DELIVERY: page.deliveryEnabled };
   if (!enabled[sel.mode]) {
@@ -121,7 +137,7 @@ export async function quoteSelection(ctx: ServiceContext, input: SelectionInput)
     discountFor: coupon ? (subtotal) => discountCents(coupon, subtotal) : undefined,
     taxRateBps: page.taxEnabled ? page.taxRateBps : null,
   });
-  const next = addMonths(today, 1);
+  const next = addMonths(parseYearMonth(terms.firstPeriod), 1);
   return {
     business: { id: business.id, slug: business.slug, name: business.name, timeZone: business.timeZone },
     plan: { id: plan.id, ref: plan.ref, name: plan.name },
@@ -130,9 +146,11 @@ export async function quoteSelection(ctx: ServiceContext, input: SelectionInput)
     addons: addons.map((a) => ({ id: a.id, ref: a.ref, name: a.name, amountCents: a.amountCents })),
     coupon: coupon ? { id: coupon.id, code: coupon.code } : null,
     price,
-    period: yearMonthOf(today),
+    period: terms.firstPeriod,
     billingDay: page.billingDay,
     nextBillingDate: isoDate({ ...next, day: page.billingDay }),
+    startsNextMonth: terms.startsNextMonth,
+    firstChargeDate: isoDate(terms.firstChargeDate),
   };
 }
 
@@ -151,6 +169,9 @@ export type StartCheckoutInput = { selection: SelectionInput } & z.input<typeof 
 
 export interface StartedCheckout {
   subscriptionId: number;
+  /** PAYMENT: a payment intent for the first period; SETUP: a next-month sign-up's setup intent (the card is only saved). */
+  intent: "PAYMENT" | "SETUP";
+  /** The intent's id and client secret (a setup intent's for SETUP). */
   paymentIntentId: string;
   clientSecret: string;
   quote: Quote;
@@ -174,10 +195,10 @@ export function checkoutAttemptKey(ctx: ServiceContext, clientKey: string | unde
  * first period. The same idempotency key returns the same checkout; a new attempt for the same business
  * replaces an unfinished one instead of adding a second membership.
  */
-export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInput): Promise<StartedCheckout> {
+export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInput, options: QuoteOptions = {}): Promise<StartedCheckout> {
   const { selection, ...rest } = input;
   const data = parseInput(StartCheckoutSchema, rest);
-  const quote = await quoteSelection(ctx, selection);
+  const quote = await quoteSelection(ctx, selection, options);
   const actor = requireMember(ctx, quote.business.slug);
   const userId = actor.user.id;
   const idempotencyKey = `checkout:${userId}:${data.idempotencyKey}`;
@@ -209,7 +230,7 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
   if (repeated?.subscriptionId) {
     if (!repeated.purchase || !samePurchase(PurchaseSchema.parse(repeated.purchase), purchase)) throw keyReused();
     const intent = await provider.retrievePaymentIntent(repeated.providerPaymentId);
-    return { subscriptionId: repeated.subscriptionId, paymentIntentId: intent.id, clientSecret: intent.clientSecret, quote };
+    return { subscriptionId: repeated.subscriptionId, intent: "PAYMENT", paymentIntentId: intent.id, clientSecret: intent.clientSecret, quote };
   }
   if (data.expectedTotalCents !== undefined && data.expectedTotalCents !== quote.price.totalCents) {
     throw new ConflictError("The price of your selection has changed. Please review your order.", "price_mismatch");
@@ -217,7 +238,15 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
   const customerId = await provider.ensureCustomer({ userId, email: user.email ?? data.email, name: user.name, existingId: user.paymentCustomerId });
 
   const { address, ...columns } = selected;
-  const row = { ...columns, status: "INCOMPLETE" as const, address: address ?? undefined, paymentProvider: provider.name, startedAt: ctx.clock.now() };
+  const row = {
+    ...columns,
+    status: "INCOMPLETE" as const,
+    address: address ?? undefined,
+    paymentProvider: provider.name,
+    startedAt: ctx.clock.now(),
+    firstPeriod: quote.startsNextMonth ? quote.period : null,
+    signupSetupIntentId: null,
+  };
   const subscriptionId = await ctx.db.$transaction(async (tx) => {
     // Under the member's lock, as settlement: a membership opened meanwhile (another tab, a restart) is seen here.
     await lockMember(tx, userId);
@@ -246,6 +275,11 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
     return created.id;
   });
 
+  if (quote.startsNextMonth) {
+    // Nothing is charged today: the card is saved (signup.ts completes the membership once it is).
+    const setup = await openSignupSetup(ctx, { subscriptionId, customerId, idempotencyKey });
+    return { subscriptionId, intent: "SETUP", paymentIntentId: setup.id, clientSecret: setup.clientSecret, quote };
+  }
   const intent = await provider.createPaymentIntent({
     customerId,
     amountCents: quote.price.totalCents,
@@ -273,92 +307,10 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
     await record(null);
     throw new ConflictError("You already have a membership at this business.", "already_member");
   }
-  return { subscriptionId, paymentIntentId: intent.id, clientSecret: intent.clientSecret, quote };
+  return { subscriptionId, intent: "PAYMENT", paymentIntentId: intent.id, clientSecret: intent.clientSecret, quote };
 }
 
 /** A client reused one attempt's idempotency key for another selection (each attempt must use its own). */
 function keyReused() {
   return new ConflictError("This checkout was started with another selection. Please review your order and pay again.", "idempotency_key_reused");
-}
-
-export interface CompletedCheckout {
-  orderId: number;
-  subscriptionId: number;
-  chargedCents: number;
-  nextBillingDate: string;
-  createdAt: Date;
-  /** The card that paid (null: a free period, or a provider that did not say). */
-  card: { brand: string; last4: string } | null;
-  /** Where the receipt goes ("" when the member has no address). */
-  receiptEmail: string;
-}
-
-/**
- * Finishes a payment the member confirmed in the card form (a checkout, or a restart that needed the card)
- * once the provider says it succeeded: saves the card for renewals, creates the period's order and activates
- * the membership. Safe to call again (and from the provider's webhook): the order is created once. A second
- * successful payment for the same period is refunded at once.
- */
-export async function completeCheckout(ctx: ServiceContext, input: { paymentIntentId: string }): Promise<CompletedCheckout> {
-  const actor = requireMember(ctx);
-  const payment = await ctx.db.payment.findUnique({ where: { providerPaymentId: input.paymentIntentId } });
-  // A payment whose checkout gave way to a restart has no membership any more: settling it refunds it.
-  if (!payment || payment.userId !== actor.user.id) throw new NotFoundError("Payment");
-  return settleCheckoutPayment(ctx, payment.id);
-}
-
-/**
- * The part of completion that needs no actor (shared with provider webhooks): settles the payment's own purchase
- * (api/billing/settlement.ts). A payment that cannot be matched is refunded: one for a period already paid
- * answers with that period's order (a double submit), any other is refused with the reason.
- */
-export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "clock" | "config" | "log"> & { actor?: Actor }, paymentId: number): Promise<CompletedCheckout> {
-  const payment = await ctx.db.payment.findUniqueOrThrow({ where: { id: paymentId } });
-  const provider = providerFor(ctx);
-  const intent = await provider.retrievePaymentIntent(payment.providerPaymentId);
-  await recordPayment(ctx.db, intent, { userId: payment.userId, subscriptionId: payment.subscriptionId, provider: provider.name, at: ctx.clock.now(), actor: ctx.actor });
-  if (intent.status !== "succeeded") {
-    throw new RuleViolationError(intent.lastError?.message ?? "Payment was not completed", intent.lastError?.code ?? "payment_incomplete");
-  }
-  const period = intent.metadata.period;
-  const kind = intent.metadata.kind === "RESTART" || intent.metadata.kind === "RENEWAL" ? intent.metadata.kind : "INITIAL";
-  const settled = await settlePaidPeriod(ctx, {
-    userId: payment.userId,
-    subscriptionId: payment.subscriptionId,
-    paymentId: payment.id,
-    paidCents: intent.amountCents,
-    period,
-    kind,
-  });
-  if (settled.outcome === "refund") {
-    if (payment.refundedCents === 0) await refundUnmatched(ctx, payment, intent, settled.reason);
-    const message = refundedMessage(settled.reason, intent.amountCents);
-    if (settled.reason === "sold_out") throw new SoldOutError(message);
-    if (settled.reason !== "duplicate" || settled.orderId === null) throw new ConflictError(message, "payment_refunded");
-  }
-  const card = intent.paymentMethodId ? await provider.describeCard(intent.paymentMethodId) : null;
-  // A card that was saved to the customer becomes the one renewals charge.
-  if (settled.outcome === "settled" && card?.customerId) await saveDefaultCard(ctx, provider.name, payment.userId, card);
-  const order = await ctx.db.order.findUniqueOrThrow({
-    where: { id: settled.orderId! },
-    select: {
-      id: true,
-      subscriptionId: true,
-      totalCents: true,
-      createdAt: true,
-      period: true,
-      subscription: { select: { billingDay: true, email: true, user: { select: { email: true } } } },
-    },
-  });
-  const [y, m] = order.period.split("-").map(Number);
-  const next = addMonths({ year: y, month: m }, 1);
-  return {
-    orderId: order.id,
-    subscriptionId: order.subscriptionId,
-    chargedCents: order.totalCents,
-    nextBillingDate: isoDate({ ...next, day: order.subscription.billingDay }),
-    createdAt: order.createdAt,
-    card: card ? { brand: card.brand, last4: card.last4 } : null,
-    receiptEmail: memberAddress(order.subscription),
-  };
 }

@@ -45,7 +45,9 @@ export async function recordRenewals(
   const untouchedIds = claimed.filter((id) => !settled.has(id));
 
   const { orderOf, paymentOf } = await ctx.db.$transaction(async (tx) => {
-    const orders = paid.length ? await insertOrders(tx, paid.map((p) => periodOrder(p.sub, { period, kind: "RENEWAL", at: now }))) : [];
+    // A next-month sign-up's first charge makes its first order (INITIAL); every later one is a renewal.
+    const kindOf = (sub: { firstPeriod: string | null }) => (sub.firstPeriod === period ? "INITIAL" : "RENEWAL");
+    const orders = paid.length ? await insertOrders(tx, paid.map((p) => periodOrder(p.sub, { period, kind: kindOf(p.sub), at: now }))) : [];
     const orderOf = new Map(orders.map((o) => [o.subscription_id, o.id]));
     const rows = payments.length
       ? await insertPayments(

@@ -8,9 +8,11 @@ import { ValidationError } from "../shared/errors.ts";
 import { bpsToPercent } from "../pages/content.ts";
 import type { PaymentIntentInfo, SetupIntentInfo } from "./provider.ts";
 import { SandboxCardError } from "./sandbox-cards.ts";
-import { completeCheckout, quoteSelection, startCheckout, type CompletedCheckout as CompletedCheckoutResult, type Quote } from "./checkout.ts";
+import { quoteSelection, startCheckout, type Quote, type StartedCheckout as StartedCheckoutResult } from "./checkout.ts";
+import { completeCheckout, type CompletedCheckout as CompletedCheckoutResult } from "./complete-checkout.ts";
 import { defaultCardOf, finishCardUpdate, promotePaymentMethod, SingleUsePaymentMethodError, startCardUpdate } from "./cards.ts";
 import { sandboxFor } from "./service.ts";
+import { completeSignup } from "./signup.ts";
 import { itemiseQuote } from "./breakdown.ts";
 import { PriceBreakdownRef } from "./breakdown-schema.ts";
 
@@ -53,7 +55,12 @@ const CheckoutQuote = builder.objectRef<Quote>("CheckoutQuote").implement({
       description: "The same price line by line (plan, surcharge, add-ons, coupon, tax): what the order summary shows.",
       resolve: (q) => itemiseQuote({ planName: q.plan.name, mode: q.mode, price: q.price, addons: q.addons, couponCode: q.coupon?.code ?? null }),
     }),
-    period: t.string({ description: "Billing period (YYYY-MM) of the first charge.", resolve: (q) => q.period }),
+    period: t.string({ description: "Billing period (YYYY-MM) of the first charge: the first month with a box.", resolve: (q) => q.period }),
+    startsNextMonth: t.boolean({
+      description: "A sign-up past the cutoff at a business that takes them for next month: nothing is charged today, the card is saved.",
+      resolve: (q) => q.startsNextMonth,
+    }),
+    firstChargeDate: t.string({ description: "ISO date of the first charge: today, or the billing day of period for a next-month sign-up.", resolve: (q) => q.firstChargeDate }),
     billingDay: t.int({ resolve: (q) => q.billingDay }),
     nextBillingDate: t.string({ description: "ISO date of the first renewal.", resolve: (q) => q.nextBillingDate }),
   }),
@@ -71,11 +78,19 @@ const StartCheckoutInput = builder.inputType("StartCheckoutInput", {
   }),
 });
 
+const CheckoutIntentEnum = builder.enumType("CheckoutIntent", {
+  values: {
+    PAYMENT: { description: "A payment intent for the first period: confirm the payment (stripe.confirmCardPayment / confirmSandboxPayment)." },
+    SETUP: { description: "A next-month sign-up: nothing is charged today; save the card (stripe.confirmCardSetup / confirmSandboxSetup)." },
+  } as const,
+});
+
 const StartedCheckout = builder
-  .objectRef<{ subscriptionId: number; paymentIntentId: string; clientSecret: string; quote: Quote }>("StartedCheckout")
+  .objectRef<StartedCheckoutResult>("StartedCheckout")
   .implement({
     fields: (t) => ({
-      paymentIntentId: t.exposeString("paymentIntentId"),
+      intent: t.field({ type: CheckoutIntentEnum, resolve: (s) => s.intent }),
+      paymentIntentId: t.exposeString("paymentIntentId", { description: "The intent's id (a setup intent's when intent is SETUP): completeCheckout takes it." }),
       clientSecret: t.exposeString("clientSecret", { description: "Confirm it with the card form (Stripe.js or the sandbox form)." }),
       quote: t.field({ type: CheckoutQuote, resolve: (s) => s.quote }),
       membership: t.prismaField({
@@ -100,11 +115,14 @@ const CompletedCheckout = builder
       chargedCents: t.exposeInt("chargedCents"),
       card: t.field({ type: PaidCard, nullable: true, description: "The card that paid (null for a free period).", resolve: (c) => c.card }),
       receiptEmail: t.exposeString("receiptEmail", { description: "Where the receipt was sent (empty when the member has no email address)." }),
-      nextBillingDate: t.exposeString("nextBillingDate"),
+      nextBillingDate: t.exposeString("nextBillingDate", { description: "ISO date of the next charge (a next-month sign-up's first charge)." }),
+      firstPeriod: t.exposeString("firstPeriod", { description: "The first month with a box (YYYY-MM)." }),
       createdAt: t.expose("createdAt", { type: "DateTime" }),
       order: t.prismaField({
         type: "Order",
-        resolve: (query, c, _a, ctx) => ctx.db.order.findUniqueOrThrow({ ...query, where: { id: c.orderId } }),
+        nullable: true,
+        description: "The first period's order; null for a next-month sign-up (nothing is charged until its first month).",
+        resolve: (query, c, _a, ctx) => (c.orderId === null ? null : ctx.db.order.findUniqueOrThrow({ ...query, where: { id: c.orderId } })),
       }),
       membership: t.prismaField({
         type: MembershipNode,
@@ -168,7 +186,7 @@ builder.queryFields((t) => ({
     description: "Price a selection (order summary) and check it can be bought today (cutoff, modes, add-on limit, coupon).",
     args: { selection: t.arg({ type: CheckoutSelectionInput, required: true }) },
     resolve: (_p, { selection }, ctx) =>
-      quoteSelection(ctx, { ...selection, fulfillmentPoint: selection.fulfillmentPoint ?? undefined, couponCode: selection.couponCode ?? undefined }),
+      quoteSelection(ctx, { ...selection, fulfillmentPoint: selection.fulfillmentPoint ?? undefined, couponCode: selection.couponCode ?? undefined }, { nextMonthSignups: true }),
   }),
 }));
 
@@ -186,14 +204,21 @@ builder.mutationFields((t) => ({
         address: input.address ? Object.fromEntries(Object.entries(input.address).filter(([, v]) => v != null)) : undefined,
         expectedTotalCents: input.expectedTotalCents ?? undefined,
         idempotencyKey: input.idempotencyKey,
-      }),
+      }, { nextMonthSignups: true }),
   }),
   completeCheckout: t.field({
     type: CompletedCheckout,
     errors: { types: RULE_ERRORS },
-    description: "Activate the membership once its payment intent has succeeded (idempotent).",
-    args: { paymentIntentId: t.arg.string({ required: true }) },
-    resolve: (_p, { paymentIntentId }, ctx) => completeCheckout(ctx, { paymentIntentId }),
+    description:
+      "Activate the membership once its payment intent has succeeded, or (a next-month sign-up, StartedCheckout.intent SETUP) once its " +
+      "setup intent saved the card (idempotent). Give exactly one of the two ids.",
+    args: { paymentIntentId: t.arg.string(), setupIntentId: t.arg.string() },
+    resolve: (_p, { paymentIntentId, setupIntentId }, ctx) => {
+      if (!paymentIntentId === !setupIntentId) {
+        throw new ValidationError("Give either the payment intent or the setup intent of the checkout.", [{ path: "paymentIntentId", message: "Exactly one of paymentIntentId and setupIntentId" }]);
+      }
+      return setupIntentId ? completeSignup(ctx, { setupIntentId }) : completeCheckout(ctx, { paymentIntentId: paymentIntentId! });
+    },
   }),
   confirmSandboxPayment: t.field({
     type: PaymentIntentRef,

@@ -6,7 +6,8 @@ import type { PrismaClient } from "../db.ts";
 import type { Clock } from "../shared/clock.ts";
 import { ConflictError } from "../shared/errors.ts";
 import { SoldOutError } from "../catalog/capacity.ts";
-import { settleCheckoutPayment } from "./checkout.ts";
+import { settleCheckoutPayment } from "./complete-checkout.ts";
+import { settleSignup } from "./signup.ts";
 import { recordPayment, providerFor } from "./service.ts";
 import { saveDefaultCard } from "./cards.ts";
 import { SYSTEM_ACTOR, writeEvents, type NewEvent } from "../events/outbox.ts";
@@ -59,6 +60,12 @@ async function handleStripeEvent(ctx: WebhookContext, event: Stripe.Event): Prom
       const user = customerId ? await ctx.db.user.findFirst({ where: { paymentCustomerId: customerId }, select: { id: true } }) : null;
       if (!user || !pmId) {
         outcome = "ignored";
+        break;
+      }
+      // A next-month sign-up whose browser closed before it completed: its membership is activated here.
+      const signup = await ctx.db.subscription.findUnique({ where: { signupSetupIntentId: si.id }, select: { id: true, status: true } });
+      if (signup?.status === "INCOMPLETE") {
+        await settleSignup(ctx, signup.id);
         break;
       }
       const provider = providerFor(ctx);

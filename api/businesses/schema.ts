@@ -6,11 +6,16 @@ import { can } from "../auth/policy.ts";
 import { canReadApiToken, canReadBusiness, canReadBusinessUser } from "../auth/read-rules.ts";
 import { catalogueQuery } from "../catalog/service.ts";
 import { localDate } from "../shared/calendar.ts";
-import { cutoffMessage, isPastCutoff } from "../subscriptions/rules.ts";
+import { signupTerms } from "../subscriptions/rules.ts";
 import { UserSummary } from "../users/schema.ts";
 import { NotFoundError, ValidationError } from "../shared/errors.ts";
 import type { ServiceContext } from "../context.ts";
 import * as businesses from "./service.ts";
+
+/** Spec §5's refusal or a next-month sign-up, today in the business's time zone (subscriptions/rules.ts signupTerms). */
+function signupTermsOf(ctx: { clock: { now(): Date } }, b: { timeZone: string; page: { cutoffDay: number | null; billingDay: number; afterCutoff: "REFUSE" | "NEXT_MONTH" } | null }) {
+  return signupTerms(localDate(ctx.clock.now(), b.timeZone), { cutoffDay: b.page?.cutoffDay ?? null, billingDay: b.page?.billingDay ?? 1, afterCutoff: b.page?.afterCutoff ?? "REFUSE" });
+}
 
 const BusinessRoleEnum = builder.enumType(BusinessRole, {
   name: "BusinessRole",
@@ -61,12 +66,20 @@ builder.prismaNode("Business", {
     checkoutClosedMessage: t.string({
       nullable: true,
       description:
-        "Spec §8 'Past cutoff' message while today (in the business's time zone, on the server's clock) is past the page's cutoff day: checkout is refused until next month. Null while checkout is open.",
-      select: { timeZone: true, page: { select: { cutoffDay: true } } },
-      resolve: (b, _a, ctx) => {
-        const cutoffDay = b.page?.cutoffDay ?? null;
-        return isPastCutoff(localDate(ctx.clock.now(), b.timeZone), cutoffDay) ? cutoffMessage(cutoffDay!) : null;
-      },
+        "Spec §8 'Past cutoff' message while today (in the business's time zone, on the server's clock) is past the page's cutoff day and the page " +
+        "refuses sign-ups then (afterCutoff REFUSE): checkout is refused until next month. Null while checkout is open.",
+      select: { timeZone: true, page: { select: { cutoffDay: true, billingDay: true, afterCutoff: true } } },
+      resolve: (b, _a, ctx) => signupTermsOf(ctx, b).closedMessage,
+    }),
+    signupFirstPeriod: t.string({
+      description: "The month (YYYY-MM) of a sign-up's first box today: this month, or next month past the cutoff at a NEXT_MONTH page.",
+      select: { timeZone: true, page: { select: { cutoffDay: true, billingDay: true, afterCutoff: true } } },
+      resolve: (b, _a, ctx) => signupTermsOf(ctx, b).firstPeriod,
+    }),
+    signupStartsNextMonth: t.boolean({
+      description: "Past the cutoff at a NEXT_MONTH page: a sign-up today saves the card, its first box and charge are next month's.",
+      select: { timeZone: true, page: { select: { cutoffDay: true, billingDay: true, afterCutoff: true } } },
+      resolve: (b, _a, ctx) => signupTermsOf(ctx, b).startsNextMonth,
     }),
     page: t.relation("page", { nullable: true }),
     nextBox: t.relation("nextBox", { nullable: true }),

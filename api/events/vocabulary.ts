@@ -6,6 +6,8 @@
 export interface EventPayloads {
   /** A checkout's first payment settled: the membership is ACTIVE. */
   "membership.started.v1": { membershipId: number; userId: number; orderId: number; period: string; planId: number; mode: string; totalCents: number };
+  /** A sign-up past the cutoff for next month's box (issue 31): the card is saved, the membership ACTIVE, nothing charged until `firstPeriod`'s billing day. */
+  "membership.signed_up.v1": { membershipId: number; userId: number; firstPeriod: string; planId: number; mode: string; totalCents: number };
   /** A renewal paid a new period (billing run, or a past-due payment confirmed by the member). */
   "membership.renewed.v1": { membershipId: number; userId: number; orderId: number; period: string; totalCents: number };
   /** A canceled membership is ACTIVE again: charged for the current period (`orderId`), or reactivated free when it was paid through it. */

@@ -193,6 +193,8 @@ function readMemberships(db: PrismaClient, businessId: number, period: YearMonth
         LEFT JOIN orders o ON o.subscription_id = s.id AND o.period = ${period}
         LEFT JOIN subscription_changes c ON c.subscription_id = s.id
        WHERE s.business_id = ${businessId} AND s.status IN ('ACTIVE', 'PAST_DUE')
+         -- A next-month sign-up has no box (and owes nothing) before its first month.
+         AND (s.first_period IS NULL OR s.first_period <= ${period})
     ), m AS (
       SELECT b.*, NOT b.refunded AND (b.paid OR NOT b.skipped) AS boxed,
              CASE WHEN NOT b.paid AND NOT b.skipped AND b.change_priced THEN b.change_mode ELSE b.mode END AS pk_mode,

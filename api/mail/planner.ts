@@ -16,9 +16,9 @@ import type { Config } from "../config.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { StoredEvent } from "../events/outbox.ts";
 import type { EventPayloads } from "../events/vocabulary.ts";
-import { itemiseOrder } from "../billing/breakdown.ts";
+import { itemiseMembership, itemiseOrder, membershipPriceSelect } from "../billing/breakdown.ts";
 import { MAX_ATTEMPTS, nextRetryAt, unpaidAttempts } from "../billing/renewal-attempts.ts";
-import { isoDate, localDate } from "../shared/calendar.ts";
+import { addMonths, isoDate, localDate, parseYearMonth, yearMonthOf } from "../shared/calendar.ts";
 import { MODE_NAMES, type FulfillmentModeCode } from "../shared/fulfillment.ts";
 import { memberAddress, resumeDate } from "../subscriptions/rules.ts";
 import { addressAppliesFrom } from "../subscriptions/address.ts";
@@ -151,12 +151,23 @@ const handlers: Partial<Record<keyof EventPayloads, Handler>> = {
       ),
     ];
   }),
+  "membership.signed_up.v1": onMembership<"membership.signed_up.v1">(async ({ db, config, event, m, p }) => {
+    const priced = await db.subscription.findUniqueOrThrow({ where: { id: m.id }, select: membershipPriceSelect });
+    // The first charge: the billing day of the first month (the month before it is "paid through": nothing owed).
+    const chargeDate = nextCharge(m, yearMonthOf(addMonths(parseYearMonth(p.firstPeriod), -1)));
+    return [
+      forMember(config, m, event, "signup_welcome", (s) =>
+        letters.signup_welcome({ brand: s.brand.name, firstPeriod: p.firstPeriod, chargeDate, price: itemiseMembership(priced), links: s.links }),
+      ),
+    ];
+  }),
   "membership.renewed.v1": onMembership<"membership.renewed.v1">(async ({ db, config, event, m, p }) => {
     const order = await receiptOrder(db, m, p.orderId);
+    const first = (await db.order.findUnique({ where: { id: p.orderId }, select: { kind: true } }))?.kind === "INITIAL";
     return [
       forMember(
         config, m, event, "renewal_receipt",
-        (s) => letters.renewal_receipt({ brand: s.brand.name, period: p.period, order, totalCents: order?.price.totalCents ?? p.totalCents, nextChargeDate: nextCharge(m, p.period), contact: contactOf(s), links: s.links }),
+        (s) => letters.renewal_receipt({ first, brand: s.brand.name, period: p.period, order, totalCents: order?.price.totalCents ?? p.totalCents, nextChargeDate: nextCharge(m, p.period), contact: contactOf(s), links: s.links }),
         order?.number ?? null,
       ),
     ];

@@ -13,7 +13,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import type { StoreContext } from "./store.ts";
 import type { DispatchContext } from "./dispatch.ts";
 import { changeTakesEffect, priceScheduledChanges, renewalAmountCents, type PricedChange } from "../billing/renewal-pricing.ts";
-import { addDays, dayNumber, dayOfMonth, daysBetween, isoDate, localDate, parseYearMonth, type LocalDate } from "../shared/calendar.ts";
+import { addDays, dayNumber, dayOfMonth, daysBetween, isoDate, localDate, parseYearMonth, yearMonthOf, type LocalDate } from "../shared/calendar.ts";
 import { nextBillingPeriod, skipTargetMonth, windowState } from "../subscriptions/rules.ts";
 import { timingOf } from "../subscriptions/timing.ts";
 import { adminUrl, businessMailSelect, businessSender, membershipDialogLinks, type MailBusiness } from "./brand.ts";
@@ -36,6 +36,7 @@ const memberSelect = {
   couponId: true,
   plan: { select: { name: true } },
   paidThroughPeriod: true,
+  firstPeriod: true,
   user: { select: { email: true, mailReminders: true, mailPrechargeNotice: true } },
   skips: { select: { yearMonth: true } },
   pendingChange: { select: { planId: true, mode: true, fulfillmentPoint: true, addonIds: true, effectivePeriod: true } },
@@ -93,6 +94,8 @@ async function planBusiness(tx: Tx, ctx: StoreContext, b: MailBusiness, report: 
     };
     const openWindows = { skip: closing("skip"), change: closing("change") };
     for (const m of members) {
+      // A next-month sign-up hears nothing before its first month (the welcome told it when that comes).
+      if (m.firstPeriod && yearMonthOf(today) < m.firstPeriod) continue;
       const skipped = new Set(m.skips.map((s) => s.yearMonth));
       const dialogs = membershipDialogLinks(sender.links, m.id);
       const base = { sender, recipientUserId: m.userId, toAddress: memberAddress(m), eventSequence: null, orderId: null };

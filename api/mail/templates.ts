@@ -10,6 +10,7 @@ import type { Letter, ReceiptRow } from "./layout.ts";
 
 export const TEMPLATES = {
   welcome: { label: "Welcome and receipt", optional: null },
+  signup_welcome: { label: "Welcome (first box next month)", optional: null },
   renewal_receipt: { label: "Renewal receipt", optional: null },
   restarted: { label: "Restart confirmation", optional: null },
   skipped: { label: "Skip confirmation", optional: null },
@@ -135,11 +136,33 @@ export const letters = {
       footer: RECEIPT_FOOTER,
     };
   },
-  renewal_receipt(r: Receipt): Letter {
+  /**
+   * A next-month sign-up's welcome (issue 31): when the first box comes and what will be charged then, line by line;
+   * no receipt (nothing was charged).
+   */
+  signup_welcome(a: { brand: string; firstPeriod: string; chargeDate: string; price: ItemisedPrice; links: PortalLinks }): Letter {
+    return {
+      subject: `Welcome to ${a.brand}: your first box is ${monthName(parseYearMonth(a.firstPeriod).month)}'s`,
+      preview: `Nothing was charged today. ${formatCents(a.price.totalCents)} will be charged on ${dateLabel(a.chargeDate)}.`,
+      heading: `Welcome to ${a.brand}!`,
+      paragraphs: [
+        `Your membership starts with your ${periodLabel(a.firstPeriod)} box. Nothing was charged today; ${formatCents(a.price.totalCents)} will be charged on ${dateLabel(a.chargeDate)}, and then on the same day each month.`,
+        "You can skip a month or change your box from your portal.",
+      ],
+      receipt: [
+        ...a.price.lines.map((l) => ({ label: l.label, amount: formatCents(l.amountCents) })),
+        { label: `To be charged on ${dateLabel(a.chargeDate)}`, amount: formatCents(a.price.totalCents) },
+      ],
+      actions: [{ label: "Open your portal", href: a.links.subscriptions }],
+      footer: ACCOUNT_FOOTER,
+    };
+  },
+  /** A renewal's receipt; `first`: the first charge of a next-month sign-up (its INITIAL order). */
+  renewal_receipt(r: Receipt & { first?: boolean }): Letter {
     return {
       subject: `Your ${r.brand} receipt for ${periodLabel(r.period)}`,
       preview: `${formatCents(r.totalCents)} charged for your ${periodLabel(r.period)} box.`,
-      heading: `Thanks for another month`,
+      heading: r.first ? "Your first box is on its way" : `Thanks for another month`,
       paragraphs: [
         `We charged ${formatCents(r.totalCents)} for your ${periodLabel(r.period)} box.`,
         ...(r.nextChargeDate ? [`Your next charge is on ${dateLabel(r.nextChargeDate)}.`] : []),

@@ -215,6 +215,8 @@ export const PageContentSchema = z.object({
   tax: z.object({ enabled: z.boolean().nullish(), ratePercent: taxPercentSchema.nullish() }).nullish(),
   billingDay: daySchema("Billing day", BILLING_DAY_MAX).nullish(),
   subscriptionCutoffDay: optionalDaySchema("Subscription cutoff day", CUTOFF_DAY_MAX),
+  /** Sign-ups past the cutoff day: refused (spec §5, the default) or taken for next month's box; left out, the stored one is kept. */
+  afterCutoff: z.enum(["REFUSE", "NEXT_MONTH"], { error: "After the cutoff day must be REFUSE or NEXT_MONTH" }).nullish(),
   boxReadyDay: optionalDaySchema("Box ready day", BOX_READY_DAY_MAX),
   skipWindow: windowSchema("Skip window").nullish(),
   changeWindow: windowSchema("Change window").nullish(),
@@ -304,6 +306,8 @@ export function pageData(c: PageContent, stored: StoredPointLists = { pickupPoin
     addonSectionTitle: c.addonSectionTitle || DEFAULT_ADDON_SECTION_TITLE,
     // Left out (a client that predates it, such as a §3 REST save), the stored number stays; null or "" clears it.
     ...(c.supportPhone !== undefined ? { supportPhone: c.supportPhone ?? "" } : {}),
+    // Likewise: a save that leaves it out (a §3 REST save) keeps the stored policy.
+    ...(c.afterCutoff != null ? { afterCutoff: c.afterCutoff } : {}),
     ...mailSettingsData(c.mail),
   } satisfies Partial<Record<keyof Page, unknown>>;
 }

@@ -9,6 +9,14 @@ import * as pages from "./service.ts";
 
 // ── Output: page content (spec §3) ───────────────────────────────────────────────────────────────────
 
+const AfterCutoffEnum = builder.enumType("AfterCutoff", {
+  description: "What a business page does with sign-ups past its cutoff day.",
+  values: {
+    REFUSE: { description: "Spec §5: refused with §8's message until next month (the default)." },
+    NEXT_MONTH: { description: "Taken for next month's box: the card is saved today, the first charge is on next month's billing day." },
+  } as const,
+});
+
 const BrandRef = builder.objectRef<{ name: string; logoUrl: string | null }>("PageBrand").implement({
   fields: (t) => ({ name: t.exposeString("name"), logoUrl: t.exposeString("logoUrl", { nullable: true }) }),
 });
@@ -119,6 +127,11 @@ builder.prismaObject("Page", {
     addonLimit: t.exposeInt("addonLimit", { description: "0 = unlimited." }),
     addonSectionTitle: t.exposeString("addonSectionTitle"),
     supportPhone: t.exposeString("supportPhone", { description: "Support phone for the portal's disabled-action note and the footer (spec §2); empty when not set." }),
+    afterCutoff: t.field({
+      type: AfterCutoffEnum,
+      description: "Sign-ups past the cutoff day: REFUSE (spec §5 and §8) or NEXT_MONTH (the card is saved, the first box and charge are next month's).",
+      resolve: (p) => p.afterCutoff,
+    }),
     mail: t.field({
       type: MailSettingsRef,
       nullable: true,
@@ -214,6 +227,7 @@ const PageContentInput = builder.inputType("PageContentInput", {
     addonLimit: t.int({ description: "0 = unlimited." }),
     addonSectionTitle: t.string(),
     supportPhone: t.string({ description: "A phone number (7 to 15 digits, optional +, spaces, dots, dashes, parentheses and extension); empty for none." }),
+    afterCutoff: t.field({ type: AfterCutoffEnum, description: "Left out, the stored policy is kept." }),
     mail: t.field({ type: PageMailSettingsInput, description: "Email settings (business pages); left out, the stored ones are kept." }),
   }),
 });

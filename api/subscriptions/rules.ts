@@ -30,6 +30,32 @@ export function cutoffMessage(cutoffDay: number): string {
   return `The last day to subscribe for this month has passed. The cutoff day is the ${ordinal(cutoffDay)} of each month. Please try again next month.`;
 }
 
+/** What a business does with sign-ups past its cutoff day (pages.after_cutoff). */
+export type AfterCutoffPolicy = "REFUSE" | "NEXT_MONTH";
+
+export interface SignupTerms {
+  /** Spec §8's refusal, past the cutoff at a REFUSE business (null: a sign-up is taken today). */
+  closedMessage: string | null;
+  /** Past the cutoff at a NEXT_MONTH business: the card is saved today and nothing is charged until firstPeriod. */
+  startsNextMonth: boolean;
+  /** The first month with a box and a charge for a sign-up today. */
+  firstPeriod: YearMonth;
+  /** When that first charge is made: today, or the billing day of next month for a next-month sign-up. */
+  firstChargeDate: LocalDate;
+}
+
+/**
+ * A sign-up today (issue 31): this month's box, paid now; or past the cutoff day, spec §5's refusal (REFUSE, the
+ * default) or next month's box (NEXT_MONTH), its first charge on that month's billing day.
+ */
+export function signupTerms(today: LocalDate, page: { cutoffDay: number | null | undefined; afterCutoff: AfterCutoffPolicy; billingDay: number | null | undefined }): SignupTerms {
+  const thisMonth = { closedMessage: null, startsNextMonth: false, firstPeriod: yearMonthOf(today), firstChargeDate: today };
+  if (!isPastCutoff(today, page.cutoffDay)) return thisMonth;
+  if (page.afterCutoff === "REFUSE") return { ...thisMonth, closedMessage: cutoffMessage(page.cutoffDay!) };
+  const next = addMonths(today, 1);
+  return { closedMessage: null, startsNextMonth: true, firstPeriod: yearMonthOf(next), firstChargeDate: dayInMonth(next, page.billingDay || DEFAULT_BILLING_DAY) };
+}
+
 /** A day of a month, clamped to the month's length (a day 31 setting in February is the 28th/29th). */
 function dayInMonth(m: Month, day: number): LocalDate {
   return { year: m.year, month: m.month, day: Math.min(Math.max(1, day), daysInMonth(m.year, m.month)) };
@@ -93,6 +119,8 @@ export interface NextBoxInput extends BoxTiming {
   skippedMonths: ReadonlySet<YearMonth>;
   /** Local date the subscription started. */
   startedAt: LocalDate;
+  /** A next-month sign-up's first month (no box before it). */
+  firstPeriod?: YearMonth | null;
 }
 
 /**
@@ -105,6 +133,7 @@ export interface NextBoxInput extends BoxTiming {
 export function nextBoxDate(input: NextBoxInput): LocalDate {
   if (!input.active) return dayInMonth(addMonths(input.startedAt, 1), input.startedAt.day);
   let month = upcomingBoxMonth(input.today, input);
+  if (input.firstPeriod && yearMonthOf(month) < input.firstPeriod) month = parseYearMonth(input.firstPeriod);
   for (let guard = 0; input.skippedMonths.has(yearMonthOf(month)) && guard < 120; guard++) month = addMonths(month, 1);
   return dayInMonth(month, input.boxReadyDay || DEFAULT_BOX_READY_DAY);
 }

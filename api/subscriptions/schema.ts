@@ -190,7 +190,7 @@ export const MembershipNode = builder.prismaNode("Subscription", {
     pendingChange: t.relation("pendingChange", { nullable: true }),
     nextBoxDate: t.string({
       description: "ISO date of the next box (spec §4), in the business's time zone.",
-      select: { ...businessTiming, ...skippedMonths },
+      select: { ...businessTiming, ...skippedMonths, firstPeriod: true },
       resolve: (s, _a, ctx) => timing.nextBoxDateOf(ctx, s),
     }),
     skipTarget: t.field({

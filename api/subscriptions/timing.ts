@@ -52,7 +52,7 @@ export const isActiveStatus = (status: string) => (MEMBER_STATUSES as readonly s
 /** The membership's next box (ISO date), per spec §4. */
 export function nextBoxDateOf(
   ctx: Pick<ServiceContext, "clock">,
-  sub: { status: string; startedAt: Date; skips: { yearMonth: string }[]; business: { timeZone: string; page: PageTiming | null } },
+  sub: { status: string; startedAt: Date; firstPeriod: string | null; skips: { yearMonth: string }[]; business: { timeZone: string; page: PageTiming | null } },
 ): string {
   const timing = timingOf(sub.business.page);
   return isoDate(
@@ -63,6 +63,7 @@ export function nextBoxDateOf(
       cutoffDay: timing.cutoffDay,
       skippedMonths: new Set(sub.skips.map((s) => s.yearMonth)),
       startedAt: localDate(sub.startedAt, sub.business.timeZone),
+      firstPeriod: sub.firstPeriod,
     }),
   );
 }

@@ -35,6 +35,8 @@ export interface StripeDouble {
   objects: Map<string, Obj>;
   /** What Stripe.js does in the browser: confirm an intent with a test card. */
   confirm(intentId: string, paymentMethod: keyof typeof CARDS): Obj;
+  /** What stripe.confirmCardSetup does: the setup intent succeeds and the card is saved to its customer. */
+  confirmSetup(intentId: string, paymentMethod: keyof typeof CARDS): Obj;
   close(): Promise<void>;
 }
 
@@ -140,6 +142,12 @@ export async function startStripeDouble(): Promise<StripeDouble> {
     confirm(intentId, pm) {
       const intent = objects.get(intentId)!;
       return confirmIntent(intent, pm, false).body;
+    },
+    confirmSetup(intentId, pm) {
+      const si = objects.get(intentId)!;
+      paymentMethod(pm, si.customer);
+      Object.assign(si, { status: "succeeded", payment_method: pm, last_setup_error: null });
+      return si;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

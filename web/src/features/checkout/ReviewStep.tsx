@@ -188,6 +188,8 @@ export function ReviewStep({ selection, quote: quoteKey, refusal, couponError, e
     if (!r.data) throw new PaymentFlowError(("message" in r && (r.message || r.reason)) || "Failed to save order");
     attempt.current = null;
     const { order, createdAt, chargedCents, nextBillingDate, card, receiptEmail } = r.data;
+    // A paid checkout always has its first order (only a next-month sign-up has none).
+    if (!order) throw new PaymentFlowError("Failed to save order");
     onSuccess({ orderId: order.databaseId, createdAt, chargedCents, nextBillingDate, message: null, card: card ? { brand: card.brand, last4: card.last4 } : null, receiptEmail });
   }
 
