@@ -1,3 +1,4 @@
+import DataLoader from "dataloader";
 import type { Addon, FulfillmentMode } from "../generated/prisma/client.ts";
 import type { PrismaClient } from "../db.ts";
 import { variationFor } from "../catalog/service.ts";
@@ -104,17 +105,39 @@ export function renewalAmountCents(sub: { totalCents: number }, change: PricedCh
   return change ? change.price.totalCents : sub.totalCents;
 }
 
+type ChangeToPrice = ScheduledChange & { subscriptionId: number };
+type BreakdownDb = Pick<PrismaClient, "plan" | "addon" | "coupon" | "subscription" | "page">;
+
+/** One loader per request context: the scheduled changes of a page of memberships are priced together. */
+const breakdownLoaders = new WeakMap<object, DataLoader<ChangeToPrice, ItemisedPrice | null, number>>();
+
 /**
  * A membership's scheduled change as its renewal will charge it, line by line (the card's "New monthly price"); null
- * when the plan lost its price for the mode since (the renewal then keeps the current selection).
+ * when the plan lost its price for the mode since (the renewal then keeps the current selection). The changes asked
+ * for together (a portal's memberships) are priced in five statements whatever their number.
  */
-export async function scheduledChangeBreakdown(
-  db: Pick<PrismaClient, "plan" | "addon" | "coupon" | "subscription" | "page">,
-  change: ScheduledChange & { subscriptionId: number },
-): Promise<ItemisedPrice | null> {
-  const sub = await db.subscription.findUnique({ where: { id: change.subscriptionId }, select: { id: true, businessId: true, couponId: true } });
-  if (!sub) return null;
-  const tax = await db.page.findUnique({ where: { businessId: sub.businessId }, select: { taxEnabled: true, taxRateBps: true } });
-  const priced = (await priceScheduledChanges(db, [{ ...sub, pendingChange: change }], new Map([[sub.businessId, tax]]))).get(sub.id);
-  return priced ? itemiseQuote({ planName: priced.planName, mode: priced.mode, price: priced.price, addons: priced.addons, couponCode: priced.couponCode }) : null;
+export function scheduledChangeBreakdown(ctx: { db: BreakdownDb }, change: ChangeToPrice): Promise<ItemisedPrice | null> {
+  let loader = breakdownLoaders.get(ctx);
+  if (!loader) {
+    loader = new DataLoader((changes: readonly ChangeToPrice[]) => priceBreakdowns(ctx.db, changes), { cacheKeyFn: (c) => c.subscriptionId });
+    breakdownLoaders.set(ctx, loader);
+  }
+  return loader.load(change);
+}
+
+async function priceBreakdowns(db: BreakdownDb, changes: readonly ChangeToPrice[]): Promise<(ItemisedPrice | null)[]> {
+  const subs = await db.subscription.findMany({ where: { id: { in: changes.map((c) => c.subscriptionId) } }, select: { id: true, businessId: true, couponId: true } });
+  const businessIds = [...new Set(subs.map((s) => s.businessId))];
+  const pages = await db.page.findMany({ where: { businessId: { in: businessIds } }, select: { businessId: true, taxEnabled: true, taxRateBps: true } });
+  const tax = new Map(pages.map((p) => [p.businessId!, p]));
+  const byId = new Map(subs.map((s) => [s.id, s]));
+  const changing = changes.flatMap((c) => {
+    const sub = byId.get(c.subscriptionId);
+    return sub ? [{ ...sub, pendingChange: c }] : [];
+  });
+  const priced = await priceScheduledChanges(db, changing, tax);
+  return changes.map((c) => {
+    const p = priced.get(c.subscriptionId);
+    return p ? itemiseQuote({ planName: p.planName, mode: p.mode, price: p.price, addons: p.addons, couponCode: p.couponCode }) : null;
+  });
 }

@@ -9,7 +9,6 @@
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { requireUser } from "../auth/policy.ts";
 import { MEMBER_STATUSES } from "../businesses/service.ts";
 import { cycleState, nextBoxPeriod } from "../fulfilment/cycle.ts";
 import { addMonths, parseYearMonth, yearMonthOf } from "../shared/calendar.ts";
@@ -99,19 +98,6 @@ export async function changeMembershipAddress(ctx: ServiceContext, input: z.inpu
   requireDeliverable(data.address);
   const point = areaFor(sub, data.fulfillmentPoint);
   return ctx.db.$transaction((tx) => writeAddress(ctx, tx, sub, data.address, point));
-}
-
-/**
- * The memberships a Profile address change offers to move ("Also send my boxes here?"): the user's current shipping
- * and delivery ones. Read as a field of the user (who may read the user may read these: themself, administrators).
- */
-export function movableMemberships(ctx: ServiceContext, userId: number, page: Pick<Prisma.SubscriptionFindManyArgs, "select" | "include"> = {}) {
-  requireUser(ctx);
-  return ctx.db.subscription.findMany({
-    ...page,
-    where: { userId, status: { in: [...MEMBER_STATUSES] }, mode: { in: ["SHIPPING", "DELIVERY"] } },
-    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-  });
 }
 
 const MoveInput = z.array(z.number().int().positive()).max(100).default([]);

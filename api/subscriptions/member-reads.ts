@@ -13,6 +13,7 @@
 import type { ServiceContext } from "../context.ts";
 import type { Order, Prisma, Skip, Subscription } from "../generated/prisma/client.ts";
 import { requireMember } from "../auth/policy.ts";
+import { MEMBER_STATUSES } from "../businesses/service.ts";
 import { canReadUser } from "../auth/read-rules.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
 import { asksRelations, covers, loadRows, type Shape } from "../selection-sql/index.ts";
@@ -71,7 +72,11 @@ export interface MembershipsFilter {
   businessSlug?: string | null;
   /** Spec §4: one membership per business, the first in the portal's order. */
   onePerBusiness?: boolean;
+  /** Only the current shipping and delivery ones: their boxes travel to an address (issue 31's Profile prompt). */
+  boxAddress?: boolean;
 }
+
+const ADDRESSED_MODES = ["SHIPPING", "DELIVERY"] as const;
 
 /** The memberships in the portal's order (portal.ts compareForPortal), every status but INCOMPLETE. */
 type PortalRow = Pick<Subscription, "id" | "businessId" | "providerSubscriptionId" | "status" | "startedAt">;
@@ -80,12 +85,18 @@ export async function memberships<T extends PortalRow = Subscription>(ctx: Servi
   const who = owner(ctx, filter.userId);
   const slug = filter.businessSlug ?? who.tenant;
   let rows: T[];
+  const statuses = filter.boxAddress ? MEMBER_STATUSES : LISTED_STATUSES;
   if (asksRelations("Subscription", query) && covers("Subscription", query, MEMBERSHIP_SHAPE)) {
-    const params: unknown[] = [who.userId, LISTED_STATUSES];
+    const params: unknown[] = [who.userId, statuses];
     const business = slug ? ` AND t0.business_id = (SELECT id FROM businesses WHERE slug = $${params.push(slug.toLowerCase())})` : "";
-    rows = await loadRows<T>(ctx, "Subscription", query, MEMBERSHIP_SHAPE, { where: `t0.user_id = $1 AND t0.status::text = ANY($2::text[])${business}`, params });
+    const modes = filter.boxAddress ? ` AND t0.mode::text = ANY($${params.push(ADDRESSED_MODES)}::text[])` : "";
+    rows = await loadRows<T>(ctx, "Subscription", query, MEMBERSHIP_SHAPE, { where: `t0.user_id = $1 AND t0.status::text = ANY($2::text[])${business}${modes}`, params });
   } else {
-    rows = (await ctx.db.subscription.findMany({ ...query, where: portalMembershipsWhere(who.userId, slug) })) as unknown as T[];
+    const where = portalMembershipsWhere(who.userId, slug);
+    rows = (await ctx.db.subscription.findMany({
+      ...query,
+      where: filter.boxAddress ? { ...where, status: { in: [...MEMBER_STATUSES] }, mode: { in: [...ADDRESSED_MODES] } } : where,
+    })) as unknown as T[];
   }
   return portalOrder(rows, filter.onePerBusiness ?? false);
 }

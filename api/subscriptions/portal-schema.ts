@@ -1,7 +1,6 @@
 /** The signed-in member's own memberships, orders and skips (spec §4 portal), as fields of User: ./member-reads.ts. */
 import { builder } from "../graphql/builder.ts";
 import * as reads from "./member-reads.ts";
-import { movableMemberships } from "./address.ts";
 import { MembershipNode, OrderNode, SkipObject } from "./schema.ts";
 
 builder.prismaObjectFields("User", (t) => ({
@@ -27,7 +26,7 @@ builder.prismaObjectFields("User", (t) => ({
   boxAddressMemberships: t.prismaField({
     type: [MembershipNode],
     description: "The current shipping and delivery memberships: a Profile address change offers to send their boxes there too.",
-    resolve: (query, user, _a, ctx) => movableMemberships(ctx, user.id, query),
+    resolve: (query, user, _a, ctx) => reads.memberships(ctx, { userId: user.id, boxAddress: true }, query),
   }),
   skips: t.prismaField({
     type: [SkipObject],

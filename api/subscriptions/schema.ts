@@ -103,7 +103,7 @@ builder.prismaObject("SubscriptionChange", {
         "What the change will cost a month, line by line, priced as the renewal that applies it will price it (today's prices, the coupon while " +
         "active, the business's tax); null when the plan no longer has a price for the mode (the renewal then keeps the current selection).",
       select: { subscriptionId: true, planId: true, mode: true, fulfillmentPoint: true, addonIds: true, effectivePeriod: true },
-      resolve: (c, _a, ctx) => scheduledChangeBreakdown(ctx.db, c),
+      resolve: (c, _a, ctx) => scheduledChangeBreakdown(ctx, c),
     }),
     plan: t.prismaField({
       type: "Plan",
