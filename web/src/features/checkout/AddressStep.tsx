@@ -1,15 +1,17 @@
-import { Field, Heading, Input, SimpleGrid, Stack, Textarea } from "@chakra-ui/react";
+import { Heading, Stack } from "@chakra-ui/react";
 import type { FulfillmentModeName } from "@shared/fulfillment.ts";
 import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { graphql, readInlineData, useRelayEnvironment } from "react-relay";
 import type { AddressStepFragment_viewer$key } from "./__generated__/AddressStepFragment_viewer.graphql.ts";
 import type { AddressStepSaveProfileMutation } from "./__generated__/AddressStepSaveProfileMutation.graphql.ts";
 import { readSavedAddress } from "./savedAddress.ts";
-import { StateSelect } from "./StateSelect.tsx";
 import { commitAsync } from "../../lib/mutations.ts";
 import type { SelectionAddress } from "../../lib/selection.ts";
+import { AddressFields } from "../../ui/AddressFields.tsx";
 import { FormError } from "../../ui/FormError.tsx";
 import { StepButtons } from "./StepButtons.tsx";
+
+export { EMPTY_ADDRESS } from "../../ui/AddressFields.tsx";
 
 const SaveProfileMutation = graphql`
   mutation AddressStepSaveProfileMutation($input: UpdateProfileInput!) {
@@ -45,11 +47,6 @@ export function profileAddress(viewer: AddressStepFragment_viewer$key): Selectio
 
 /** Spec §9 address save delay while editing. */
 const ADDRESS_SAVE_DELAY_MS = 800;
-
-export const EMPTY_ADDRESS: SelectionAddress = { fullName: "", phone: "", street: "", apt: "", city: "", state: "", zip: "", country: "United States" };
-
-/** The server's limit of delivery instructions (api/users/service.ts). */
-const INSTRUCTIONS_MAX = 500;
 
 interface Props {
   address: SelectionAddress;
@@ -91,39 +88,13 @@ export function AddressStep({ address, mode, onChange, loggedIn, onBack, onConti
     onContinue();
   }
 
-  const field = (key: keyof SelectionAddress, label: string, opts: { required?: boolean; autoComplete?: string; type?: string } = {}) => (
-    <Field.Root required={opts.required ?? true}>
-      <Field.Label>
-        {label} {(opts.required ?? true) && <Field.RequiredIndicator />}
-      </Field.Label>
-      <Input type={opts.type ?? "text"} autoComplete={opts.autoComplete} value={address[key] ?? ""} onChange={(e) => onChange({ [key]: e.target.value })} bg="bg" />
-    </Field.Root>
-  );
-
   return (
     <form onSubmit={submit} noValidate>
       <Heading as="h2" size="lg" mb="6">
         Address
       </Heading>
       <Stack gap="4">
-        <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
-          {field("fullName", "Full name", { autoComplete: "name" })}
-          {field("phone", "Phone", { autoComplete: "tel", type: "tel" })}
-        </SimpleGrid>
-        {field("street", "Street address", { autoComplete: "address-line1" })}
-        {field("apt", "Apt, suite, unit (optional)", { required: false, autoComplete: "address-line2" })}
-        <SimpleGrid columns={{ base: 1, md: 3 }} gap="4">
-          {field("city", "City", { autoComplete: "address-level2" })}
-          <StateSelect required value={address.state} onChange={(state) => onChange({ state })} />
-          {field("zip", "Zip code", { autoComplete: "postal-code" })}
-        </SimpleGrid>
-        {field("country", "Country", { autoComplete: "country-name" })}
-        {mode === "delivery" && (
-          <Field.Root>
-            <Field.Label>Delivery instructions (optional)</Field.Label>
-            <Textarea value={address.instructions ?? ""} onChange={(e) => onChange({ instructions: e.target.value })} maxLength={INSTRUCTIONS_MAX} rows={3} bg="bg" placeholder="Gate code, where to leave the box…" />
-          </Field.Root>
-        )}
+        <AddressFields address={address} onChange={onChange} instructions={mode === "delivery"} />
         <FormError>{error}</FormError>
         <StepButtons backLabel="Back" onBack={onBack} continueLabel="Continue to Review" />
       </Stack>

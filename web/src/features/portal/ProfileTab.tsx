@@ -1,10 +1,11 @@
 import { Box, Button, Field, Heading, Input, SimpleGrid, Stack, Text } from "@chakra-ui/react";
 import { startTransition, useState } from "react";
-import { graphql, useFragment, useRelayEnvironment } from "react-relay";
+import { fetchQuery, graphql, useFragment, useRelayEnvironment } from "react-relay";
 import type { ProfileTabFragment_user$key } from "./__generated__/ProfileTabFragment_user.graphql.ts";
 import type { ProfileTabFragment_paymentConfig$key } from "./__generated__/ProfileTabFragment_paymentConfig.graphql.ts";
 import type { ProfileTabSaveMutation } from "./__generated__/ProfileTabSaveMutation.graphql.ts";
 import type { ProfileTabPasswordMutation } from "./__generated__/ProfileTabPasswordMutation.graphql.ts";
+import type { ProfileTabMovableQuery } from "./__generated__/ProfileTabMovableQuery.graphql.ts";
 import { commitAsync } from "../../lib/mutations.ts";
 import { clearSession } from "../../lib/session.ts";
 import type { SelectionAddress } from "../../lib/selection.ts";
@@ -13,6 +14,8 @@ import { EmailPreferencesSection } from "./EmailPreferencesSection.tsx";
 import { StateSelect } from "../checkout/StateSelect.tsx";
 import { readSavedAddress } from "../checkout/savedAddress.ts";
 import { FormError } from "../../ui/FormError.tsx";
+import { MoveBoxesPrompt, readMoveChoice, type MoveChoice } from "./MoveBoxesPrompt.tsx";
+import { addressChanged, profileSavedText } from "./deliveryAddress.ts";
 
 const ProfileTabFragment = graphql`
   fragment ProfileTabFragment_user on User {
@@ -25,6 +28,20 @@ const ProfileTabFragment = graphql`
     }
     ...CardUpdateSectionFragment_user
     ...EmailPreferencesSectionFragment_user
+  }
+`;
+
+/**
+ * Issue 31: the memberships "Also send my boxes here?" offers, asked only when a new address is saved (the portal's
+ * own query stays at its three statements).
+ */
+const MovableQuery = graphql`
+  query ProfileTabMovableQuery {
+    viewer {
+      boxAddressMemberships {
+        ...MoveBoxesPrompt_membership
+      }
+    }
   }
 `;
 
@@ -41,6 +58,10 @@ const SaveMutation = graphql`
       ... on UpdateProfileSuccess {
         data {
           ...ProfileTabFragment_user
+          # The memberships whose boxes the save moved: their cards show the new address at once.
+          boxAddressMemberships {
+            ...MoveBoxesPrompt_membership
+          }
         }
       }
       ... on Error {
@@ -83,20 +104,63 @@ export function ProfileTab({ user, paymentConfig, onCardUpdated }: { user: Profi
   const [address, setAddress] = useState<SelectionAddress>(() => (data.address ? readSavedAddress(data.address) : { fullName: "", phone: "", street: "", apt: "", city: "", state: "", zip: "", country: "" }));
   const [profileMsg, setProfileMsg] = useState<{ ok: boolean; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
+  // "Also send my boxes here?": open while asked; each question starts with nothing ticked (its key).
+  const [asking, setAsking] = useState(false);
+  const [question, setQuestion] = useState(0);
+  const [askError, setAskError] = useState<string | null>(null);
+  const [choices, setChoices] = useState<MoveChoice[]>([]);
   const [pw, setPw] = useState({ current: "", next: "", confirm: "" });
   const [pwMsg, setPwMsg] = useState<string | null>(null);
   const [pwBusy, setPwBusy] = useState(false);
 
-  async function saveProfile(e: React.FormEvent) {
+  /** Save: a new address, with shipping or delivery memberships to take along, asks first which ones go there too. */
+  async function submitProfile(e: React.FormEvent) {
     e.preventDefault();
+    const saved = data.address ? readSavedAddress(data.address) : null;
+    if (addressChanged(saved, address)) {
+      setSaving(true);
+      setProfileMsg(null);
+      let found: MoveChoice[];
+      try {
+        const res = await fetchQuery<ProfileTabMovableQuery>(environment, MovableQuery, {}, { fetchPolicy: "network-only" }).toPromise();
+        found = (res?.viewer?.boxAddressMemberships ?? []).map(readMoveChoice);
+      } catch {
+        setProfileMsg({ ok: false, text: "Could not check which memberships could move with you. Please try again." });
+        return;
+      } finally {
+        setSaving(false);
+      }
+      if (found.length > 0) {
+        setChoices(found);
+        setAskError(null);
+        setQuestion((n) => n + 1);
+        setAsking(true);
+        return;
+      }
+    }
+    void saveProfile(null);
+  }
+
+  /** `move`: the memberships ticked in the question (null: not asked; the save moves none either way). */
+  async function saveProfile(move: MoveChoice[] | null) {
     setSaving(true);
     setProfileMsg(null);
+    setAskError(null);
+    const fail = (text: string) => (move ? setAskError(text) : setProfileMsg({ ok: false, text }));
     try {
-      const res = await commitAsync<ProfileTabSaveMutation>(environment, SaveMutation, { input: { email, name, phone, address } });
+      const input = { email, name, phone, address, ...(move ? { moveMembershipIds: move.map((c) => c.id) } : {}) };
+      const res = await commitAsync<ProfileTabSaveMutation>(environment, SaveMutation, { input });
       const r = res.updateProfile;
-      setProfileMsg(r.data ? { ok: true, text: "Profile saved." } : { ok: false, text: ("message" in r && r.message) || "Failed to save profile" });
+      if (!r.data) {
+        fail(r.message || "Failed to save profile");
+        return;
+      }
+      setAsking(false);
+      // Gone at once (the status line says what happened), as the card's address dialog.
+      setQuestion(0);
+      setProfileMsg({ ok: true, text: profileSavedText((move ?? []).map((c) => c.label)) });
     } catch (err) {
-      setProfileMsg({ ok: false, text: (err as Error).message || "Failed to save profile" });
+      fail((err as Error).message || "Failed to save profile");
     } finally {
       setSaving(false);
     }
@@ -140,7 +204,7 @@ export function ProfileTab({ user, paymentConfig, onCardUpdated }: { user: Profi
         <Heading as="h2" size="lg" mb="4">
           Profile
         </Heading>
-        <form onSubmit={saveProfile}>
+        <form onSubmit={(e) => void submitProfile(e)}>
           <Stack gap="4">
             <Text fontSize="sm" color="fg.muted">
               Username: <strong>{data.username}</strong>
@@ -174,12 +238,24 @@ export function ProfileTab({ user, paymentConfig, onCardUpdated }: { user: Profi
               </Text>
             )}
             <Box>
-              <Button type="submit" colorPalette="orange" loading={saving}>
+              <Button type="submit" colorPalette="orange" loading={saving && !asking}>
                 Save profile
               </Button>
             </Box>
           </Stack>
         </form>
+        {question > 0 && (
+          <MoveBoxesPrompt
+            key={question}
+            open={asking}
+            choices={choices}
+            address={address}
+            busy={saving}
+            error={askError}
+            onCancel={() => setAsking(false)}
+            onConfirm={(ticked) => void saveProfile(ticked)}
+          />
+        )}
       </Box>
 
       <Box as="section" p={{ base: "4", md: "6" }} rounded="xl" bg="bg" borderWidth="1px">

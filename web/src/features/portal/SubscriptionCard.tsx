@@ -11,6 +11,8 @@ import { CardPaymentForm, PaymentFlowError } from "../payments/CardPaymentForm.t
 import { CARD_UPDATE_ANCHOR } from "./CardUpdateSection.tsx";
 import { longDate, monthDayOrdinal, monthOnly, monthYear } from "../../lib/dates.ts";
 import { ChangeScheduledLine } from "./ChangeScheduledLine.tsx";
+import { DeliveryAddressSection } from "./DeliveryAddressSection.tsx";
+import { showsDeliveryAddress } from "./deliveryAddress.ts";
 import { RestartConfirm } from "./RestartConfirm.tsx";
 import { changeBoxPath, type PortalAction } from "./portalLinks.ts";
 import { commitAsync } from "../../lib/mutations.ts";
@@ -64,6 +66,7 @@ const SubscriptionCardFragment = graphql`
       closesOn
     }
     ...ChangeScheduledLineFragment_membership
+    ...DeliveryAddressSectionFragment_membership
   }
 `;
 
@@ -185,6 +188,8 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
   const [restartPoint, setRestartPoint] = useState(() => initialPoint(offered, m.fulfillmentPoint));
   const status = STATUS_LABEL[m.status] ?? { label: m.status, palette: "gray" };
   const current = m.status === "ACTIVE" || m.status === "PAST_DUE";
+  // Issue 31: a current shipping or delivery membership shows where its boxes go (with the delivery area) below.
+  const withAddress = showsDeliveryAddress(m.status, m.mode);
   // The month "Skip a month" pauses is the server's (skipMonth applies the same rule): never guessed here.
   const skipMonthName = monthOnly(m.skipTarget.month);
 
@@ -290,7 +295,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
         </Text>
       )}
       <Stack gap="1" mt="3" fontSize="sm">
-        {m.fulfillmentPoint && (
+        {m.fulfillmentPoint && !withAddress && (
           <Text data-testid="membership-point">
             {POINT_LABEL[fromModeCode(m.mode)]}: {m.fulfillmentPoint}
           </Text>
@@ -310,6 +315,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
         )}
         <ChangeScheduledLine membership={m} />
       </Stack>
+      <DeliveryAddressSection membership={m} areas={offered} />
       {m.status === "PAST_DUE" && (
         <Box role="alert" mt="3" p="3" rounded="md" bg="orange.50" borderWidth="1px" borderColor="orange.200" color="orange.900" fontSize="sm">
           Your last payment did not go through.{" "}
