@@ -170,7 +170,9 @@ function CheckoutBody({ selection, state, fetchKey }: { selection: MembershipSel
 
   useEffect(() => {
     if (!result) return;
-    const t = setTimeout(() => void navigate(`/membership?orderId=${result.orderId}&success=1`), CHECKOUT_REDIRECT_MS);
+    // A next-month sign-up has no order yet (issue 31): the portal then shows the membership without an order to point at.
+    const to = result.orderId !== null ? `/membership?orderId=${result.orderId}&success=1` : "/membership?success=1";
+    const t = setTimeout(() => void navigate(to), CHECKOUT_REDIRECT_MS);
     return () => clearTimeout(t);
   }, [result, navigate]);
 

@@ -44,6 +44,8 @@ const business = {
   slug: "farm",
   name: "Farm",
   checkoutClosedMessage: null,
+  signupStartsNextMonth: false,
+  signupFirstPeriod: "2026-03",
   page: {
     addonLimit: 0,
     addonSectionTitle: "Available Add-ons",
@@ -175,6 +177,25 @@ describe("MembershipBuilder: changing the mode within a full plan (issue 20)", (
     expect(radio(/^Shipping .*\(Sold out\)$/).disabled).toBe(true);
     fireEvent.click(radio("Full Box"));
     expect(radio(/^Shipping/).disabled).toBe(false);
+  });
+});
+
+describe("MembershipBuilder: past the cutoff (spec §8, issue 31)", () => {
+  it("a page that takes sign-ups for next month offers next month's box, with Checkout enabled", async () => {
+    renderWith(environment({ business: { ...business, signupStartsNextMonth: true, signupFirstPeriod: "2026-12", page: { ...business.page, billingDay: 6 } } }), <Page />);
+    await screen.findByText("Sign up now for your December box");
+    expect(screen.getByTestId("next-month-notice").textContent).toContain("Nothing is charged today: your card is saved and first charged on December 6.");
+    expect(screen.getByTestId("next-month-hint").textContent).toBe("Your first box is December's. Nothing is charged today.");
+    expect(screen.queryByTestId("cutoff-notice")).toBeNull();
+    expect(screen.getByRole<HTMLButtonElement>("button", { name: "Checkout" }).disabled).toBe(false);
+  });
+
+  it("a page that refuses them keeps §8's message and a disabled Checkout", async () => {
+    const message = "The last day to subscribe for this month has passed. The cutoff day is the 4th of each month. Please try again next month.";
+    renderWith(environment({ business: { ...business, checkoutClosedMessage: message, signupFirstPeriod: "2026-04" } }), <Page />);
+    expect((await screen.findByTestId("cutoff-notice")).textContent).toBe(message);
+    expect(screen.queryByTestId("next-month-notice")).toBeNull();
+    expect(screen.getByRole<HTMLButtonElement>("button", { name: "Checkout" }).disabled).toBe(true);
   });
 });
 

@@ -7,6 +7,7 @@ import type { MembershipBuilderFragment_membership$key } from "./__generated__/M
 import { defaultMode, enabledModes, modeExtraCents, sameIds, soldOutChoice, toggleAddon } from "./rules.ts";
 import { readFulfillment } from "./pageShapes.ts";
 import { initialPoint, missingPoint, pointQuestion, pointsForMode } from "./points.ts";
+import { firstChargeDate, monthDay, periodMonthName, signupNowTitle } from "./nextMonth.ts";
 import { formatCents, formatSurcharge } from "@shared/money.ts";
 import { fromModeCode, MODE_LABELS, type FulfillmentModeName } from "@shared/fulfillment.ts";
 import { SOLD_OUT_LABEL } from "@shared/capacity.ts";
@@ -22,6 +23,8 @@ const MembershipBuilderFragment = graphql`
     slug
     name
     checkoutClosedMessage
+    signupStartsNextMonth
+    signupFirstPeriod
     page {
       addonLimit
       addonSectionTitle
@@ -266,12 +269,24 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
 
   // Spec §5/§8: past the cutoff day the server refuses new memberships; say so before anyone registers.
   const closedMessage = !changeMode && !preview ? data.checkoutClosedMessage : null;
+  // Issue 31: past the cutoff at a page that takes them, a sign-up is for next month's box (the card is saved today).
+  const nextMonth = !changeMode && !preview && !closedMessage && data.signupStartsNextMonth ? data.signupFirstPeriod : null;
 
   return (
     <Stack gap="10">
       {closedMessage && (
         <Box role="alert" data-testid="cutoff-notice" p="4" rounded="lg" bg="orange.50" borderWidth="1px" borderColor="orange.300" color="orange.900" fontWeight="medium">
           {closedMessage}
+        </Box>
+      )}
+      {nextMonth && (
+        <Box data-testid="next-month-notice" p="4" rounded="lg" bg="blue.50" borderWidth="1px" borderColor="blue.300" color="blue.900">
+          <Text fontWeight="bold" fontSize="lg">
+            {signupNowTitle(nextMonth)}
+          </Text>
+          <Text fontSize="sm" mt="1">
+            {`Sign-ups for this month's box have closed. Nothing is charged today: your card is saved and first charged on ${monthDay(firstChargeDate(nextMonth, page?.billingDay ?? 1))}.`}
+          </Text>
         </Box>
       )}
       <Box as="section" aria-labelledby="plans-heading">
@@ -468,6 +483,11 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
             {closedMessage && (
               <Text fontSize="sm" color={mutedColor}>
                 New memberships open again next month.
+              </Text>
+            )}
+            {nextMonth && !pointMissing && (
+              <Text fontSize="sm" color={mutedColor} data-testid="next-month-hint">
+                {`Your first box is ${periodMonthName(nextMonth)}'s. Nothing is charged today.`}
               </Text>
             )}
           </Stack>

@@ -39,6 +39,8 @@ const business = {
   slug: "farm",
   name: "Farm",
   checkoutClosedMessage: null,
+  signupStartsNextMonth: false,
+  signupFirstPeriod: "2026-03",
   page: {
     addonLimit: 0,
     addonSectionTitle: "Available Add-ons",

@@ -3,6 +3,8 @@ import { graphql, useFragment } from "react-relay";
 import { formatCents } from "@shared/money.ts";
 import type { FulfillmentModeName } from "@shared/fulfillment.ts";
 import { POINT_LABEL } from "../business-page/points.ts";
+import { monthDay } from "../business-page/nextMonth.ts";
+import { monthYear } from "../../lib/dates.ts";
 import type { OrderSummaryFragment_quote$key } from "./__generated__/OrderSummaryFragment_quote.graphql.ts";
 
 /**
@@ -23,6 +25,9 @@ const OrderSummaryFragment = graphql`
       totalCents
     }
     fulfillmentPoint
+    startsNextMonth
+    period
+    firstChargeDate
   }
 `;
 
@@ -98,7 +103,15 @@ export function OrderSummary({ quote: quoteKey, refusal, businessName, email, is
           <Line label="Total" value={formatCents(breakdown.totalCents)} strong />
           <Text fontSize="xs" color="fg.muted">
             {taxLines.length > 0 ? "Monthly charge (tax included)" : "Monthly charge"}
+            {quote.startsNextMonth ? `, first charged on ${monthDay(quote.firstChargeDate)}` : ""}
           </Text>
+          {/* Issue 31: past the cutoff the sign-up is for next month's box, and today's charge is nothing. */}
+          {quote.startsNextMonth && (
+            <Stack gap="1" mt="1" data-testid="order-summary-next-month">
+              <Line label="First box" value={monthYear(quote.period)} />
+              <Line label="Due today" value={formatCents(0)} strong />
+            </Stack>
+          )}
         </Stack>
       )}
     </Box>

@@ -12,6 +12,7 @@ import { formatCents } from "@shared/money.ts";
 import { MODE_LABELS, toModeCode } from "@shared/fulfillment.ts";
 import { chosenPoint, type MembershipSelection, type SelectionAddress } from "../../lib/selection.ts";
 import { POINT_LABEL } from "../business-page/points.ts";
+import { nextMonthNotice, saveCardButtonLabel } from "./nextMonth.ts";
 
 /** The server's price as the review box, the pay button and the payment intent's expected total use it. */
 const QuoteFragment = graphql`
@@ -27,6 +28,9 @@ const QuoteFragment = graphql`
     totalCents
     nextBillingDate
     fulfillmentPoint
+    startsNextMonth
+    period
+    firstChargeDate
   }
 `;
 
@@ -37,7 +41,7 @@ const PaymentConfigFragment = graphql`
   }
 `;
 
-// The payment intent for the card form: nothing in the store shows it.
+// The payment intent (or, for a next-month sign-up, the setup intent) for the card form: nothing in the store shows it.
 const StartMutation = graphql`
   mutation ReviewStepStartMutation($input: StartCheckoutInput!) {
     startCheckout(input: $input) {
@@ -46,6 +50,7 @@ const StartMutation = graphql`
         data {
           clientSecret
           paymentIntentId
+          intent
         }
       }
       ... on Error {
@@ -55,17 +60,19 @@ const StartMutation = graphql`
   }
 `;
 
-// The success panel shows the charge, the card that paid, where the receipt went and the order from this payload;
-// the new membership comes back in the portal card's shape, so the portal renders it from the store.
+// The success panel shows the charge, the card that paid, where the receipt went and the order from this payload
+// (a next-month sign-up: no charge and no order, its first month and the first charge's date); the new membership
+// comes back in the portal card's shape, so the portal renders it from the store.
 const CompleteMutation = graphql`
-  mutation ReviewStepCompleteMutation($paymentIntentId: String!) {
-    completeCheckout(paymentIntentId: $paymentIntentId) {
+  mutation ReviewStepCompleteMutation($paymentIntentId: String, $setupIntentId: String) {
+    completeCheckout(paymentIntentId: $paymentIntentId, setupIntentId: $setupIntentId) {
       __typename
       ... on CompleteCheckoutSuccess {
         data {
           chargedCents
           createdAt
           nextBillingDate
+          firstPeriod
           card {
             brand
             last4
@@ -89,16 +96,25 @@ const CompleteMutation = graphql`
 `;
 
 export interface CheckoutResult {
-  orderId: number;
+  /** The first period's order (null for a next-month sign-up: nothing is charged until its first month). */
+  orderId: number | null;
   createdAt: string;
   chargedCents: number;
   nextBillingDate: string;
   message: string | null;
   /** The card that paid (null for a free period). */
   card: { brand: string; last4: string } | null;
-  /** Where the receipt was sent ("" when the member has no email address). */
+  /** Where the receipt (a next-month sign-up: the welcome) was sent ("" when the member has no email address). */
   receiptEmail: string;
+  /**
+   * A next-month sign-up (issue 31): the first month with a box and the first charge (the quoted total, on
+   * nextBillingDate); null for a checkout paid today.
+   */
+  nextMonth: { firstPeriod: string; firstChargeCents: number } | null;
 }
+
+/** Thrown when the server's intent is not the one the button promised (the terms changed since the quote). */
+const TERMS_CHANGED = "The terms of this sign-up changed since this page was loaded. Please reload the page to review them.";
 
 /** The pay button text of spec §2, from the server's quote. */
 export function payButtonLabel(totalCents: number, nextBillingDate: string): string {
@@ -145,8 +161,11 @@ export function ReviewStep({ selection, quote: quoteKey, refusal, couponError, e
   // to what is bought (selection, coupon, address, email, gift, total) is a new attempt with a new key, since the
   // server refuses a key reused for another purchase.
   const attempt = useRef<{ key: string; request: string } | null>(null);
-  const paymentIntentId = useRef<string | null>(null);
+  // The intent startCheckout answered: completeCheckout takes a payment intent's id, or a setup intent's.
+  const started = useRef<{ id: string; setup: boolean } | null>(null);
   const mode = selection.mode;
+  // Issue 31: past the cutoff at a page that takes them, the card is saved today and first charged next month.
+  const nextMonth = !!quote?.startsNextMonth;
   const showAddress = mode === "shipping" || mode === "delivery";
 
   async function prepare(): Promise<string> {
@@ -176,21 +195,36 @@ export function ReviewStep({ selection, quote: quoteKey, refusal, couponError, e
     });
     const r = res.startCheckout;
     if (!r.data) throw new PaymentFlowError(("message" in r && r.message) || "Failed to initialize payment");
-    paymentIntentId.current = r.data.paymentIntentId;
+    const setup = r.data.intent === "SETUP";
+    // The button said what happens (pay now, or save the card for next month): never do the other.
+    if (setup !== nextMonth) throw new PaymentFlowError(TERMS_CHANGED);
+    started.current = { id: r.data.paymentIntentId, setup };
     return r.data.clientSecret;
   }
 
   async function complete(): Promise<void> {
-    const res = await commitAsync<ReviewStepCompleteMutation>(environment, CompleteMutation, { paymentIntentId: paymentIntentId.current! }).catch(() => {
+    const intent = started.current;
+    if (!intent || !quote) throw new PaymentFlowError("Failed to save order");
+    const ids = intent.setup ? { setupIntentId: intent.id } : { paymentIntentId: intent.id };
+    const res = await commitAsync<ReviewStepCompleteMutation>(environment, CompleteMutation, ids).catch(() => {
       throw new PaymentFlowError("Failed to save order");
     });
     const r = res.completeCheckout;
     if (!r.data) throw new PaymentFlowError(("message" in r && (r.message || r.reason)) || "Failed to save order");
     attempt.current = null;
-    const { order, createdAt, chargedCents, nextBillingDate, card, receiptEmail } = r.data;
-    // A paid checkout always has its first order (only a next-month sign-up has none).
-    if (!order) throw new PaymentFlowError("Failed to save order");
-    onSuccess({ orderId: order.databaseId, createdAt, chargedCents, nextBillingDate, message: null, card: card ? { brand: card.brand, last4: card.last4 } : null, receiptEmail });
+    const { order, createdAt, chargedCents, nextBillingDate, firstPeriod, card, receiptEmail } = r.data;
+    // A paid checkout always has its first order; a next-month sign-up has none (nothing is charged until its month).
+    if (!order && !intent.setup) throw new PaymentFlowError("Failed to save order");
+    onSuccess({
+      orderId: order?.databaseId ?? null,
+      createdAt,
+      chargedCents,
+      nextBillingDate,
+      message: null,
+      card: card ? { brand: card.brand, last4: card.last4 } : null,
+      receiptEmail,
+      nextMonth: intent.setup ? { firstPeriod, firstChargeCents: quote.totalCents } : null,
+    });
   }
 
   return (
@@ -260,9 +294,18 @@ export function ReviewStep({ selection, quote: quoteKey, refusal, couponError, e
           <Heading as="h3" size="md" mb="3">
             Card details
           </Heading>
+          {quote && nextMonth && (
+            <Box p="3" mb="4" rounded="md" bg="blue.50" borderWidth="1px" borderColor="blue.200" color="blue.900" fontSize="sm" data-testid="next-month-terms">
+              {nextMonthNotice({ totalCents: quote.totalCents, period: quote.period, firstChargeDate: quote.firstChargeDate })}
+            </Box>
+          )}
+          {/* A next-month sign-up saves the card with a setup intent: nothing is charged today (issue 31). */}
           <CardPaymentForm
             config={config}
-            submitLabel={quote ? payButtonLabel(quote.totalCents, quote.nextBillingDate) : "Pay now"}
+            intent={nextMonth ? "setup" : "payment"}
+            submitLabel={!quote ? "Pay now" : nextMonth ? saveCardButtonLabel(quote.totalCents, quote.firstChargeDate) : payButtonLabel(quote.totalCents, quote.nextBillingDate)}
+            errorTitle={nextMonth ? "Card not saved:" : undefined}
+            processingText={nextMonth ? "Saving your card… Please wait." : undefined}
             disabled={!quote}
             prepare={prepare}
             onSucceeded={complete}

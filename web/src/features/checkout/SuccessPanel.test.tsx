@@ -13,6 +13,7 @@ const result: CheckoutResult = {
   message: null,
   card: { brand: "visa", last4: "4242" },
   receiptEmail: "vera@example.com",
+  nextMonth: null,
 };
 
 const show = (r: CheckoutResult) =>
@@ -46,5 +47,20 @@ describe("SuccessPanel (spec §2, issue 30)", () => {
     expect(panel.textContent).not.toContain("Paid with");
     expect(panel.textContent).not.toContain("receipt");
     expect(panel.textContent).not.toContain("Amount charged");
+  });
+
+  it("claims no charge for a next-month sign-up: the card saved, the first box's month and the first charge", () => {
+    show({ ...result, orderId: null, chargedCents: 0, nextBillingDate: "2026-04-06", nextMonth: { firstPeriod: "2026-04", firstChargeCents: 2100 } });
+    const panel = screen.getByRole("status");
+    expect(screen.getByRole("heading", { name: "Subscription Activated!" })).toBeTruthy();
+    expect(panel.textContent).not.toContain("Order ID");
+    expect(panel.textContent).not.toContain("Amount charged");
+    expect(panel.textContent).not.toContain("Paid with");
+    expect(panel.textContent).not.toContain("Next billing");
+    expect(panel.textContent).not.toContain("receipt");
+    expect(screen.getByText("Card saved: VISA ending in 4242")).toBeTruthy();
+    expect(screen.getByText("Your first box will be April's. $21.00 will be charged on April 6.")).toBeTruthy();
+    expect(screen.getByText("A confirmation was sent to vera@example.com.")).toBeTruthy();
+    expect(screen.getByText("Redirecting to your membership dashboard...")).toBeTruthy();
   });
 });

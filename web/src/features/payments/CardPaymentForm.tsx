@@ -5,6 +5,7 @@ import type { CardPaymentFormFragment_paymentConfig$key } from "./__generated__/
 import type { CardPaymentFormFragment_intent$key } from "./__generated__/CardPaymentFormFragment_intent.graphql.ts";
 import type { CardPaymentFormConfirmMutation } from "./__generated__/CardPaymentFormConfirmMutation.graphql.ts";
 import type { CardPaymentFormChallengeMutation } from "./__generated__/CardPaymentFormChallengeMutation.graphql.ts";
+import type { CardPaymentFormSetupMutation } from "./__generated__/CardPaymentFormSetupMutation.graphql.ts";
 import type { CardConfirmer, ConfirmResult } from "./confirmation.ts";
 import { formatCardNumber, formatExpiry, parseCard, type SandboxCard } from "./cardInput.ts";
 import { PaymentErrorBox } from "./PaymentErrorBox.tsx";
@@ -65,6 +66,34 @@ const ChallengeMutation = graphql`
   }
 `;
 
+// The sandbox's setup intent (what stripe.confirmCardSetup does): a card saved, nothing charged (a next-month
+// sign-up's checkout). Its status and error decide the flow's next step; no screen shows the intent.
+const SetupMutation = graphql`
+  mutation CardPaymentFormSetupMutation($clientSecret: String!, $card: SandboxCardInput!) {
+    confirmSandboxSetup(clientSecret: $clientSecret, card: $card) {
+      __typename
+      ... on ConfirmSandboxSetupSuccess {
+        data {
+          status
+          lastError {
+            message
+          }
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+/** What the sandbox said about a setup confirmation, in the card form's terms. */
+export function sandboxSetupOutcome(intent: { status: string; lastError: { message: string | null | undefined } | null | undefined }): ConfirmResult {
+  if (intent.lastError) return { ok: false, message: intent.lastError.message || "Your card was not saved" };
+  if (intent.status !== "succeeded") return { ok: false, message: "Your card was not saved" };
+  return { ok: true };
+}
+
 /** Thrown by prepare/onSucceeded with a message meant for the Payment Error box. */
 export class PaymentFlowError extends Error {}
 
@@ -77,7 +106,7 @@ interface Props {
   prepare: () => Promise<string>;
   /** Runs once the provider reports success (e.g. completeCheckout). */
   onSucceeded: (clientSecret: string) => Promise<void>;
-  /** Sandbox confirm for setups (card update); payments use confirmSandboxPayment. */
+  /** Sandbox confirm for setups (card update); without it a setup uses confirmSandboxSetup, a payment confirmSandboxPayment. */
   sandboxConfirm?: (clientSecret: string, card: SandboxCard) => Promise<ConfirmResult>;
   /** What the client secret belongs to: a payment (confirmCardPayment) or a card setup (confirmCardSetup). */
   intent?: "payment" | "setup";
@@ -132,6 +161,13 @@ function SandboxCardForm(props: Props) {
     const card = parseCard(number, expiry, cvc);
     if ("error" in card) return { ok: false, message: card.error };
     if (props.sandboxConfirm) return props.sandboxConfirm(clientSecret, card);
+    if (props.intent === "setup") {
+      const res = await commitAsync<CardPaymentFormSetupMutation>(environment, SetupMutation, { clientSecret, card });
+      const r = res.confirmSandboxSetup;
+      // A ValidationError carries the provider's own text about the card (number, expiry, CVC).
+      if (!r.data) return { ok: false, message: ("message" in r && r.message) || "Your card was not saved" };
+      return sandboxSetupOutcome(r.data);
+    }
     const res = await commitAsync<CardPaymentFormConfirmMutation>(environment, ConfirmMutation, { clientSecret, card });
     const r = res.confirmSandboxPayment;
     if (!r.data) return { ok: false, message: ("message" in r && r.message) || "Payment confirmation failed" };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentInput, dollarsToCents, initialPreviewMode, makePrimary, pageDraftFrom } from "./draft.ts";
+import { afterCutoffPolicy, contentInput, dollarsToCents, initialPreviewMode, makePrimary, pageDraftFrom } from "./draft.ts";
 
 describe("page editor draft rules", () => {
   it("stores prices as rounded cents; negative or non-numeric is empty", () => {
@@ -45,5 +45,14 @@ describe("page editor draft rules", () => {
     expect(contentInput(home)).not.toHaveProperty("mail");
     const business = { ...home, mail: { senderName: "  Green Acres  ", replyTo: " help@greenacres.example ", windowReminder: false, prechargeNotice: true } };
     expect(contentInput(business).mail).toEqual({ senderName: "Green Acres", replyTo: "help@greenacres.example", windowReminder: false, prechargeNotice: true });
+  });
+  it("reads and saves what the page does past its cutoff day (issue 31), refusing by default", () => {
+    const draft = pageDraftFrom(null);
+    expect(draft.afterCutoff).toBe("REFUSE");
+    expect(contentInput(draft).afterCutoff).toBe("REFUSE");
+    expect(contentInput({ ...draft, afterCutoff: "NEXT_MONTH" }).afterCutoff).toBe("NEXT_MONTH");
+    expect(afterCutoffPolicy("NEXT_MONTH")).toBe("NEXT_MONTH");
+    expect(afterCutoffPolicy("%future added value")).toBe("REFUSE");
+    expect(afterCutoffPolicy(undefined)).toBe("REFUSE");
   });
 });

@@ -59,6 +59,8 @@ export interface PageDraft {
   fulfillment: Fulfillment;
   tax: { enabled: boolean; ratePercent: number };
   subscriptionCutoffDay: number | null;
+  /** Sign-ups past the cutoff day: refused until next month, or taken for next month's box (issue 31). */
+  afterCutoff: AfterCutoffPolicy;
   boxReadyDay: number | null;
   billingDay: number | null;
   skipWindow: { startDay: number | null; endDay: number | null };
@@ -77,6 +79,14 @@ export interface MailDraft {
   replyTo: string;
   windowReminder: boolean;
   prechargeNotice: boolean;
+}
+
+/** What a page does with sign-ups past its cutoff day (GraphQL AfterCutoff). */
+export type AfterCutoffPolicy = "REFUSE" | "NEXT_MONTH";
+
+/** The stored policy; REFUSE (the server's default) for none or one this editor does not know. */
+export function afterCutoffPolicy(value: string | null | undefined): AfterCutoffPolicy {
+  return value === "NEXT_MONTH" ? "NEXT_MONTH" : "REFUSE";
 }
 
 const DEFAULT_ADDON_SECTION_TITLE = "Available Add-ons";
@@ -125,6 +135,7 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
               ratePercent
             }
             subscriptionCutoffDay
+            afterCutoff
             boxReadyDay
             billingDay
             skipWindow {
@@ -223,6 +234,7 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
     fulfillment: readFulfillment(page?.fulfillment),
     tax: { enabled: page?.tax.enabled ?? false, ratePercent: page?.tax.ratePercent ?? 5.75 },
     subscriptionCutoffDay: page?.subscriptionCutoffDay ?? null,
+    afterCutoff: afterCutoffPolicy(page?.afterCutoff),
     boxReadyDay: page?.boxReadyDay ?? null,
     billingDay: page?.billingDay ?? 1,
     skipWindow: { startDay: page?.skipWindow.startDay ?? 1, endDay: page?.skipWindow.endDay ?? 14 },
@@ -250,6 +262,7 @@ export function contentInput(draft: PageDraft) {
     fulfillment: draft.fulfillment,
     tax: { enabled: draft.tax.enabled, ratePercent: Math.min(100, Math.max(0, Math.round((draft.tax.ratePercent || 0) * 100) / 100)) },
     subscriptionCutoffDay: draft.subscriptionCutoffDay || null,
+    afterCutoff: draft.afterCutoff,
     boxReadyDay: draft.boxReadyDay,
     billingDay: draft.billingDay ?? 1,
     skipWindow: { startDay: draft.skipWindow.startDay ?? 1, endDay: draft.skipWindow.endDay ?? 14 },

@@ -1,4 +1,4 @@
-import { Checkbox, Field, Input } from "@chakra-ui/react";
+import { Checkbox, Field, Input, NativeSelect } from "@chakra-ui/react";
 import type { PageDraft } from "./draft.ts";
 
 export type UpdateDraft = (change: (draft: PageDraft) => PageDraft) => void;
@@ -40,5 +40,25 @@ export function CheckField({ label, checked, onChange }: { label: string; checke
       <Checkbox.Control />
       <Checkbox.Label>{label}</Checkbox.Label>
     </Checkbox.Root>
+  );
+}
+
+/** A native select of fixed options. */
+export function SelectField<T extends string>({ label, value, options, onChange, helper }: { label: string; value: T; options: readonly { value: T; label: string }[]; onChange: (value: T) => void; helper?: string }) {
+  return (
+    <Field.Root>
+      <Field.Label>{label}</Field.Label>
+      <NativeSelect.Root>
+        <NativeSelect.Field value={value} onChange={(e) => onChange(options.find((o) => o.value === e.target.value)?.value ?? value)}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </NativeSelect.Field>
+        <NativeSelect.Indicator />
+      </NativeSelect.Root>
+      {helper && <Field.HelperText>{helper}</Field.HelperText>}
+    </Field.Root>
   );
 }

@@ -1,10 +1,10 @@
-import { Button, HStack, IconButton, Input, SimpleGrid, Stack, Text } from "@chakra-ui/react";
+import { Button, GridItem, HStack, IconButton, Input, SimpleGrid, Stack, Text } from "@chakra-ui/react";
 import { MODE_LABELS } from "@shared/fulfillment.ts";
 import { Panel } from "../../../../ui/admin/AdminPage.tsx";
 import { RichTextEditor } from "../../richtext/RichTextEditor.tsx";
-import { newKey, type MailDraft, type PageDraft } from "../draft.ts";
+import { newKey, type AfterCutoffPolicy, type MailDraft, type PageDraft } from "../draft.ts";
 import type { SaveIssue } from "../saveFailure.ts";
-import { CheckField, NumberField, TextField, type UpdateDraft } from "../fields.tsx";
+import { CheckField, NumberField, SelectField, TextField, type UpdateDraft } from "../fields.tsx";
 
 /**
  * Pickup points or delivery areas: members choose one at checkout and packing lists group by them. Blank rows are
@@ -63,12 +63,27 @@ export function TaxPanel({ draft, update }: { draft: PageDraft; update: UpdateDr
   );
 }
 
+/** Issue 31: what the page does with sign-ups past its cutoff day. */
+const AFTER_CUTOFF_OPTIONS: readonly { value: AfterCutoffPolicy; label: string }[] = [
+  { value: "REFUSE", label: "Refuse sign-ups until next month" },
+  { value: "NEXT_MONTH", label: "Take sign-ups for next month's box" },
+];
+
 export function SubscriptionPanel({ draft, update }: { draft: PageDraft; update: UpdateDraft }) {
   return (
     <Panel title="Subscription Settings">
       <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
         <NumberField label="Cutoff day" min={1} max={31} value={draft.subscriptionCutoffDay} onChange={(v) => update((d) => ({ ...d, subscriptionCutoffDay: v }))} helper="Optional, 1–31: no new subscriptions after this day" />
         <NumberField label="Box ready day" min={1} max={28} value={draft.boxReadyDay} onChange={(v) => update((d) => ({ ...d, boxReadyDay: v }))} helper="Optional, 1–28" />
+        <GridItem colSpan={{ base: 1, sm: 2 }}>
+          <SelectField
+            label="After the cutoff day"
+            value={draft.afterCutoff}
+            options={AFTER_CUTOFF_OPTIONS}
+            onChange={(afterCutoff) => update((d) => ({ ...d, afterCutoff }))}
+            helper="Past the cutoff day, new members either wait until next month or sign up now for next month's box (their card is saved; the first charge is on next month's billing day)."
+          />
+        </GridItem>
         <NumberField label="Billing day" min={1} max={28} value={draft.billingDay} onChange={(v) => update((d) => ({ ...d, billingDay: v }))} />
         <TextField label="Support phone" type="tel" value={draft.supportPhone} onChange={(supportPhone) => update((d) => ({ ...d, supportPhone }))} placeholder="(555) 123-4567" helper="Shown in the member portal and the page footer" />
         <NumberField label="Skip window start day" min={1} max={28} value={draft.skipWindow.startDay} onChange={(v) => update((d) => ({ ...d, skipWindow: { ...d.skipWindow, startDay: v } }))} />
