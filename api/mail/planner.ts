@@ -247,8 +247,10 @@ const handlers: Partial<Record<keyof EventPayloads, Handler>> = {
 };
 
 /**
- * An account message (card, password): drawn as the business of the member's most recent membership when there is
- * one (that is whom they know), else as the platform.
+ * An account message (card, password; every template planned here): drawn as the business of the member's most
+ * recent membership when there is one (that is whom they know), else as the platform. It is the member's own
+ * mail, not the business's: it is stored with no business (mail_messages.business_id NULL, issue 32), so only
+ * administrators read it on Sent mail and no business owner reads or resends it. This is the one place that decides it.
  */
 async function accountMessage(db: Db, config: Config, event: StoredEvent, userId: number, template: TemplateName, letter: (s: Sender) => Letter): Promise<PlannedMessage[]> {
   const user = await db.user.findUnique({
@@ -257,7 +259,8 @@ async function accountMessage(db: Db, config: Config, event: StoredEvent, userId
   });
   if (!user) return [];
   const latest = user.subscriptions[0];
-  const sender = latest ? businessSender(config, latest.business) : await platformSender(db, config);
+  const drawnAs = latest ? businessSender(config, latest.business) : await platformSender(db, config);
+  const sender: Sender = { ...drawnAs, businessId: null };
   return [
     {
       dedupeKey: `event:${event.sequence}:${template}:${userId}`,

@@ -1,5 +1,5 @@
 import { builder } from "../graphql/builder.ts";
-import { COMMON_ERRORS } from "../graphql/errors.ts";
+import { COMMON_ERRORS, RULE_ERRORS } from "../graphql/errors.ts";
 import { numericId } from "../graphql/ids.ts";
 import { MailStatus } from "../generated/prisma/enums.ts";
 import { ValidationError } from "../shared/errors.ts";
@@ -78,8 +78,9 @@ const UpdateMailPreferencesInput = builder.inputType("UpdateMailPreferencesInput
 builder.mutationFields((t) => ({
   resendMailMessage: t.field({
     type: MailMessageNode,
-    description: "Sends a message again as a new message (administrators; owners for their businesses).",
-    errors: { types: [...COMMON_ERRORS, ValidationError] },
+    description:
+      "Sends a message again as a new message (administrators; owners for their businesses). One resend of a message at a time (CONFLICT resend_in_progress), at most 3 of a message a day and 50 of a business's messages an hour (RULE_VIOLATION resend_limit).",
+    errors: { types: [...RULE_ERRORS, ValidationError] },
     args: { id: t.arg.id({ required: true }) },
     // The new row, whole: the message type reads only its own columns and its business (loaded on demand).
     resolve: (_p, { id }, ctx) => mail.resendMessage(ctx, numericId(id, "MailMessage", "id")),

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import type { MailMessage, MailStatus, Prisma } from "../generated/prisma/client.ts";
 import { assertCan, businessesWhere, can, isAdmin, requireUser } from "../auth/policy.ts";
-import { ForbiddenError, NotFoundError, ValidationError } from "../shared/errors.ts";
+import { ConflictError, ForbiddenError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";
 import { newMessageId, queueSends } from "./store.ts";
 
@@ -43,15 +43,47 @@ async function readableMessage(ctx: ServiceContext, id: number): Promise<MailMes
   return row;
 }
 
+/** Most resends of one message in 24 hours, and of one business's messages in an hour (issue 32: no mail-bombing). */
+const RESEND_LIMITS = { perMessagePerDay: 3, perBusinessPerHour: 50 } as const;
+
+/** First key of the two-int advisory locks (pg_try_advisory_xact_lock(class, id)): one resend of a message at a time. */
+const RESEND_MESSAGE_LOCK_CLASS = 0x6d61_696c; // "mail"
+/** And one count-and-insert at a time per business, so two resends of different messages cannot both pass the hourly limit. */
+const RESEND_BUSINESS_LOCK_CLASS = 0x6d62_7573; // "mbus"
+
+const HOUR_MS = 3_600_000;
+
 /**
  * Sends a message again, as a new message (same words, new Message-ID: it is a new delivery the operator asked
  * for), queued for SMTP or held without it. The original keeps its status.
+ *
+ * One resend of a message at a time: a transaction-scoped advisory lock on the original (never a session lock:
+ * the product runs behind a transaction pooler), taken without waiting, so a concurrent resend answers
+ * "already in progress" (ConflictError resend_in_progress) instead of racing for the same dedupe key. Limits,
+ * counted in the database on the injectable clock so every process shares them: RESEND_LIMITS.perMessagePerDay
+ * resends of a message in the last 24 hours, RESEND_LIMITS.perBusinessPerHour resends of a business's messages
+ * in the last hour (RuleViolationError resend_limit).
  */
 export async function resendMessage(ctx: ServiceContext, id: number): Promise<MailMessage> {
   const original = await readableMessage(ctx, id);
   if (!original.toAddress) throw new ValidationError("This message has no recipient address to send to.", [{ path: "id", message: "No email address on file" }]);
   const now = ctx.clock.now();
   return ctx.db.$transaction(async (tx) => {
+    const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(${RESEND_MESSAGE_LOCK_CLASS}::int, ${original.id}::int) AS locked`;
+    if (!locked) throw new ConflictError("A resend of this message is already in progress.", "resend_in_progress");
+    const today = await tx.mailMessage.count({ where: { resendOfId: original.id, createdAt: { gt: new Date(now.getTime() - 24 * HOUR_MS) } } });
+    if (today >= RESEND_LIMITS.perMessagePerDay) {
+      const n = RESEND_LIMITS.perMessagePerDay;
+      throw new RuleViolationError(`This message was already resent ${today} times in the last 24 hours; the limit is ${n} a day.`, "resend_limit");
+    }
+    if (original.businessId !== null) {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${RESEND_BUSINESS_LOCK_CLASS}::int, ${original.businessId}::int)`;
+      const hour = await tx.mailMessage.count({ where: { businessId: original.businessId, resendOfId: { not: null }, createdAt: { gt: new Date(now.getTime() - HOUR_MS) } } });
+      if (hour >= RESEND_LIMITS.perBusinessPerHour) {
+        const n = RESEND_LIMITS.perBusinessPerHour;
+        throw new RuleViolationError(`This business's messages were already resent ${hour} times in the last hour; the limit is ${n} an hour.`, "resend_limit");
+      }
+    }
     const copies = await tx.mailMessage.count({ where: { resendOfId: original.id } });
     const status = ctx.config.smtpUrl ? "QUEUED" : "HELD";
     const row = await tx.mailMessage.create({
