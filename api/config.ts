@@ -5,6 +5,28 @@ const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
   .transform((v) => v === "1" || v === "true" || v === "yes");
 
+const MAILBOX_MESSAGE = "must be an email address, or a name and one in angle brackets (Green Acres <noreply@example.com>)";
+
+/**
+ * A mailbox: a bare address, or `Name <address>` / `"Name" <address>` (`\"` inside quotes is a quote). The
+ * name is one line of text without control characters or angle brackets (nodemailer encodes the rest); an empty
+ * name (`<a@b.c>`) counts as none.
+ */
+function mailbox() {
+  const address = z.email();
+  return z.string().transform((raw, ctx): { address: string; name: string | undefined } => {
+    const text = raw.trim();
+    const named = /^(?:"((?:[^"\\]|\\.)*)"|([^"<>]*?))\s*<([^<>\s]*)>$/.exec(text);
+    const addr = named ? named[3] : text;
+    const name = named ? (named[1] !== undefined ? named[1].replace(/\\(.)/g, "$1") : named[2]).trim() : "";
+    if (!address.safeParse(addr).success || /[\p{Cc}\u2028\u2029<>]/u.test(name)) {
+      ctx.issues.push({ code: "custom", message: MAILBOX_MESSAGE, input: raw });
+      return z.NEVER;
+    }
+    return { address: addr, name: name || undefined };
+  });
+}
+
 /**
  * A whole number: digits only, so an empty or half-edited value (`PORT=`) is refused instead of read as 0 (for
  * PORT a random port, for the intervals "off"); unset means the default.
@@ -67,8 +89,12 @@ const EnvSchema = z.object({
   PUBLIC_CACHE_TTL_SECONDS: wholeNumber(0, 24 * 60 * 60, 10),
   /** smtp://user:pass@host:587 or smtps://…:465 (nodemailer connection URL); unset = messages are kept, unsent, on the Sent mail page. */
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional().or(z.literal("")),
-  /** The From address of every message (the name is the business's); default no-reply@ the public host. */
-  MAIL_FROM: z.email("must be an email address").optional(),
+  /**
+   * The From of every message, as operators write it: `noreply@example.com` or `Green Acres <noreply@example.com>`
+   * (the name may be quoted). The address is every message's From address; the name is the From name of a
+   * message whose business has no sender name (and of the platform's own messages). Default no-reply@ the public host.
+   */
+  MAIL_FROM: mailbox().optional(),
   /** Bearer token a scraper sends for /metrics (required in production to serve /metrics on the main port). */
   METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,256}$/, "must be 16 to 256 printable ASCII characters, no spaces").optional(),
   /** Serve /metrics on its own listener at METRICS_HOST:METRICS_PORT (and not on PORT). */
@@ -110,8 +136,10 @@ export type Config = {
   metricsHost: string;
   /** SMTP server messages go through (api/mail/); unset = held on the Sent mail page, never sent. */
   smtpUrl: string | undefined;
-  /** The From address of every message. */
+  /** The From address of every message (MAIL_FROM's address). */
   mailFrom: string;
+  /** MAIL_FROM's name, if it has one: the From name of messages whose business has no sender name, and of the platform's. */
+  mailFromName: string | undefined;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -162,7 +190,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,
     smtpUrl: e.SMTP_URL || undefined,
-    mailFrom: e.MAIL_FROM ?? `no-reply@${mailDomain(e.PUBLIC_HOST)}`,
+    mailFrom: e.MAIL_FROM?.address ?? `no-reply@${mailDomain(e.PUBLIC_HOST)}`,
+    mailFromName: e.MAIL_FROM?.name,
   };
 }
 

@@ -23,7 +23,8 @@ export type Actor =
       /** The user's default card for the configured provider, read with the session (null: none saved). */
       card?: PaymentMethod | null;
     }
-  | { kind: "partner"; token: { id: number; businessId: number } };
+  /** A partner API token: read-only, its business only, within its scopes (api/auth/policy.ts PARTNER_SCOPES). */
+  | { kind: "partner"; token: { id: number; businessId: number; scopes: readonly string[] } };
 
 export type { Log };
 

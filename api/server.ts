@@ -18,7 +18,7 @@ import { serveWebApp } from "./http/web-app.ts";
 import { stripeWebhookRoute } from "./billing/webhooks.ts";
 import { uploadFileRoutes } from "./uploads/routes.ts";
 import { PublicPageCache } from "./pages/public-cache.ts";
-import { actorLogBindings, bindRequestLog, installObservability, requestIdOptions, withErrorStacks } from "./observability/index.ts";
+import { actorLogBindings, bindRequestLog, installObservability, noteRequestError, requestIdOptions, withErrorStacks } from "./observability/index.ts";
 
 export interface AppDeps {
   config: Config;
@@ -87,6 +87,7 @@ export async function buildApp({ config, db, clock, logger, jobs }: AppDeps) {
   // detail goes to the log with the request id. /api has its own handler (rest-compat/errors.ts) doing the same.
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const status = err.statusCode ?? 500;
+    if (status >= 500) noteRequestError(err); // a missing table: /readyz looks again at once
     if (config.env !== "production" || (status >= 400 && status < 500)) return reply.send(err);
     req.log.error({ err }, "request failed");
     reply.status(500);

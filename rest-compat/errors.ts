@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { noteRequestError } from "../api/observability/readiness.ts";
 import { DomainError, RateLimitedError, ValidationError } from "../api/shared/errors.ts";
 
 /** The JSON body of every REST error (spec §7, §8): a message, and a machine-readable reason where there is one. */
@@ -28,5 +29,6 @@ export function restErrorHandler(err: FastifyError | Error, req: FastifyRequest,
     return reply.status(status).send({ error: err.message, reason } satisfies RestError);
   }
   req.log.error({ err }, "REST request failed");
+  noteRequestError(err);
   return reply.status(500).send({ error: "Internal server error" } satisfies RestError);
 }

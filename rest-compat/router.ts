@@ -104,11 +104,16 @@ export function createRouter(
 // ── Shared input pieces ──────────────────────────────────────────────────────────────────────────────
 
 /** A numeric id in a path segment. */
+/** Largest value of the integer id columns (as api/graphql/ids.ts MAX_ROW_ID: the adapters do not import each other). */
+const MAX_ROW_ID = 2 ** 31 - 1;
+
+/** A row id in a path: decimal digits without a leading zero, 1..MAX_ROW_ID; anything else answers 400 invalid_input. */
 export const idParam = (message = "Invalid id") =>
   z
     .string()
-    .regex(/^\d{1,9}$/, message)
-    .transform(Number);
+    .regex(/^[1-9]\d{0,9}$/, message)
+    .transform(Number)
+    .refine((id) => id <= MAX_ROW_ID, message);
 
 /** `{ ok: true }` answers of actions without a payload. */
 export const Ok = z.object({ ok: z.literal(true) });

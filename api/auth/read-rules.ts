@@ -11,7 +11,8 @@
  * |              | administrators, the business's partner tokens, and members whose membership has it (current   |
  * |              | selection or scheduled change)                                                                |
  * | Membership   | the member, readMemberships of its business (staff viewer and up, administrators, the         |
- * | Order        | business's partner tokens)                                                                    |
+ * |              | business's partner tokens with memberships:read)                                              |
+ * | Order        | the member, readOrders of its business (the same, partner tokens with orders:read)            |
  * | User         | the user themself (also right after register/login, in that request) and administrators       |
  * | BusinessUser | manageUsers of its business (owner, administrators)                                           |
  * | ApiToken     | manageApiTokens of its business (owner, administrators)                                       |
@@ -36,9 +37,9 @@ export function canReadMembership(ctx: ServiceContext, row: { userId: number; bu
   return isSelf(ctx, row.userId) || can(ctx, row.businessId, "readMemberships");
 }
 
-/** Same readers as the membership it belongs to. */
+/** The member, or readOrders in its business: staff (viewer and up), administrators, its partner tokens with orders:read. */
 export function canReadOrder(ctx: ServiceContext, row: { userId: number; businessId: number }): MaybePromise<boolean> {
-  return canReadMembership(ctx, row);
+  return isSelf(ctx, row.userId) || can(ctx, row.businessId, "readOrders");
 }
 
 type CatalogRow = { id: number; businessId: number; listed: boolean; archivedAt: Date | null };

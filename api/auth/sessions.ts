@@ -122,13 +122,13 @@ export async function resolveActor(
   } else if (token.startsWith(PARTNER_TOKEN_PREFIX)) {
     const apiToken = await db.apiToken.findUnique({
       where: { tokenHash },
-      select: { id: true, businessId: true, revokedAt: true, lastUsedAt: true },
+      select: { id: true, businessId: true, revokedAt: true, lastUsedAt: true, scopes: true },
     });
     if (apiToken && !apiToken.revokedAt) {
       if (!apiToken.lastUsedAt || now.getTime() - apiToken.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
         await db.apiToken.update({ where: { id: apiToken.id }, data: { lastUsedAt: now } });
       }
-      return { actor: { kind: "partner", token: { id: apiToken.id, businessId: apiToken.businessId } }, credentials: "valid" };
+      return { actor: { kind: "partner", token: { id: apiToken.id, businessId: apiToken.businessId, scopes: apiToken.scopes } }, credentials: "valid" };
     }
   }
   return { actor: { kind: "anonymous" }, credentials: "invalid" };

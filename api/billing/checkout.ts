@@ -11,7 +11,7 @@ import { addressSchema } from "../users/service.ts";
 import { choosePoint, pointInDetails } from "../subscriptions/fulfillment-point.ts";
 import { addMonths, isoDate, localDate, parseYearMonth } from "../shared/calendar.ts";
 import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
-import { parseInput } from "../shared/validation.ts";
+import { noBidiControls, parseInput } from "../shared/validation.ts";
 import { signupTerms } from "../subscriptions/rules.ts";
 import { priceSelection, type PriceBreakdown } from "./pricing.ts";
 import { providerFor, recordPayment } from "./service.ts";
@@ -158,7 +158,7 @@ const StartCheckoutSchema = z.object({
   email: z.string().trim().toLowerCase().email("Please enter a valid email address").max(254),
   isGift: z.boolean().default(false),
   /** Kept only for a gift (packed with the box). */
-  giftMessage: z.string().trim().max(500, "The gift message can be at most 500 characters").default(""),
+  giftMessage: noBidiControls("The gift message").trim().max(500, "The gift message can be at most 500 characters").default(""),
   address: addressSchema.optional(),
   /** What the client showed the customer; a different server total refuses the checkout. */
   expectedTotalCents: z.number().int().nonnegative().optional(),

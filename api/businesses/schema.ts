@@ -157,7 +157,7 @@ builder.prismaNode("BusinessUser", {
 
 builder.prismaNode("ApiToken", {
   id: { field: "id" },
-  description: "A read-only partner token of a business (memberships and orders). The secret is shown only when created.",
+  description: "A read-only partner token of a business, limited to its scopes. The secret is shown only when created.",
   authScopes: (token, ctx) => canReadApiToken(ctx, token),
   fields: (t) => ({
     databaseId: t.exposeInt("id"),
@@ -170,6 +170,7 @@ builder.prismaNode("ApiToken", {
       description: "Last request made with the token (recorded at most once a minute); null when never used.",
     }),
     revokedAt: t.expose("revokedAt", { type: "DateTime", nullable: true }),
+    scopes: t.exposeStringList("scopes", { description: "What the token may read: memberships:read, orders:read, fulfilment:read." }),
     createdBy: t.relation("createdBy", { type: UserSummary, description: "Who created the token." }),
   }),
 });
@@ -234,7 +235,15 @@ const DetachBusinessUserInput = builder.inputType("DetachBusinessUserInput", {
   fields: (t) => ({ businessId: t.int({ required: true }), userId: t.int({ required: true }) }),
 });
 const CreateApiTokenInput = builder.inputType("CreateApiTokenInput", {
-  fields: (t) => ({ businessId: t.int({ required: true }), name: t.string({ required: true }) }),
+  fields: (t) => ({
+    businessId: t.int({ required: true }),
+    name: t.string({ required: true }),
+    scopes: t.stringList({
+      description:
+        "What the token may read, at least one of: memberships:read, orders:read, fulfilment:read (addresses, phones, gift messages, " +
+        "packing lists and their CSV). Omitted: memberships:read and orders:read.",
+    }),
+  }),
 });
 const RevokeApiTokenInput = builder.inputType("RevokeApiTokenInput", {
   fields: (t) => ({ id: t.globalID({ required: true, description: "Global id of the ApiToken." }) }),

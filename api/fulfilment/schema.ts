@@ -2,7 +2,9 @@
 import { resolveCursorConnection } from "@pothos/plugin-relay";
 import { builder } from "../graphql/builder.ts";
 import { COMMON_ERRORS } from "../graphql/errors.ts";
-import { numericId } from "../graphql/ids.ts";
+import { CURSOR_DECODER } from "../graphql/cursors.ts";
+import { controlCharacterIn } from "../http/input-limits.ts";
+import { MAX_ROW_ID, numericId } from "../graphql/ids.ts";
 import { FulfillmentModeEnum } from "../catalog/schema.ts";
 import { isoDate } from "../shared/calendar.ts";
 import { globalId } from "../shared/global-id.ts";
@@ -42,7 +44,7 @@ const DifferenceKindEnum = builder.enumType("FulfilmentDifferenceKind", {
 const CURSOR_PREFIX = "PackingBox:";
 const boxCursor = (b: Box) => Buffer.from(CURSOR_PREFIX + JSON.stringify([b.mode, b.fulfillmentPoint, b.memberName, b.membershipId])).toString("base64url");
 
-function packingKeyOfCursor(cursor: string | undefined, arg: "after" | "before"): PackingKey | null {
+function packingKeyOfCursor(cursor: string | undefined, arg: string): PackingKey | null {
   if (cursor === undefined) return null;
   const text = Buffer.from(cursor, "base64url").toString("utf8");
   let key: unknown;
@@ -53,7 +55,10 @@ function packingKeyOfCursor(cursor: string | undefined, arg: "after" | "before")
   }
   if (Array.isArray(key) && key.length === 4) {
     const [mode, point, name, membershipId] = key as unknown[];
-    if (MODE_ORDER.some((m) => toModeCode(m) === mode) && typeof point === "string" && typeof name === "string" && Number.isSafeInteger(membershipId)) {
+    // A control character (NUL) in a string or an id past the integer columns never reaches the database.
+    const clean = (v: unknown): v is string => typeof v === "string" && controlCharacterIn(v) === null;
+    const rowId = Number.isSafeInteger(membershipId) && (membershipId as number) >= 1 && (membershipId as number) <= MAX_ROW_ID;
+    if (MODE_ORDER.some((m) => toModeCode(m) === mode) && clean(point) && clean(name) && rowId) {
       return { mode: mode as FulfillmentMode, point, name, membershipId: membershipId as number };
     }
   }
@@ -148,6 +153,7 @@ const CycleRef = builder.objectRef<fulfilment.FulfilmentCycle>("FulfilmentCycle"
       // Read from the database a page at a time (20 by default, at most 100, as before); a cursor names a box (its
       // packing key), not a position: stable while boxes come and go, and valid across the month's freeze.
       args: { mode: t.arg({ type: FulfillmentModeEnum }) },
+      extensions: { [CURSOR_DECODER]: packingKeyOfCursor },
       resolve: (c, args, ctx) =>
         resolveCursorConnection<Promise<Box[]>>({ args, toCursor: boxCursor }, ({ before, after, limit, inverted }) =>
           fulfilment.boxPage(ctx, c, { mode: args.mode, after: packingKeyOfCursor(after, "after"), before: packingKeyOfCursor(before, "before"), take: limit, reverse: inverted }),
@@ -165,8 +171,8 @@ const CycleRef = builder.objectRef<fulfilment.FulfilmentCycle>("FulfilmentCycle"
 builder.prismaObjectFields("Business", (t) => ({
   fulfilment: t.field({
     type: CycleRef,
-    description: "The fulfilment cycle of a month (YYYY-MM): staff, administrators and the business's partner tokens (readMemberships).",
-    authScopes: (b) => ({ business: { id: b.id, permission: "readMemberships" } }),
+    description: "The fulfilment cycle of a month (YYYY-MM): staff, administrators and the business's partner tokens with fulfilment:read (readFulfilment).",
+    authScopes: (b) => ({ business: { id: b.id, permission: "readFulfilment" } }),
     args: { month: t.arg.string({ description: "YYYY-MM; omitted: the month whose box is next (this month through its box-ready day, else the next)." }) },
     resolve: (business, { month }, ctx) => fulfilment.fulfilmentCycle(ctx, business.id, month ?? null),
   }),

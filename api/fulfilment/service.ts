@@ -1,8 +1,8 @@
 /**
  * Fulfilment of a business's month (issue 20): the cycle (cycle.ts), its preview before the freeze (preview.ts),
  * the packing snapshot after it (snapshot.ts) and what changed since (differences.ts). Who may read it: the
- * business's owner, editors and viewers, administrators, and the business's partner API token (readMemberships,
- * api/auth/policy.ts). Operators (administrators) may freeze a month by hand; the job does it otherwise.
+ * business's owner, editors and viewers, administrators, and the business's partner API tokens with fulfilment:read
+ * (readFulfilment, api/auth/policy.ts). Operators (administrators) may freeze a month by hand; the job does it otherwise.
  */
 import type { ServiceContext } from "../context.ts";
 import type { FulfillmentMode, PackingBox, Prisma } from "../generated/prisma/client.ts";
@@ -38,10 +38,10 @@ function monthOf(month: string): YearMonth {
 
 const timingSelect = { timeZone: true, page: { select: { billingDay: true, cutoffDay: true, boxReadyDay: true } } } as const;
 
-/** The cycle of `month` (null: the month whose box is next) for a business the actor may read (readMemberships). */
+/** The cycle of `month` (null: the month whose box is next) for a business the actor may read (readFulfilment). */
 export async function fulfilmentCycle(ctx: ServiceContext, businessId: number, month: string | null): Promise<FulfilmentCycle> {
   let period = month === null ? null : monthOf(month);
-  await assertCan(ctx, businessId, "readMemberships");
+  await assertCan(ctx, businessId, "readFulfilment");
   if (period === null) {
     const timing = await ctx.db.business.findUnique({ where: { id: businessId }, select: timingSelect });
     if (!timing) throw new NotFoundError("Business not found.");

@@ -2,16 +2,40 @@ import SchemaBuilder from "@pothos/core";
 import ErrorsPlugin from "@pothos/plugin-errors";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import RelayPlugin from "@pothos/plugin-relay";
-import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
+import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from "@pothos/plugin-scope-auth";
 import { DateTimeResolver, JSONResolver } from "graphql-scalars";
+import { getNamedType } from "graphql";
 import type { ServiceContext } from "../context.ts";
 import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
 import DirectReadsPlugin, { NODE_ID_EXTENSION } from "./direct-reads.ts";
-import { can, isAdmin, type BusinessPermission } from "../auth/policy.ts";
+import { can, isAdmin, missingPartnerScope, scopeError, type BusinessPermission, type PartnerScope } from "../auth/policy.ts";
 import { ForbiddenError, UnauthenticatedError } from "../shared/errors.ts";
 
 export type GraphQLContext = ServiceContext;
+
+/**
+ * The partner scope behind a refusal: a `business` scope's permission, or an Order row's read rule (the type's
+ * scope, run on each row it returns: `parent` is then the row).
+ */
+function lackedScope(ctx: ServiceContext, parent: unknown, typeName: string, failure: AuthFailure): PartnerScope | null {
+  if (failure.kind === AuthScopeFailureType.AuthScope && failure.scope === "business") {
+    const { id, permission } = failure.parameter as { id: number; permission: BusinessPermission };
+    return missingPartnerScope(ctx, id, permission);
+  }
+  if (failure.kind === AuthScopeFailureType.AnyAuthScopes || failure.kind === AuthScopeFailureType.AllAuthScopes) {
+    for (const f of failure.failures) {
+      const scope = lackedScope(ctx, parent, typeName, f);
+      if (scope) return scope;
+    }
+    return null;
+  }
+  if (failure.kind === AuthScopeFailureType.AuthScopeFunction && typeName === "Order") {
+    const businessId = (parent as { businessId?: unknown } | null)?.businessId;
+    return typeof businessId === "number" ? missingPartnerScope(ctx, businessId, "readOrders") : null;
+  }
+  return null;
+}
 
 const capitalize = (s: string) => s[0].toUpperCase() + s.slice(1);
 
@@ -45,8 +69,12 @@ export const builder = new SchemaBuilder<{
       business: ({ id, permission }) => can(ctx, id, permission),
     }),
     // Same errors the services throw, so clients see one vocabulary whichever layer refused.
-    unauthorizedError: (_parent, ctx) =>
-      ctx.actor.kind === "anonymous" ? new UnauthenticatedError() : new ForbiddenError(),
+    // A partner token outside its scopes is told which scope it lacks (issue 32).
+    unauthorizedError: (parent, ctx, info, result) => {
+      if (ctx.actor.kind === "anonymous") return new UnauthenticatedError();
+      const scope = ctx.actor.kind === "partner" ? lackedScope(ctx, parent, getNamedType(info.returnType).name, result.failure) : null;
+      return scope ? scopeError(scope) : new ForbiddenError();
+    },
     treatErrorsAsUnauthorized: false,
   },
   errors: {

@@ -4,11 +4,13 @@ import type { FastifyRequest } from "fastify";
 import { getNamedType, getOperationAST, GraphQLError, isIntrospectionType, type ASTVisitor, type ExecutionResult, type ValidationContext } from "graphql";
 import { createYoga, isAsyncIterable, maskError as yogaMaskError, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import type { RequestContext, ServiceContext } from "../context.ts";
+import { noteRequestError } from "../observability/readiness.ts";
 import { DomainError } from "../shared/errors.ts";
 import { dropSessionReads } from "../auth/sessions.ts";
 import type { PublicPageCache } from "../pages/public-cache.ts";
 import { schema } from "./schema.ts";
 import { inputLimitsPlugin } from "./input-limits.ts";
+import { cursorsPlugin } from "./cursors.ts";
 import { graphqlArmor, refusedRequestsAnswer400 } from "./limits.ts";
 
 /**
@@ -153,6 +155,7 @@ function logUnexpectedErrors(): Plugin<ServerContext> {
           if (cause instanceof GraphQLError || cause instanceof DomainError) continue;
           const log = (context as unknown as ServerContext).serviceContext?.log;
           log?.error({ err: cause, path: error.path?.join(".") }, "GraphQL request failed");
+          noteRequestError(cause);
         }
       }
     },
@@ -220,6 +223,8 @@ export function createGraphQL(opts: { production: boolean; publicCache?: PublicP
       // Metrics and log bindings of each operation (api/observability/graphql.ts): before the response cache, which may answer at onExecute.
       ...(opts.plugins ?? []),
       inputLimitsPlugin(),
+      // Forged connection cursors: refused before execution (api/graphql/cursors.ts).
+      cursorsPlugin(),
       freshReadsAfterWrites(),
       graphqlArmor({ production: opts.production }),
       refusedRequestsAnswer400(),

@@ -91,7 +91,8 @@ export function businessSender(config: Config, b: MailBusiness): Sender {
   return {
     businessId: b.id,
     brand: { name, logoUrl: absoluteUrl(b.page?.logoUrl, origin(config)), color: themeColor(b.page?.theme), url },
-    fromName: b.page?.mailSenderName.trim() || name,
+    // The business's sender name, else MAIL_FROM's name (`Name <address>`), else its brand.
+    fromName: b.page?.mailSenderName.trim() || config.mailFromName || name,
     replyTo: b.page?.mailReplyTo.trim() || null,
     supportPhone: b.page?.supportPhone.trim() || null,
     links: portalLinks(url),
@@ -106,7 +107,7 @@ export async function platformSender(db: Db, config: Config): Promise<Sender> {
   return {
     businessId: null,
     brand: { name, logoUrl: absoluteUrl(home?.logoUrl, origin(config)), color: themeColor(home?.theme), url },
-    fromName: name,
+    fromName: config.mailFromName || name,
     replyTo: null,
     supportPhone: null,
     links: portalLinks(url),

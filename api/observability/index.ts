@@ -7,6 +7,7 @@ import { installProbes } from "./readiness.ts";
 import { installRequestIdHeader } from "./request-id.ts";
 
 export { requestIdOptions, actorLogBindings, bindRequestLog } from "./request-id.ts";
+export { noteRequestError } from "./readiness.ts";
 
 /**
  * The server's logger with pino's standard error serializer on `err` (type, message and stack, causes

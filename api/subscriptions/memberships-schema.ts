@@ -22,8 +22,8 @@ builder.prismaObjectFields("Business", (t) => ({
     cursor: "id",
     defaultSize: 50,
     maxSize: 200,
-    description: "Orders of this business, newest first (readMemberships).",
-    authScopes: (b) => ({ business: { id: b.id, permission: "readMemberships" } }),
+    description: "Orders of this business, newest first (readOrders: staff, administrators, partner tokens with orders:read).",
+    authScopes: (b) => ({ business: { id: b.id, permission: "readOrders" } }),
     query: () => ({ orderBy: [{ createdAt: "desc" }, { id: "desc" }] }),
   }),
 }));

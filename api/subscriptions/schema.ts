@@ -2,6 +2,7 @@
  * GraphQL types of memberships and orders (spec §3 shapes, §4 states). Their lists are in ./portal-schema.ts
  * (the member's own) and ./memberships-schema.ts (a business's, the admin table); actions in ./mutations-schema.ts.
  */
+import type { ServiceContext } from "../context.ts";
 import { builder } from "../graphql/builder.ts";
 import { OrderKind, SubscriptionStatus } from "../generated/prisma/enums.ts";
 import { addressSchema } from "../users/service.ts";
@@ -138,6 +139,13 @@ const PlanSoldOutRef = builder.objectRef<SoldOut & { planRef: string }>("PlanSol
   }),
 });
 
+/**
+ * Issue 32: members' addresses (with their phones) and gift messages are fulfilment data: a partner token reads them
+ * only with the fulfilment:read scope (refused, naming it, otherwise); everyone else by the row's own read rule.
+ */
+const fulfilmentDataScopes = (row: { businessId: number }, ctx: ServiceContext) =>
+  ctx.actor.kind === "partner" ? { business: { id: row.businessId, permission: "readFulfilment" as const } } : true;
+
 export const MembershipNode = builder.prismaNode("Subscription", {
   variant: "Membership",
   id: { field: "id" },
@@ -166,11 +174,15 @@ export const MembershipNode = builder.prismaNode("Subscription", {
     totalCents: t.exposeInt("totalCents", { description: "Charged each period: plan + add-ons − discount + tax." }),
     billingDay: t.exposeInt("billingDay"),
     isGift: t.exposeBoolean("isGift"),
-    giftMessage: t.exposeString("giftMessage", { description: "The message packed with a gift box (empty when none)." }),
+    giftMessage: t.exposeString("giftMessage", {
+      description: "The message packed with a gift box (empty when none). Partner tokens: with fulfilment:read only.",
+      authScopes: (s, _a, ctx) => fulfilmentDataScopes(s, ctx),
+    }),
     deliveryAddress: t.field({
       type: AddressRef,
       nullable: true,
-      description: "Where this membership's boxes go (shipping and delivery; null for pickup): changeMembershipAddress changes it.",
+      authScopes: (s, _a, ctx) => fulfilmentDataScopes(s, ctx),
+      description: "Where this membership's boxes go (shipping and delivery; null for pickup): changeMembershipAddress changes it. Partner tokens: with fulfilment:read only.",
       select: { mode: true, address: true },
       resolve: (s) => {
         if (s.mode === "PICKUP" || !s.address) return null;
@@ -252,6 +264,8 @@ export const OrderNode = builder.prismaNode("Order", {
     address: t.field({
       type: AddressRef,
       nullable: true,
+      description: "Where the order went (null for pickup). Partner tokens: with fulfilment:read only.",
+      authScopes: (o, _a, ctx) => fulfilmentDataScopes(o, ctx),
       resolve: (o) => {
         const parsed = o.address ? addressSchema.safeParse(o.address) : null;
         return parsed?.success ? parsed.data : null;

@@ -8,7 +8,7 @@ import { eventActorOf, writeEvents, type NewEvent } from "../events/outbox.ts";
 import type { Prisma, User } from "../generated/prisma/client.ts";
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
 import { globalId } from "../shared/global-id.ts";
-import { parseInput, searchTerm, singleLine } from "../shared/validation.ts";
+import { noBidiControls, parseInput, searchTerm, singleLine } from "../shared/validation.ts";
 
 // Spec §5: username at least 3 characters. We also bound it and keep it URL- and log-safe.
 const USERNAME_MIN = 3;
@@ -36,7 +36,7 @@ const addressFields = {
   country: singleLine("Country").trim().max(100),
 };
 /** Delivery instructions for the driver (issue 20: gate codes, where to leave the box): may span lines. */
-const instructionsSchema = z.string().trim().max(500, "Delivery instructions can be at most 500 characters");
+const instructionsSchema = noBidiControls("Delivery instructions").trim().max(500, "Delivery instructions can be at most 500 characters");
 /** A complete address (spec §3); missing parts are empty strings, instructions are kept only when given. */
 export const addressSchema = z.object({
   ...(Object.fromEntries(Object.entries(addressFields).map(([k, v]) => [k, v.default("")])) as {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
+import { hashToken, newToken, PARTNER_TOKEN_PREFIX } from "../../api/auth/tokens.ts";
 
 let t: TestApp;
 let f: Factories;
@@ -111,5 +112,97 @@ describe("API token list", () => {
       const res = await t.gql(NODE, { id }, { token: tokens[who] });
       expect(res.data?.node ?? null, who).toBeNull();
     }
+  });
+});
+
+/**
+ * Issue 32: a token reads only what its scopes (chosen at creation) allow: memberships:read, orders:read,
+ * fulfilment:read (packing lists and their CSV, with members' addresses, phones and gift messages). Outside them
+ * GraphQL and the CSV routes refuse it with a message naming the scope.
+ */
+describe("API token scopes", () => {
+  const CREATE_SCOPED = `mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) {
+    __typename ... on CreateApiTokenSuccess { data { token apiToken { scopes } } } ... on ValidationError { message issues { path message } } ... on Error { message } } }`;
+  const MEMBERSHIPS = `{ business(slug: "alpha") { memberships(first: 5) { edges { node { planName } } } } }`;
+  const ORDERS = `{ business(slug: "alpha") { orders(first: 5) { edges { node { totalCents } } } } }`;
+  const FULFILMENT = `{ business(slug: "alpha") { fulfilment(month: "2026-03") { state boxes(first: 5) { edges { node { memberName phone } } } } } }`;
+  const csv = (token: string) =>
+    t.app.inject({ method: "GET", url: `/api/admin/businesses/${alpha.id}/fulfilment/2026-03/packing.csv`, headers: { authorization: `Bearer ${token}` } });
+  const create = async (scopes: string[] | undefined) =>
+    (await t.gqlOk(CREATE_SCOPED, { input: { businessId: alpha.id, name: "Scoped", ...(scopes === undefined ? {} : { scopes }) } }, { token: tokens.ownerA })).createApiToken;
+
+  beforeAll(async () => {
+    const plan = await f.plan(alpha, { name: "Veg Box" });
+    const user = await f.user({ username: "boxMember", name: "Box Member" });
+    const sub = await f.subscription({ user, business: alpha, plan, paidThroughPeriod: "2026-03" });
+    await f.order({ subscription: sub, period: "2026-03", totalCents: 3000 });
+  });
+
+  it("creation requires at least one known scope", async () => {
+    for (const scopes of [[], ["memberships:write"], ["orders:read", "everything"]]) {
+      const r = await create(scopes);
+      expect(r.__typename, JSON.stringify(scopes)).toBe("ValidationError");
+      expect(r.issues.map((i: { path: string }) => i.path), JSON.stringify(scopes)).toContain("scopes");
+    }
+    // The new token's scopes are stored and listed; omitted: memberships:read and orders:read.
+    expect((await create(["fulfilment:read", "memberships:read"])).data.apiToken.scopes).toEqual(["memberships:read", "fulfilment:read"]);
+    expect((await create(undefined)).data.apiToken.scopes).toEqual(["memberships:read", "orders:read"]);
+  });
+
+  it("a token with memberships:read only is refused orders and fulfilment, naming the scope", async () => {
+    const token = (await create(["memberships:read"])).data.token;
+    expect((await t.gqlOk(MEMBERSHIPS, {}, { token })).business.memberships.edges).toHaveLength(1);
+    const orders = await t.gql(ORDERS, {}, { token });
+    expect(orders.errors?.[0]).toMatchObject({ message: "This API token lacks the orders:read scope.", path: ["business", expect.any(String)] });
+    const fulfilment = await t.gql(FULFILMENT, {}, { token });
+    expect(fulfilment.errors?.[0]).toMatchObject({ message: "This API token lacks the fulfilment:read scope.", path: ["business", expect.any(String)] });
+    const res = await csv(token);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toBe("This API token lacks the fulfilment:read scope.");
+    // A membership's orders too (the Order rows' read rule).
+    const nested = await t.gql(`{ business(slug: "alpha") { memberships(first: 5) { edges { node { orders(first: 5) { edges { node { totalCents } } } } } } } }`, {}, { token });
+    expect(nested.errors?.[0]?.message).toBe("This API token lacks the orders:read scope.");
+  });
+
+  it("members' addresses and gift messages on memberships and orders take fulfilment:read", async () => {
+    const ADDRESS = `{ business(slug: "alpha") { memberships(first: 5) { edges { node { planName deliveryAddress { city } } } } } }`;
+    const GIFT = `{ business(slug: "alpha") { memberships(first: 5) { edges { node { giftMessage } } } } }`;
+    const ORDER_ADDRESS = `{ business(slug: "alpha") { orders(first: 5) { edges { node { totalCents address { city } } } } } }`;
+    const legacy = (await create(["memberships:read", "orders:read"])).data.token;
+    for (const q of [ADDRESS, GIFT, ORDER_ADDRESS]) {
+      expect((await t.gql(q, {}, { token: legacy })).errors?.[0]?.message, q).toBe("This API token lacks the fulfilment:read scope.");
+    }
+    const all = (await create(["memberships:read", "orders:read", "fulfilment:read"])).data.token;
+    for (const q of [ADDRESS, GIFT, ORDER_ADDRESS]) expect((await t.gql(q, {}, { token: all })).errors, q).toBeUndefined();
+    // Staff read them as before.
+    expect((await t.gql(GIFT, {}, { token: tokens.viewerA })).errors).toBeUndefined();
+  });
+
+  it("a token with orders:read only is refused memberships, naming the scope", async () => {
+    const token = (await create(["orders:read"])).data.token;
+    expect((await t.gqlOk(ORDERS, {}, { token })).business.orders.edges).toHaveLength(1);
+    const memberships = await t.gql(MEMBERSHIPS, {}, { token });
+    expect(memberships.errors?.[0].message).toBe("This API token lacks the memberships:read scope.");
+  });
+
+  it("a token with fulfilment:read reads the packing list and its CSV", async () => {
+    const token = (await create(["fulfilment:read"])).data.token;
+    const r = await t.gqlOk(FULFILMENT, {}, { token });
+    expect(r.business.fulfilment.boxes.edges.map((e: { node: { memberName: string } }) => e.node.memberName)).toEqual(["Box Member"]);
+    const res = await csv(token);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain("Box Member");
+  });
+
+  it("a token created before scopes (backfilled memberships:read and orders:read) cannot read fulfilment", async () => {
+    const owner = await t.db.prisma.user.findFirstOrThrow({ where: { username: "ownerA" } });
+    const token = newToken(PARTNER_TOKEN_PREFIX);
+    await t.db.prisma.apiToken.create({
+      data: { name: "Legacy", tokenHash: hashToken(token), prefix: token.slice(0, 8), businessId: alpha.id, createdById: owner.id, scopes: ["memberships:read", "orders:read"] },
+    });
+    expect((await t.gqlOk(MEMBERSHIPS, {}, { token })).business.memberships.edges).toHaveLength(1);
+    expect((await t.gqlOk(ORDERS, {}, { token })).business.orders.edges).toHaveLength(1);
+    expect((await t.gql(FULFILMENT, {}, { token })).errors?.[0].message).toBe("This API token lacks the fulfilment:read scope.");
+    expect((await csv(token)).statusCode).toBe(403);
   });
 });

@@ -42,7 +42,7 @@ function as(actor: ActorName, query: string, variables: Record<string, unknown> 
 }
 
 const REFUSALS = new Set(["UnauthenticatedError", "ForbiddenError", "NotFoundError"]);
-const AUTH_MESSAGES = /log in|permission|not found|belongs to another business|read-only/i;
+const AUTH_MESSAGES = /log in|permission|not found|belongs to another business|read-only|lacks the [a-z]+:[a-z]+ scope/i;
 
 /** A mutation result: Success → allowed; an auth refusal → refused; anything else is a broken test. */
 async function mutation(actor: ActorName, field: string, query: string, variables: Record<string, unknown>, tenant?: string) {
@@ -163,7 +163,8 @@ const OPERATIONS: Operation[] = [
   },
   {
     name: "business A fulfilment cycle (preview, boxes, differences)",
-    allowed: READ_MEMBERS_A,
+    // Issue 32: partnerA's token holds memberships:read and orders:read only (no fulfilment:read).
+    allowed: STAFF_A,
     run: (a) =>
       query(
         a,

@@ -120,6 +120,9 @@ beforeAll(async () => {
   tokens.otherOwner = await f.session(otherOwner);
   tokens.partner = await f.partnerToken(business, owner);
   tokens.otherPartner = await f.partnerToken(other, otherOwner);
+  // Issue 32: reading the cycle takes the fulfilment:read scope (the factory's tokens hold memberships and orders).
+  await t.db.prisma.apiToken.updateMany({ data: { scopes: ["memberships:read", "orders:read", "fulfilment:read"] } });
+  tokens.partnerNoFulfilment = await f.partnerToken(business, owner);
 });
 afterAll(() => t.close());
 
@@ -301,6 +304,8 @@ describe("the cycle of a month", () => {
     expect(await allowed("member")).toBe(false);
     expect(await allowed("otherOwner")).toBe(false);
     expect(await allowed("otherPartner")).toBe(false);
+    expect(await allowed("partnerNoFulfilment")).toBe(false);
+    expect((await cycleAs("partnerNoFulfilment")).errors?.[0]?.message).toBe("This API token lacks the fulfilment:read scope.");
     const bad = await t.gql(`{ business(slug: "green") { fulfilment(month: "April") { state } } }`, {}, { token: tokens.owner });
     expect(bad.errors?.[0]?.message).toMatch(/YYYY-MM/);
   });

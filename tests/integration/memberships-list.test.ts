@@ -110,7 +110,7 @@ beforeAll(async () => {
   await f.attach(acme, ownerUser, "VIEWER");
   admin = { kind: "user", user: { id: adminUser.id, publicId: adminUser.publicId, username: "root", isAdmin: true }, session: { id: 1, tenantSlug: null } };
   owner = { kind: "user", user: { id: ownerUser.id, publicId: ownerUser.publicId, username: "olive", isAdmin: false }, session: { id: 2, tenantSlug: null } };
-  partner = { kind: "partner", token: { id: 1, businessId: ada.id } };
+  partner = { kind: "partner", token: { id: 1, businessId: ada.id, scopes: ["memberships:read", "orders:read"] } };
   member = { kind: "user", user: { id: first!.id, publicId: first!.publicId, username: "adam0", isAdmin: false }, session: { id: 3, tenantSlug: null } };
 });
 afterAll(() => t?.close());

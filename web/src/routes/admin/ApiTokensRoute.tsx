@@ -33,7 +33,7 @@ export default function ApiTokensRoute() {
       title="API Tokens"
       description={
         <Text as="span">
-          {business.name} · read-only access to this business&apos;s memberships and orders for partners, sent as <Code>Authorization: Bearer mpt_…</Code> to <Code>/graphql</Code>.
+          {business.name} · read-only access for partners to this business&apos;s memberships, orders or fulfilment (the scopes chosen per token), sent as <Code>Authorization: Bearer mpt_…</Code> to <Code>/graphql</Code>.
         </Text>
       }
     >

@@ -2,6 +2,7 @@ import { Badge, Box, Button, Code, HStack, Stack, Table, Text } from "@chakra-ui
 import { graphql, useFragment } from "react-relay";
 import { formatDate } from "../format.ts";
 import type { ApiTokenRowFragment_token$key } from "./__generated__/ApiTokenRowFragment_token.graphql.ts";
+import { scopeLabels } from "./scopes.ts";
 
 /** What the revoke dialog needs of a token. */
 export interface TokenToRevoke {
@@ -23,6 +24,7 @@ export function ApiTokenRow({ token: key, layout, onRevoke }: { token: ApiTokenR
         createdAt
         lastUsedAt
         revokedAt
+        scopes
         createdBy {
           username
         }
@@ -41,6 +43,7 @@ export function ApiTokenRow({ token: key, layout, onRevoke }: { token: ApiTokenR
     </Button>
   );
   const prefix = <Code>{token.prefix}…</Code>;
+  const scopes = <span title={token.scopes.join(", ")}>{scopeLabels(token.scopes)}</span>;
 
   if (layout === "card") {
     return (
@@ -59,6 +62,7 @@ export function ApiTokenRow({ token: key, layout, onRevoke }: { token: ApiTokenR
             Created {formatDate(token.createdAt)} by {token.createdBy.username}
           </Text>
           <Text>Last used: {lastUsed(token.lastUsedAt)}</Text>
+          <Text>Reads: {scopes}</Text>
         </Stack>
         {revoke && <Box mt="2">{revoke}</Box>}
       </Box>
@@ -68,6 +72,7 @@ export function ApiTokenRow({ token: key, layout, onRevoke }: { token: ApiTokenR
     <Table.Row data-testid="api-token-row">
       <Table.Cell fontWeight="medium">{token.name}</Table.Cell>
       <Table.Cell>{prefix}</Table.Cell>
+      <Table.Cell>{scopes}</Table.Cell>
       <Table.Cell whiteSpace="nowrap">
         {formatDate(token.createdAt)}
         <Box fontSize="xs" color="fg.muted">

@@ -57,7 +57,7 @@ export function ApiTokensPanel({ business: key }: { business: ApiTokensPanelFrag
             </Stack>
             <Table.ScrollArea borderWidth="1px" rounded="md" hideBelow="md" tabIndex={0} role="region" aria-label="API tokens">
               <Table.Root size="sm">
-                <TableHead columns={["Name", "Token", "Created", "Last used", "Status", ""]} />
+                <TableHead columns={["Name", "Token", "Scopes", "Created", "Last used", "Status", ""]} />
                 <Table.Body>
                   {edges.map(({ node }) => (
                     <ApiTokenRow key={node.id} token={node} layout="table" onRevoke={setRevoking} />

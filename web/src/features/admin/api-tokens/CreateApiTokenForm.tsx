@@ -1,8 +1,9 @@
 import { useState } from "react";
-import { Box, Button, Code, Field, Heading, HStack, Input, Stack, Text, useClipboard } from "@chakra-ui/react";
+import { Box, Button, Checkbox, Code, Field, Fieldset, Heading, HStack, Input, Stack, Text, useClipboard } from "@chakra-ui/react";
 import { graphql, useMutation } from "react-relay";
 import { resultError } from "../mutationResult.ts";
 import type { CreateApiTokenFormMutation } from "./__generated__/CreateApiTokenFormMutation.graphql.ts";
+import { DEFAULT_SCOPES, SCOPE_OPTIONS, SCOPES_REQUIRED, scopeSentence, toggleScope } from "./scopes.ts";
 
 /** The server's own message for a blank name (api/businesses/service.ts). */
 const TOKEN_NAME_REQUIRED = "Please name the token";
@@ -10,6 +11,7 @@ const TOKEN_NAME_REQUIRED = "Please name the token";
 interface NewToken {
   name: string;
   secret: string;
+  scopes: readonly string[];
 }
 
 /**
@@ -18,7 +20,9 @@ interface NewToken {
  */
 export function CreateApiTokenForm({ businessId, businessName, connectionId }: { businessId: number; businessName: string; connectionId: string }) {
   const [name, setName] = useState("");
+  const [scopes, setScopes] = useState<string[]>([...DEFAULT_SCOPES]);
   const [error, setError] = useState<string | null>(null);
+  const [scopeError, setScopeError] = useState<string | null>(null);
   const [created, setCreated] = useState<NewToken | null>(null);
   const [commit, busy] = useMutation<CreateApiTokenFormMutation>(graphql`
     mutation CreateApiTokenFormMutation($input: CreateApiTokenInput!, $connections: [ID!]!) {
@@ -29,6 +33,7 @@ export function CreateApiTokenForm({ businessId, businessName, connectionId }: {
             token
             apiToken @prependNode(connections: $connections, edgeTypeName: "BusinessApiTokensConnectionEdge") {
               name
+              scopes
               ...ApiTokenRowFragment_token
             }
           }
@@ -42,15 +47,19 @@ export function CreateApiTokenForm({ businessId, businessName, connectionId }: {
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    if (!name.trim()) return setError(TOKEN_NAME_REQUIRED);
-    setError(null);
+    const nameMissing = !name.trim();
+    setError(nameMissing ? TOKEN_NAME_REQUIRED : null);
+    setScopeError(scopes.length === 0 ? SCOPES_REQUIRED : null);
+    if (nameMissing || scopes.length === 0) return;
     commit({
-      variables: { input: { businessId, name: name.trim() }, connections: [connectionId] },
+      variables: { input: { businessId, name: name.trim(), scopes }, connections: [connectionId] },
       onCompleted: ({ createApiToken }) => {
         const failure = resultError(createApiToken, "Failed to create the token");
         if (failure || !createApiToken.data) return setError(failure ?? "Failed to create the token");
-        setCreated({ name: createApiToken.data.apiToken.name, secret: createApiToken.data.token });
+        const { apiToken, token } = createApiToken.data;
+        setCreated({ name: apiToken.name, secret: token, scopes: apiToken.scopes });
         setName("");
+        setScopes([...DEFAULT_SCOPES]);
       },
       onError: (e) => setError(e.message || "Failed to create the token"),
     });
@@ -70,6 +79,35 @@ export function CreateApiTokenForm({ businessId, businessName, connectionId }: {
           </Stack>
           {error ? <Field.ErrorText>{error}</Field.ErrorText> : <Field.HelperText>Name it after the partner or app that will use it.</Field.HelperText>}
         </Field.Root>
+        <Fieldset.Root invalid={!!scopeError} mt="4">
+          <Fieldset.Legend>What it may read</Fieldset.Legend>
+          <Stack gap="2" mt="2">
+            {SCOPE_OPTIONS.map((o) => (
+              <Checkbox.Root
+                key={o.scope}
+                alignItems="flex-start"
+                checked={scopes.includes(o.scope)}
+                onCheckedChange={(e) => {
+                  setScopes((current) => toggleScope(current, o.scope, !!e.checked));
+                  setScopeError(null);
+                }}
+              >
+                <Checkbox.HiddenInput />
+                <Checkbox.Control mt="0.5" />
+                <Checkbox.Label>
+                  <Text as="span" fontWeight="medium">
+                    {o.label}
+                  </Text>{" "}
+                  <Code fontSize="xs">{o.scope}</Code>
+                  <Text fontSize="sm" color="fg.muted" fontWeight="normal">
+                    {o.help}
+                  </Text>
+                </Checkbox.Label>
+              </Checkbox.Root>
+            ))}
+          </Stack>
+          {scopeError && <Fieldset.ErrorText>{scopeError}</Fieldset.ErrorText>}
+        </Fieldset.Root>
       </form>
     </Stack>
   );
@@ -91,7 +129,7 @@ function NewTokenSecret({ token, businessName, onDone }: { token: NewToken; busi
           </Button>
         </Stack>
         <Text fontSize="sm" color="fg.muted">
-          It reads the memberships and orders of {businessName}, nothing else: partners send it as <Code>Authorization: Bearer {token.secret.slice(0, 8)}…</Code> to <Code>/graphql</Code>.
+          It reads the {scopeSentence(token.scopes)} of {businessName}, nothing else: partners send it as <Code>Authorization: Bearer {token.secret.slice(0, 8)}…</Code> to <Code>/graphql</Code>.
         </Text>
         <HStack>
           <Button size="sm" variant="outline" bg="bg" onClick={onDone}>
