@@ -7,11 +7,24 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
 
-type ActorName = "anonymous" | "memberA" | "memberB" | "viewerA" | "editorA" | "ownerA" | "ownerB" | "admin" | "partnerA";
-const ACTORS: ActorName[] = ["anonymous", "memberA", "memberB", "viewerA", "editorA", "ownerA", "ownerB", "admin", "partnerA"];
+/**
+ * Partner tokens of A (issue 32): `partnerA` is a token from before scopes (memberships:read and orders:read, the
+ * backfill); the others hold one scope each.
+ */
+type PartnerName = "partnerA" | "partnerMembershipsA" | "partnerOrdersA" | "partnerFulfilmentA";
+type ActorName = "anonymous" | "memberA" | "memberB" | "viewerA" | "editorA" | "ownerA" | "ownerB" | "admin" | PartnerName;
+const PARTNER_SCOPES: Record<Exclude<PartnerName, "partnerA">, string[]> = {
+  partnerMembershipsA: ["memberships:read"],
+  partnerOrdersA: ["orders:read"],
+  partnerFulfilmentA: ["fulfilment:read"],
+};
+const ACTORS: ActorName[] = [
+  "anonymous", "memberA", "memberB", "viewerA", "editorA", "ownerA", "ownerB", "admin", "partnerA", "partnerMembershipsA", "partnerOrdersA", "partnerFulfilmentA",
+];
 const USERS: ActorName[] = ["memberA", "memberB", "viewerA", "editorA", "ownerA", "ownerB", "admin"];
 const STAFF_A: ActorName[] = ["viewerA", "editorA", "ownerA", "admin"];
-const READ_MEMBERS_A: ActorName[] = [...STAFF_A, "partnerA"];
+const READ_MEMBERS_A: ActorName[] = [...STAFF_A, "partnerA", "partnerMembershipsA"];
+const READ_ORDERS_A: ActorName[] = [...STAFF_A, "partnerA", "partnerOrdersA"];
 const EDIT_A: ActorName[] = ["editorA", "ownerA", "admin"];
 const MANAGE_A: ActorName[] = ["ownerA", "admin"];
 const ADMIN: ActorName[] = ["admin"];
@@ -127,7 +140,7 @@ const OPERATIONS: Operation[] = [
   },
   {
     name: "node(order of member A)",
-    allowed: ["memberA", ...READ_MEMBERS_A],
+    allowed: ["memberA", ...READ_ORDERS_A],
     run: (a) => query(a, `query($id: ID!) { node(id: $id) { ... on Order { totalCents } } }`, (d) => d.node?.totalCents, { id: gid("Order", ids.orderA) }),
   },
   {
@@ -145,7 +158,7 @@ const OPERATIONS: Operation[] = [
   },
   {
     name: "business A orders",
-    allowed: READ_MEMBERS_A,
+    allowed: READ_ORDERS_A,
     run: (a) => query(a, `{ business(slug: "alpha") { orders(first: 10) { edges { node { totalCents } } } } }`, (d) => d.business?.orders?.edges.length > 0),
   },
   {
@@ -163,8 +176,8 @@ const OPERATIONS: Operation[] = [
   },
   {
     name: "business A fulfilment cycle (preview, boxes, differences)",
-    // Issue 32: partnerA's token holds memberships:read and orders:read only (no fulfilment:read).
-    allowed: STAFF_A,
+    // Issue 32: packing lists (addresses, phones, gift messages) need fulfilment:read, which no token from before has.
+    allowed: [...STAFF_A, "partnerFulfilmentA"],
     run: (a) =>
       query(
         a,
@@ -469,6 +482,7 @@ beforeAll(async () => {
   for (const name of USERS) tokens[name] = await f.session(users[name], sessionTenant[name] ?? null);
   tokens.anonymous = null;
   tokens.partnerA = await f.partnerToken(alpha, users.ownerA);
+  for (const [name, scopes] of Object.entries(PARTNER_SCOPES)) tokens[name as PartnerName] = await f.partnerToken(alpha, users.ownerA, scopes);
 
   const membershipA = await f.subscription({ user: users.memberA, business: alpha, plan: planA });
   const orderA = await f.order({ subscription: membershipA, period: "2026-03", totalCents: 3000 });

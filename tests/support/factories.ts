@@ -32,10 +32,11 @@ export function factories(t: TestApp) {
     },
 
     /** A read-only partner API token of a business. */
-    async partnerToken(business: { id: number }, createdBy: { id: number }) {
+    /** `scopes` left out: the column's default, what a token from before scopes was given (memberships and orders). */
+    async partnerToken(business: { id: number }, createdBy: { id: number }, scopes?: string[]) {
       const token = newToken(PARTNER_TOKEN_PREFIX);
       await db.apiToken.create({
-        data: { name: "partner", tokenHash: hashToken(token), prefix: token.slice(0, 8), businessId: business.id, createdById: createdBy.id },
+        data: { name: "partner", tokenHash: hashToken(token), prefix: token.slice(0, 8), businessId: business.id, createdById: createdBy.id, ...(scopes ? { scopes } : {}) },
       });
       return token;
     },
