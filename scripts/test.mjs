@@ -23,6 +23,9 @@ const MEMBER_JOURNEYS = [
   "tests/e2e/member-checkout.spec.ts",
   "tests/e2e/business-page-cutoff.spec.ts",
   "tests/e2e/business-page-footer.spec.ts",
+  "tests/e2e/member-receipts.spec.ts",
+  "tests/e2e/member-restart-change.spec.ts",
+  "tests/e2e/member-address.spec.ts",
 ];
 // As under `npm run`: tools find each other on PATH (prisma runs the prisma-pothos-types generator by name), and
 // every child whose `#!/usr/bin/env node` resolves through PATH (vitest, tsc, vite, playwright, the npm of the
