@@ -8,6 +8,7 @@ process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= path.resolve(import.meta.dirname, "s
 export default defineConfig({
   schema: "prisma/schema.prisma",
   migrations: { path: "prisma/migrations" },
-  // postgresql://… = PostgreSQL; otherwise the embedded PGlite data folder.
-  datasource: { url: process.env.DATABASE_URL || `pglite:${process.env.DATA_DIR || "./.data"}/pglite` },
+  // postgresql://… = PostgreSQL (DIRECT_DATABASE_URL first: migrations bypass a transaction pooler); otherwise
+  // the embedded PGlite data folder.
+  datasource: { url: process.env.DIRECT_DATABASE_URL || process.env.DATABASE_URL || `pglite:${process.env.DATA_DIR || "./.data"}/pglite` },
 });

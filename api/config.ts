@@ -55,6 +55,19 @@ const EnvSchema = z.object({
     .regex(POSTGRES_URL, "must be a PostgreSQL URL (postgresql://… or postgres://…); unset it for the embedded database under DATA_DIR")
     .optional()
     .or(z.literal("")),
+  /**
+   * How DATABASE_URL reaches PostgreSQL: "session" (directly, or a pooler in session mode) or "transaction" (a
+   * pooler in transaction mode such as PgBouncer's; then DIRECT_DATABASE_URL is required). api/db.ts, PoolMode.
+   */
+  DATABASE_POOL_MODE: z.enum(["session", "transaction"]).default("session"),
+  /** PostgreSQL without the pooler: migrations and their lock use it (default: DATABASE_URL). */
+  DIRECT_DATABASE_URL: z
+    .string()
+    .regex(POSTGRES_URL, "must be a PostgreSQL URL (postgresql://… or postgres://…)")
+    .optional()
+    .or(z.literal("")),
+  /** Connections each server process keeps to DATABASE_URL (Prisma and the direct reads share them; pg-boss keeps 4 more). */
+  DATABASE_POOL_SIZE: wholeNumber(1, 500, 10),
   DATA_DIR: z.string().default("./.data"),
   UPLOADS_DIR: z.string().optional(),
   /** Main host (with port when not 80/443), e.g. "example.com"; tenants live at {slug}.{PUBLIC_HOST}. */
@@ -108,6 +121,12 @@ export type Config = {
   host: string;
   port: number;
   databaseUrl: string | undefined;
+  /** DIRECT_DATABASE_URL: PostgreSQL without the pooler, for migrations; unset = databaseUrl. */
+  databaseDirectUrl: string | undefined;
+  /** How databaseUrl reaches PostgreSQL (api/db.ts, PoolMode). */
+  databasePoolMode: "session" | "transaction";
+  /** Connections per process to databaseUrl. */
+  databasePoolSize: number;
   dataDir: string;
   uploadsDir: string;
   publicHost: string;
@@ -156,6 +175,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (e.NODE_ENV === "production" && !e.STRIPE_WEBHOOK_SECRET) missing.push("  STRIPE_WEBHOOK_SECRET: required in production when PAYMENT_PROVIDER=stripe (the webhook endpoint's signing secret, whsec_…)");
     if (e.NODE_ENV === "production" && !e.STRIPE_PUBLISHABLE_KEY) missing.push("  STRIPE_PUBLISHABLE_KEY: required in production when PAYMENT_PROVIDER=stripe (pk_live_… or pk_test_…, for the card form)");
   }
+  if (e.DATABASE_POOL_MODE === "transaction") {
+    // Migrations hold a session lock across transactions, which a transaction pooler cannot keep.
+    if (!e.DATABASE_URL) missing.push("  DATABASE_POOL_MODE: transaction needs DATABASE_URL (the embedded database has no pooler)");
+    else if (!e.DIRECT_DATABASE_URL) missing.push("  DIRECT_DATABASE_URL: required when DATABASE_POOL_MODE=transaction (migrations and their lock need PostgreSQL without the pooler)");
+  }
   if (missing.length) throw new Error(`Invalid configuration:\n${missing.join("\n")}`);
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
     throw new Error("Invalid configuration:\n  METRICS_PORT: must differ from PORT");
@@ -166,6 +190,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     port: e.PORT,
     databaseUrl: e.DATABASE_URL || undefined,
+    databaseDirectUrl: e.DIRECT_DATABASE_URL || undefined,
+    databasePoolMode: e.DATABASE_POOL_MODE,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     dataDir,
     uploadsDir: path.resolve(e.UPLOADS_DIR ?? path.join(dataDir, "uploads")),
     publicHost: e.PUBLIC_HOST.toLowerCase(),

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
+import type { Config } from "./config.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { migrate as applyMigrations, pgliteFactory } from "./migrations.ts";
 
@@ -30,8 +31,9 @@ const directReads = new WeakMap<object, DirectRead>();
 /**
  * Runs a read statement (`$1`… parameters): on the driver when `db` is a database's own client, through Prisma's
  * raw query when it is a transaction's. Timestamps come back as text or as Date accordingly: read them with
- * `timestampOf`. `prepared` names a statement whose text never changes (the login session's): PostgreSQL parses
- * and plans it once per connection instead of on every request.
+ * `timestampOf`. `prepared` names a statement whose text never changes (the login session's): on a direct
+ * connection (pool mode "session") PostgreSQL parses and plans it once per connection instead of on every
+ * request; behind a transaction pooler the name is dropped (see `PoolMode`).
  */
 export function readRows<T extends object>(db: PrismaClient, sql: string, params: readonly unknown[], opts: { prepared?: string } = {}): Promise<T[]> {
   const direct = directReads.get(db);
@@ -67,9 +69,24 @@ export interface Database {
   jobsConnection: { kind: "postgres"; url: string } | { kind: "pglite"; pglite: PGlite };
 }
 
+/**
+ * How `url` reaches PostgreSQL. "session": each connection of the pool is one PostgreSQL session (a direct
+ * connection, or a pooler in session mode). "transaction": a pooler in transaction mode (PgBouncer's
+ * `pool_mode = transaction`), which may hand each transaction, and each statement outside one, to another server
+ * connection. There the server keeps no state across transactions on `url`: no named prepared statement (the
+ * driver's unnamed ones are parsed with the statement they run with), no session `SET`, no session advisory lock,
+ * no LISTEN. What needs a session (migrations and their lock) goes to `directUrl`. Transaction-scoped advisory
+ * locks (capacity, the outbox, resends) and `SET LOCAL` stay on `url`: they end with their transaction.
+ */
+type PoolMode = "session" | "transaction";
+
 export interface OpenOptions {
   /** postgresql://… for PostgreSQL; otherwise ignored. */
   url?: string;
+  /** PostgreSQL without a pooler in between, for migrations and their session lock (default: `url`). */
+  directUrl?: string;
+  /** How `url` reaches PostgreSQL (default "session"). */
+  poolMode?: PoolMode;
   /** Embedded database folder, or "memory" for an in-memory database (tests). */
   pgliteDir?: string;
   /**
@@ -82,6 +99,17 @@ export interface OpenOptions {
   poolSize?: number;
   /** Embedded database only: start from this data-folder snapshot (see Database.snapshot). */
   pgliteSnapshot?: Blob;
+}
+
+/** The configured database (DATABASE_URL and its settings, or the embedded one under DATA_DIR) as openDatabase takes it. */
+export function configuredDatabase(config: Config): OpenOptions {
+  return {
+    url: config.databaseUrl,
+    directUrl: config.databaseDirectUrl,
+    poolMode: config.databasePoolMode,
+    poolSize: config.databasePoolSize,
+    pgliteDir: path.join(config.dataDir, "pglite"),
+  };
 }
 
 const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
@@ -127,6 +155,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const log = logQueries ? [{ emit: "event" as const, level: "query" as const }] : [];
   if (isPostgresUrl(opts.url)) {
     const url = opts.url;
+    // Migrations hold a session advisory lock (ours, and Prisma's schema engine takes its own) across many
+    // transactions: behind a transaction pooler the unlock could reach another server connection than the lock.
+    const migrationUrl = opts.directUrl ?? url;
+    const statementNames = (opts.poolMode ?? "session") === "session";
     const { PrismaPg } = await import("@prisma/adapter-pg");
     const pg = (await import("pg")).default;
     // One pool for Prisma and the direct reads.
@@ -138,18 +170,21 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const events = statementEvents(prisma, logQueries);
     const asText = (value: string) => value;
     const types = { getTypeParser: (id: number, format?: "text" | "binary") => (TIMESTAMP_TYPES.includes(id) ? asText : pg.types.getTypeParser(id, format)) };
-    directReads.set(prisma, events.timed(async (text, values, name) => (await pool.query({ name, text, values: [...values], types })).rows));
+    directReads.set(
+      prisma,
+      events.timed(async (text, values, name) => (await pool.query({ ...(statementNames && name ? { name } : {}), text, values: [...values], types })).rows),
+    );
     return {
       prisma,
       kind: "postgres",
       onStatement: events.on,
       async migrate() {
         const pg = (await import("pg")).default;
-        const lock = new pg.Client({ connectionString: url });
+        const lock = new pg.Client({ connectionString: migrationUrl });
         await lock.connect();
         try {
           await lock.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
-          const { appliedMigrationNames } = await applyMigrations(new PrismaPg({ connectionString: url, max: 2 }));
+          const { appliedMigrationNames } = await applyMigrations(new PrismaPg({ connectionString: migrationUrl, max: 2 }));
           return appliedMigrationNames;
         } finally {
           await lock.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => {});

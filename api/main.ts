@@ -2,7 +2,7 @@ import closeWithGrace from "close-with-grace";
 import type { AddressInfo } from "node:net";
 import pino from "pino";
 import { loadConfigOrExit } from "./config.ts";
-import { openDatabase, type Database } from "./db.ts";
+import { configuredDatabase, openDatabase, type Database } from "./db.ts";
 import { buildApp } from "./server.ts";
 import { startJobQueue, type JobQueue } from "./jobs/queue.ts";
 import { eventsPruneJob, eventsPruneSchedule } from "./jobs/events-prune-job.ts";
@@ -11,7 +11,6 @@ import { FULFILMENT_FREEZE_QUEUE, fulfilmentFreezeJob, fulfilmentFreezeSchedule 
 import { MAIL_DISPATCH_QUEUE, mailJobs, mailSchedules } from "./jobs/mail-jobs.ts";
 import { smtpTransport } from "./mail/transport.ts";
 import { ShiftedClock, systemClock, type Clock } from "./shared/clock.ts";
-import path from "node:path";
 
 /**
  * The server: `node api/main.ts` (Node's own type stripping; `npm start` imports this module in its own process).
@@ -82,7 +81,7 @@ export function shutdown(reason: string): void {
 }
 
 startup = (async () => {
-  const database = (db = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, "pglite") }));
+  const database = (db = await openDatabase(configuredDatabase(config)));
   if (stopping) return;
   const applied = await database.migrate();
   if (applied.length) log.info({ applied }, "migrations applied");
@@ -121,7 +120,7 @@ startup = (async () => {
   // The port actually bound: PORT=0 asks the system for a free one (the process tests start servers that way).
   const { port } = server.server.address() as AddressInfo;
   const url = `http://${shown}:${port}/`;
-  log.info({ url, database: database.kind, payments: config.paymentProvider, node: process.version }, "membership platform ready");
+  log.info({ url, database: database.kind, ...(database.kind === "postgres" ? { poolMode: config.databasePoolMode } : {}), payments: config.paymentProvider, node: process.version }, "membership platform ready");
   // A plain line for whoever ran `npm start` (logs stay JSON for log shippers).
   if (config.env !== "production") console.log(`\n  Membership platform running at ${url}  (${database.kind} database, ${config.paymentProvider} payments)\n`);
 })();

@@ -33,7 +33,7 @@ async function loadSchemaEngine(): Promise<EngineClass> {
 }
 
 /** Returns { factory, close } for a URL. */
-export async function adapterFor(url: string = process.env.DATABASE_URL || `pglite:${process.env.DATA_DIR || "./.data"}/pglite`) {
+export async function adapterFor(url: string = process.env.DIRECT_DATABASE_URL || process.env.DATABASE_URL || `pglite:${process.env.DATA_DIR || "./.data"}/pglite`) {
   if (/^postgres(ql)?:\/\//.test(url)) {
     const { PrismaPg } = await import("@prisma/adapter-pg");
     return { factory: new PrismaPg({ connectionString: url }), close: async () => {} };

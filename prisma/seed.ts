@@ -5,13 +5,13 @@
  */
 import path from "node:path";
 import { loadConfig } from "../api/config.ts";
-import { openDatabase } from "../api/db.ts";
+import { configuredDatabase, openDatabase } from "../api/db.ts";
 import { systemClock } from "../api/shared/clock.ts";
 import { seedDemoData } from "./seed-data.ts";
 
 const config = loadConfig();
 const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded database in ${path.join(config.dataDir, "pglite")}`;
-const db = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, "pglite") });
+const db = await openDatabase(configuredDatabase(config));
 try {
   console.log(`Database: ${where}`);
   const applied = await db.migrate();

@@ -6,11 +6,10 @@
  * while servers are running and to run twice. Exits 1 when some memberships
  * could not be renewed because of an error (they are left as they were and tried again on the next run).
  */
-import path from "node:path";
 import { parseArgs } from "node:util";
 import pino from "pino";
 import { loadConfig } from "../api/config.ts";
-import { openDatabase } from "../api/db.ts";
+import { configuredDatabase, openDatabase } from "../api/db.ts";
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, runRenewals } from "../api/billing/renewals.ts";
 import { FixedClock, systemClock } from "../api/shared/clock.ts";
 
@@ -36,7 +35,7 @@ for (const [flag, n, max] of [["--batch-size", batchSize, 5000], ["--concurrency
     process.exit(2);
   }
 }
-const db = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, "pglite"), poolSize: Math.max(10, concurrency + 2) });
+const db = await openDatabase({ ...configuredDatabase(config), poolSize: Math.max(config.databasePoolSize, concurrency + 2) });
 try {
   await db.migrate();
   const started = Date.now();

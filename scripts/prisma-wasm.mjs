@@ -7,6 +7,8 @@
 //   node scripts/prisma-wasm.mjs status        # diagnoseMigrationHistory
 //   node scripts/prisma-wasm.mjs push          # like `prisma db push` (no migration files)
 //
+// DIRECT_DATABASE_URL, when set, is used instead of DATABASE_URL: migrations hold a session lock, which a
+// transaction pooler in front of DATABASE_URL cannot keep (DATABASE_POOL_MODE=transaction).
 // DATABASE_URL: postgresql://...   -> @prisma/adapter-pg
 //               pglite:memory       -> in-memory PGlite (only useful in-process, see migrate())
 //               pglite:./some/dir   -> PGlite data directory (default: pglite:$DATA_DIR/pglite, folders created)
@@ -46,7 +48,7 @@ async function main() {
     console.log(`Created ${path.relative(ROOT, dir)}/migration.sql`);
     return;
   }
-  const url = process.env.DATABASE_URL;
+  const url = process.env.DIRECT_DATABASE_URL || process.env.DATABASE_URL;
   if (url && !/^(postgres(ql)?:\/\/|pglite:)/.test(url)) {
     throw new Error("DATABASE_URL must be a PostgreSQL URL (postgresql://… or postgres://…), or pglite:<folder> for an embedded database; unset it for the one under DATA_DIR.");
   }

@@ -5,7 +5,9 @@
  *
  * The server tests run twice: on the embedded database (in-memory PGlite) and on PostgreSQL. PostgreSQL comes
  * from TEST_DATABASE_URL, else postgresql://postgres@127.0.0.1:5432/postgres when it answers; when it does not,
- * that run is skipped with a notice, except under CI=true where it is a failure.
+ * that run is skipped with a notice, except under CI=true where it is a failure. The tests of several processes and
+ * races run a third time through PgBouncer in transaction mode (POOLER_TESTS), the way production reaches
+ * PostgreSQL; that run needs Debian's pgbouncer (skipped without it, a failure under CI=true).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -26,6 +28,21 @@ const MEMBER_JOURNEYS = [
   "tests/e2e/member-receipts.spec.ts",
   "tests/e2e/member-restart-change.spec.ts",
   "tests/e2e/member-address.spec.ts",
+];
+/** Server test files that also run through a transaction pooler (PgBouncer), after the PostgreSQL run. */
+const POOLER_TESTS = [
+  "tests/integration/pooler.test.ts",
+  "tests/integration/payment-races.test.ts",
+  "tests/integration/scale-out.test.ts",
+  "tests/integration/capacity.test.ts",
+  "tests/integration/capacity-processes.test.ts",
+  "tests/integration/checkout.test.ts",
+  "tests/integration/renewals-batch.test.ts",
+  "tests/integration/jobs.test.ts",
+  "tests/integration/mail-processes.test.ts",
+  "tests/integration/events-outbox.test.ts",
+  "tests/integration/session-reads.test.ts",
+  "tests/integration/member-sessions.test.ts",
 ];
 // As under `npm run`: tools find each other on PATH (prisma runs the prisma-pothos-types generator by name), and
 // every child whose `#!/usr/bin/env node` resolves through PATH (vitest, tsc, vite, playwright, the npm of the
@@ -101,6 +118,23 @@ if (pg.error) {
   console.log(`\n=== Server tests (PostgreSQL)\n- skipped: ${message}. Start it or set TEST_DATABASE_URL.`);
 } else {
   await run("Server tests (PostgreSQL)", bin("vitest"), ["run"], { TEST_DATABASE_URL: pg.url });
+}
+
+// The server tests that run several processes or race each other once more through PgBouncer in transaction
+// mode, as production usually reaches PostgreSQL (tests/support/pgbouncer.ts; DATABASE_POOL_MODE=transaction):
+// two production servers answering 800 signed-in requests, payment races, two processes billing, capacity,
+// jobs, mail workers. Debian's pgbouncer package (.ci/run installs it); skipped without it, except under CI.
+if (!pg.error) {
+  const { PGBOUNCER, pgbouncerInstalled, startPgbouncer } = await import("../tests/support/pgbouncer.ts");
+  const label = "Server tests through a transaction pooler (PgBouncer, PostgreSQL)";
+  if (!pgbouncerInstalled()) {
+    const message = `no PgBouncer at ${PGBOUNCER} (apt-get install pgbouncer, or set PGBOUNCER)`;
+    if (inCI) fail(label, `${message}; CI requires it`);
+    console.log(`\n=== ${label}\n- skipped: ${message}.`);
+  } else {
+    const bouncer = await startPgbouncer({ upstream: pg.url });
+    await run(label, bin("vitest"), ["run", ...POOLER_TESTS], { TEST_DATABASE_URL: pg.url, TEST_POOLER_URL: bouncer.url }, () => bouncer.stop());
+  }
 }
 
 // Web

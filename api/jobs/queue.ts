@@ -84,7 +84,10 @@ export async function startJobQueue(opts: JobQueueOptions): Promise<JobQueue> {
     db.jobsConnection.kind === "postgres"
       ? { connectionString: db.jobsConnection.url, max: 4 }
       : { db: fromPglite(db.jobsConnection.pglite), backend: "pglite" as const };
-  const options: ConstructorOptions = { ...connection, schema: JOBS_SCHEMA, ...opts.timing };
+  // pg-boss works behind a transaction pooler (DATABASE_POOL_MODE=transaction) on the pooled URL: its statements
+  // are unnamed, its locks transaction-scoped (BEGIN … pg_advisory_xact_lock … COMMIT in one query) and its
+  // settings SET LOCAL. Its LISTEN/NOTIFY wake-ups would need a session: they stay off, workers poll.
+  const options: ConstructorOptions = { ...connection, schema: JOBS_SCHEMA, useListenNotify: false, ...opts.timing };
 
   // First pg-boss without its timers: it creates or upgrades its schema, and this release's queues and
   // schedules are stored. Only then the instance that runs: its first cron pass, which it makes at once on

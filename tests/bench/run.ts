@@ -2,7 +2,7 @@
  * `npm run bench:run -- --db postgresql://postgres@127.0.0.1:5432/mp_bench [--duration 10] [--connections 10]
  *  [--only business,memberships,portal,dashboard,checkout,renewals,web] [--renewal-businesses N] [--renewal-workers K]
  *  [--renewal-batch-size B] [--renewal-concurrency C] [--renewals-via-queue] [--renewals-mail] [--processes N]
- *  [--public-cache-ttl S] [--redis redis://…]`
+ *  [--public-cache-ttl S] [--redis redis://…] [--pooler]`
  *
  * On a database filled by `npm run bench:seed`: starts the server (production config, silent logs, billing
  * clock off) on a free loopback port and drives each screen with autocannon for a bounded time, printing req/s
@@ -10,7 +10,9 @@
  * statements per request (Prisma query events); runs the billing clock over every membership on a copy of the
  * database (twice: the second run must charge nothing); prints the web bundle sizes per route.
  * With --processes N the load goes to N server processes of their own (tests/bench/server.ts) instead of
- * the one in this process, autocannon spreading its connections over them.
+ * the one in this process, autocannon spreading its connections over them. With --pooler the servers and the SQL
+ * reach the database through a PgBouncer in transaction mode that the bench starts (DATABASE_POOL_MODE=transaction,
+ * DIRECT_DATABASE_URL = --db): what a request costs behind a transaction pooler.
  * Figures only: nothing here asserts a time.
  */
 import "./production-env.ts";
@@ -22,7 +24,8 @@ import pg from "pg";
 import pino from "pino";
 import { request } from "undici";
 import { loadConfig } from "../../api/config.ts";
-import { openDatabase, type Database } from "../../api/db.ts";
+import { configuredDatabase, openDatabase, type Database } from "../../api/db.ts";
+import { startPgbouncer } from "../support/pgbouncer.ts";
 import { buildApp } from "../../api/server.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { hashToken, newToken, SESSION_TOKEN_PREFIX } from "../../api/auth/tokens.ts";
@@ -60,6 +63,8 @@ const { values } = parseArgs({
     "public-cache-ttl": { type: "string" },
     /** REDIS_URL of the servers (public-page invalidation between processes). */
     redis: { type: "string" },
+    /** Servers and SQL through PgBouncer in transaction mode (started here, tests/support/pgbouncer.ts). */
+    pooler: { type: "boolean", default: false },
   },
 });
 const url = values.db ?? process.env.DATABASE_URL;
@@ -111,12 +116,16 @@ const header = ["operation", "req/s", "p50 ms", "p95 ms", "p99 ms", "API 1-clien
 
 async function main() {
   const started = performance.now();
+  // --pooler: the servers' DATABASE_URL is PgBouncer's; migrations (none pending here) would use --db.
+  const bouncer = values.pooler ? await startPgbouncer({ upstream: url!, poolSize: connections + 4 }) : undefined;
+  const dbEnv: Record<string, string> = bouncer ? { DATABASE_URL: bouncer.pooled(url!), DATABASE_POOL_MODE: "transaction", DIRECT_DATABASE_URL: url! } : { DATABASE_URL: url! };
+  if (bouncer) console.log(`Through PgBouncer in transaction mode (${bouncer.pooled(url!).replace(/\/\/[^@]*@/, "//")})`);
   const config = loadConfig({
     NODE_ENV: "production",
     LOG_LEVEL: "silent",
     BILLING_INTERVAL_MINUTES: "0",
     SEED_DEMO: "0",
-    DATABASE_URL: url,
+    ...dbEnv,
     HOST: "127.0.0.1",
     PORT: "0",
     PUBLIC_HOST: "localhost",
@@ -124,14 +133,14 @@ async function main() {
   });
   const clock = new FixedClock(NOW);
   const log = pino({ level: "silent" });
-  const pool = new pg.Pool({ connectionString: url, max: connections });
+  const pool = new pg.Pool({ connectionString: dbEnv.DATABASE_URL, max: connections });
   const dbs: Database[] = [];
 
   const web = only.has("web") ? measureBundles(config.webDistDir) : null;
   const reads = [...only].some((o) => ["business", "memberships", "portal", "dashboard", "checkout"].includes(o));
   if (reads) {
-    const db = await openDatabase({ url, poolSize: connections });
-    const counting = await openDatabase({ url, poolSize: 2, logQueries: true });
+    const db = await openDatabase({ ...configuredDatabase(config), poolSize: connections });
+    const counting = await openDatabase({ ...configuredDatabase(config), poolSize: 2, logQueries: true });
     dbs.push(db, counting);
     let statements = 0;
     counting.onStatement(() => statements++);
@@ -143,7 +152,7 @@ async function main() {
     const base = `http://127.0.0.1:${port}`;
     await app.publicCache.ready();
     // The servers that take the load: this process's, or N of their own.
-    const children = await Promise.all(Array.from({ length: processes }, () => startServer(url!, Math.max(2, Math.ceil(connections / processes) + 1))));
+    const children = await Promise.all(Array.from({ length: processes }, () => startServer(dbEnv, Math.max(2, Math.ceil(connections / processes) + 1))));
     const loadUrls = children.length ? children.map((c) => c.url) : [base];
 
     // Fixtures: sessions for the admin and for members, the businesses to rotate through.
@@ -329,6 +338,7 @@ async function main() {
   }
   for (const db of dbs) await db.close();
   await pool.end();
+  await bouncer?.stop();
 
   let renewalLines: string[] = [];
   if (only.has("renewals")) renewalLines = await renewals(url!, config);
@@ -358,9 +368,9 @@ async function main() {
 }
 
 /** A server process of its own (tests/bench/server.ts) on the bench database; resolves once it listens. */
-function startServer(dbUrl: string, poolSize: number): Promise<{ url: string; stop(): Promise<void> }> {
+function startServer(dbEnv: Record<string, string>, poolSize: number): Promise<{ url: string; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", new URL("./server.ts", import.meta.url).pathname], {
-    env: { ...process.env, ...cacheEnv, BENCH_DB: dbUrl, BENCH_NOW: NOW, BENCH_POOL: String(poolSize) },
+    env: { ...process.env, ...cacheEnv, ...dbEnv, BENCH_NOW: NOW, BENCH_POOL: String(poolSize) },
     stdio: ["pipe", "pipe", "inherit"],
   });
   const stop = () =>

@@ -42,7 +42,7 @@ describe.skipIf(!serverUrl)("capacity across server processes (PostgreSQL)", () 
         env: {
           ...process.env,
           NODE_ENV: "development",
-          DATABASE_URL: db.url!,
+          ...db.env,
           BILLING_INTERVAL_MINUTES: "0",
           SEED_DEMO: "0",
           LOG_LEVEL: "warn",

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, readRows } from "../../api/db.ts";
 import { seedDemoData } from "../../prisma/seed-data.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 
@@ -68,5 +69,28 @@ describe("demo seed", () => {
     }
     const owner = await t.db.prisma.user.findUniqueOrThrow({ where: { username: "owner" }, include: { businessRoles: true } });
     expect(owner.businessRoles.map((r) => r.role)).toEqual(["OWNER"]);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL || !!process.env.TEST_POOLER_URL)("the login session's read on PostgreSQL, by pool mode", () => {
+  // One connection, so the statement's own session is the one asked about its prepared statements.
+  const prepared = async (poolMode: "session" | "transaction") => {
+    const url = t.db.connection.url!;
+    const db = await openDatabase({ url, directUrl: url, poolMode, poolSize: 1 });
+    try {
+      await readRows(db.prisma, "SELECT $1::int AS one", [1], { prepared: "login-session" });
+      const rows = await readRows<{ name: string }>(db.prisma, "SELECT name FROM pg_prepared_statements ORDER BY name", []);
+      return rows.map((r) => r.name);
+    } finally {
+      await db.close();
+    }
+  };
+
+  it("directly (session mode) is a named statement, parsed and planned once per connection", async () => {
+    expect(await prepared("session")).toEqual(["login-session"]);
+  });
+
+  it("behind a transaction pooler is unnamed: no statement a later transaction on another connection could miss or meet twice", async () => {
+    expect(await prepared("transaction")).toEqual([]);
   });
 });

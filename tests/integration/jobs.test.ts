@@ -120,7 +120,7 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
 describe("the renewal schedule", () => {
   it(`runs as one job across ${onPostgres ? "two app instances' queues (own pools)" : "the embedded database's queue"} and charges each due membership once`, async () => {
     const ids = await dueMemberships(6);
-    const second = onPostgres && t.db.jobsConnection.kind === "postgres" ? await openDatabase({ url: t.db.jobsConnection.url, poolSize: 3 }) : null;
+    const second = onPostgres && t.db.jobsConnection.kind === "postgres" ? await openDatabase({ ...t.db.connection, poolSize: 3 }) : null;
     if (second) opened.push({ stop: () => second.close() });
     // Every minute, so the current minute's occurrence is due as soon as the queues start.
     const queues = [await queueOn(t.db, { cron: "* * * * *" }), ...(second ? [await queueOn(second, { cron: "* * * * *" })] : [])];
@@ -215,7 +215,6 @@ describe("the first scheduled run on a brand-new database", () => {
 describe.skipIf(!onPostgres)("a worker killed mid-job (PostgreSQL: the worker is another process)", () => {
   it("leaves the charged batch unrecorded but leased, and the retry records the same charges without charging again", async () => {
     const ids = await dueMemberships(4);
-    const url = t.db.jobsConnection.kind === "postgres" ? t.db.jobsConnection.url : "";
     const root = path.resolve(import.meta.dirname, "../..");
     const imp = (file: string) => JSON.stringify(path.join(root, file));
     // The worker process: the product's queue and renewal job, with the sandbox provider stopping for good right
@@ -234,7 +233,7 @@ describe.skipIf(!onPostgres)("a worker killed mid-job (PostgreSQL: the worker is
         console.log("CHARGED " + requests.length);
         return new Promise(() => {});
       };
-      const db = await openDatabase({ url: ${JSON.stringify(url)}, poolSize: 3 });
+      const db = await openDatabase({ ...${JSON.stringify(t.db.connection)}, poolSize: 3 });
       const log = pino({ level: "silent" });
       const ctx = { db: db.prisma, clock: new FixedClock(${JSON.stringify(BILLING_INSTANT)}), config: testConfig(), log };
       await startJobQueue({ db, log, definitions: [renewalsJob(ctx, { queue: ${JSON.stringify(queueSettings)} })], schedules: [], pollingIntervalSeconds: 0.5, timing: ${JSON.stringify(timing)} });

@@ -29,7 +29,6 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
 }
 
 describe.skipIf(!serverUrl)("email across processes and crashes (PostgreSQL)", () => {
-  let url = "";
   let db: TestDatabase;
   let smtp: TestSmtp;
   const running = new Set<ChildProcess>();
@@ -44,7 +43,7 @@ describe.skipIf(!serverUrl)("email across processes and crashes (PostgreSQL)", (
       import { startJobQueue } from ${imp("api/jobs/queue.ts")};
       import { mailJobs, MAIL_DISPATCH_QUEUE } from ${imp("api/jobs/mail-jobs.ts")};
       import { smtpTransport } from ${imp("api/mail/transport.ts")};
-      const db = await openDatabase({ url: ${JSON.stringify(url)}, poolSize: 3 });
+      const db = await openDatabase({ ...${JSON.stringify(db.connection)}, poolSize: 3 });
       const log = pino({ level: "silent" });
       const config = testConfig({ smtpUrl: ${JSON.stringify(smtp.url)}, mailFrom: "boxes@example.com" });
       let jobs;
@@ -97,7 +96,6 @@ describe.skipIf(!serverUrl)("email across processes and crashes (PostgreSQL)", (
 
   beforeAll(async () => {
     db = await createTestDatabase({ poolSize: 4 });
-    url = db.url!;
     smtp = await startTestSmtp();
   }, 60_000);
 
@@ -170,7 +168,7 @@ describe.skipIf(!serverUrl)("email across processes and crashes (PostgreSQL)", (
         env: {
           ...process.env,
           NODE_ENV: "development",
-          DATABASE_URL: url,
+          ...db.env,
           SMTP_URL: smtp.url,
           MAIL_FROM: "boxes@example.com",
           BILLING_INTERVAL_MINUTES: "0",

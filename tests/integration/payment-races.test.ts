@@ -48,7 +48,7 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
         env: {
           ...process.env,
           NODE_ENV: "development",
-          DATABASE_URL: db.url!,
+          ...db.env,
           BILLING_INTERVAL_MINUTES: "0",
           SEED_DEMO: "0",
           LOG_LEVEL: "warn",

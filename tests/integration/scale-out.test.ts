@@ -29,7 +29,6 @@ const tsx = "node_modules/.bin/tsx";
 
 
 describe.skipIf(!serverUrl)("scale-out: two server processes and two billing runs on one PostgreSQL database", () => {
-  let url = "";
   let db: TestDatabase;
   const children: ChildProcess[] = [];
   const servers: string[] = [];
@@ -42,7 +41,7 @@ describe.skipIf(!serverUrl)("scale-out: two server processes and two billing run
   const env = (extra: Record<string, string>) => ({
     ...process.env,
     NODE_ENV: "development",
-    DATABASE_URL: url,
+    ...db.env,
     BILLING_INTERVAL_MINUTES: "0",
     SEED_DEMO: "0",
     LOG_LEVEL: "warn",
@@ -74,7 +73,6 @@ describe.skipIf(!serverUrl)("scale-out: two server processes and two billing run
 
   beforeAll(async () => {
     db = await createTestDatabase({ poolSize: 4 });
-    url = db.url!;
 
     // The servers boot (tsx start-up takes a while) while the rows below are written.
     const booting: Promise<string>[] = [];

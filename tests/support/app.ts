@@ -1,9 +1,8 @@
 import pino, { type Logger } from "pino";
 import { testConfig, type Config } from "../../api/config.ts";
-import type { Database } from "../../api/db.ts";
 import { buildApp, type App } from "../../api/server.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
-import { createTestDatabase } from "./database.ts";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
 
 interface RequestOptions {
   token?: string | null;
@@ -18,7 +17,7 @@ interface GraphQLResponse<T = any> {
 
 export interface TestApp {
   app: App;
-  db: Database;
+  db: TestDatabase;
   clock: FixedClock;
   config: Config;
   gql<T = any>(query: string, variables?: Record<string, unknown>, opts?: RequestOptions): Promise<GraphQLResponse<T>>;

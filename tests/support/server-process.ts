@@ -63,7 +63,7 @@ export function freePort(): Promise<number> {
 
 /**
  * The address a server started with PORT=0 listens on, read from the line it prints when ready ("… running at
- * http://127.0.0.1:PORT/"). A port chosen by the test beforehand (freePort) can be taken meanwhile by a server of a
+ * http://127.0.0.1:PORT/", or in production the "membership platform ready" log line with its url). A port chosen by the test beforehand (freePort) can be taken meanwhile by a server of a
  * test running in parallel, whose answers the test would then read; a port the server bound itself cannot.
  */
 export function listeningUrl(child: ChildProcess, timeoutMs = 150_000): Promise<string> {
@@ -72,7 +72,8 @@ export function listeningUrl(child: ChildProcess, timeoutMs = 150_000): Promise<
     const timer = setTimeout(() => reject(new Error(`no "running at" line within ${timeoutMs} ms:\n${out}`)), timeoutMs);
     const onData = (d: Buffer) => {
       out += d;
-      const m = /running at (http:\/\/[^\s/]+)\//.exec(out);
+      // Outside production the plain line; in production the JSON "ready" line (LOG_LEVEL info or lower).
+      const m = /running at (http:\/\/[^\s/]+)\//.exec(out) ?? /"url":"(http:\/\/[^"/]+)\/".*"membership platform ready"/.exec(out);
       if (!m) return;
       clearTimeout(timer);
       child.stdout!.off("data", onData);

@@ -61,6 +61,37 @@ describe("DATABASE_URL", () => {
   });
 });
 
+describe("DATABASE_POOL_MODE and DIRECT_DATABASE_URL (a transaction pooler in front of PostgreSQL)", () => {
+  const POOLED = "postgresql://app@pgbouncer.internal:6432/membership";
+  const DIRECT = "postgresql://app@db.internal:5432/membership";
+
+  it("defaults to session mode, migrations on DATABASE_URL, 10 connections per process", () => {
+    expect(loadConfig({ DATABASE_URL: DIRECT })).toMatchObject({ databasePoolMode: "session", databaseDirectUrl: undefined, databasePoolSize: 10 });
+  });
+
+  it("takes transaction mode with a direct URL, and a pool size", () => {
+    expect(loadConfig({ DATABASE_URL: POOLED, DATABASE_POOL_MODE: "transaction", DIRECT_DATABASE_URL: DIRECT, DATABASE_POOL_SIZE: "25" })).toMatchObject({
+      databaseUrl: POOLED,
+      databaseDirectUrl: DIRECT,
+      databasePoolMode: "transaction",
+      databasePoolSize: 25,
+    });
+  });
+
+  it("refuses transaction mode without a direct URL, or without PostgreSQL, with a one-line reason", () => {
+    expect(refusal({ DATABASE_URL: POOLED, DATABASE_POOL_MODE: "transaction" })).toBe(
+      "Invalid configuration: DIRECT_DATABASE_URL: required when DATABASE_POOL_MODE=transaction (migrations and their lock need PostgreSQL without the pooler)",
+    );
+    expect(refusal({ DATABASE_POOL_MODE: "transaction" })).toBe("Invalid configuration: DATABASE_POOL_MODE: transaction needs DATABASE_URL (the embedded database has no pooler)");
+  });
+
+  it("refuses an unknown mode, a direct URL that is not PostgreSQL, and a pool size out of range", () => {
+    expect(refusal({ DATABASE_URL: POOLED, DATABASE_POOL_MODE: "statement" })).toMatch(/^Invalid configuration: DATABASE_POOL_MODE: /);
+    expect(refusal({ DATABASE_URL: POOLED, DIRECT_DATABASE_URL: "db.internal:5432" })).toBe("Invalid configuration: DIRECT_DATABASE_URL: must be a PostgreSQL URL (postgresql://… or postgres://…)");
+    expect(refusal({ DATABASE_POOL_SIZE: "0" })).toBe("Invalid configuration: DATABASE_POOL_SIZE: must be from 1 to 500");
+  });
+});
+
 describe("Stripe", () => {
   it("needs the secret key wherever PAYMENT_PROVIDER=stripe", () => {
     expect(refusal({ PAYMENT_PROVIDER: "stripe" })).toBe("Invalid configuration: STRIPE_SECRET_KEY: required when PAYMENT_PROVIDER=stripe");
@@ -112,6 +143,7 @@ describe("the server with a refused setting", () => {
   for (const [name, env, reason] of [
     ["an empty PORT", { PORT: "" }, "Invalid configuration: PORT: must not be empty (unset it for the default, 3000)"],
     ["a DATABASE_URL that is not PostgreSQL", { DATABASE_URL: "mysql://root@127.0.0.1/shop" }, "Invalid configuration: DATABASE_URL: must be a PostgreSQL URL (postgresql://… or postgres://…); unset it for the embedded database under DATA_DIR"],
+    ["a transaction pooler without a direct URL", { NODE_ENV: "production", DATABASE_URL: "postgresql://postgres@127.0.0.1:6432/membership", DATABASE_POOL_MODE: "transaction" }, "Invalid configuration: DIRECT_DATABASE_URL: required when DATABASE_POOL_MODE=transaction (migrations and their lock need PostgreSQL without the pooler)"],
     ["Stripe in production without its webhook secret", { NODE_ENV: "production", PAYMENT_PROVIDER: "stripe", STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" }, "Invalid configuration: STRIPE_WEBHOOK_SECRET: required in production when PAYMENT_PROVIDER=stripe (the webhook endpoint's signing secret, whsec_…)"],
   ] as const) {
     it(`exits 1 printing one line, no stack trace: ${name}`, async () => {
