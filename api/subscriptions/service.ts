@@ -59,6 +59,17 @@ function requireActive(sub: { status: string }, action: string): void {
   if (sub.status !== "ACTIVE") throw new RuleViolationError(`Only an active subscription can be ${action}.`, "not_active");
 }
 
+/**
+ * A member's writes to one membership (skip, change) one at a time: the membership's row locked for the rest of the
+ * transaction, and its status read again under the lock (a cancel may have committed since it was read). A skip
+ * and a change sent at once (two tabs, a double tap) then see each other's result: the change's effective month
+ * counts the new skip, the skip moves the change it finds.
+ */
+async function lockActiveMembership(tx: Prisma.TransactionClient, id: number, action: string): Promise<void> {
+  const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status::text AS status FROM subscriptions WHERE id = ${id} FOR UPDATE`;
+  requireActive(row ?? { status: "GONE" }, action);
+}
+
 /** Writes a membership's event in the transaction of its change, as the request's actor, at the clock's now. */
 export function membershipEvent<E extends NewEvent>(ctx: ServiceContext, tx: Prisma.TransactionClient, sub: { id: number; businessId: number }, event: Pick<E, "type" | "payload">) {
   const full = { ...event, businessId: sub.businessId, objectId: globalId("Membership", sub.id) } as NewEvent;
@@ -123,6 +134,7 @@ export async function skipMonth(ctx: ServiceContext, input: { subscriptionId: nu
   if (await ctx.db.skip.findUnique({ where: { subscriptionId_yearMonth: { subscriptionId, yearMonth: month } } })) throw already;
   await ctx.db
     .$transaction(async (tx) => {
+      await lockActiveMembership(tx, subscriptionId, "skipped");
       await tx.skip.create({ data: { subscriptionId, yearMonth: month } });
       // A change scheduled from the month now skipped takes effect, and is named, from the next month charged.
       const change = await tx.subscriptionChange.findUnique({ where: { subscriptionId }, select: { effectivePeriod: true } });
@@ -269,6 +281,7 @@ export async function changeSubscription(
   if (unchanged) {
     const pointChanged = fulfillmentPoint !== sub.fulfillmentPoint;
     await ctx.db.$transaction(async (tx) => {
+      await lockActiveMembership(tx, sub.id, "changed");
       const withdrawn = await tx.subscriptionChange.deleteMany({ where: { subscriptionId: sub.id } });
       if (pointChanged) await tx.subscription.update({ where: { id: sub.id }, data: { fulfillmentPoint } });
       else if (withdrawn.count === 0) throw new RuleViolationError("Your selection has not changed.", "no_change");
@@ -276,16 +289,20 @@ export async function changeSubscription(
     });
     return { subscriptionId: sub.id, effectivePeriod: null, pointChanged };
   }
-  const effectivePeriod = changeEffectivePeriod(ctx, sub);
-  const change = { planId: plan.id, mode: data.mode, fulfillmentPoint, addonIds, effectivePeriod };
   // The monthly price the email names: what the renewal of effectivePeriod will charge if prices stay as they are.
   const { price } = await priceChange(ctx, sub, data.mode, resolved);
-  await ctx.db.$transaction(async (tx) => {
+  const effectivePeriod = await ctx.db.$transaction(async (tx) => {
+    await lockActiveMembership(tx, sub.id, "changed");
+    // The months skipped as of now, under the lock: a skip committed since the membership was read counts.
+    const skips = await tx.skip.findMany({ where: { subscriptionId: sub.id }, select: { yearMonth: true } });
+    const effectivePeriod = changeEffectivePeriod(ctx, { ...sub, skips });
+    const change = { planId: plan.id, mode: data.mode, fulfillmentPoint, addonIds, effectivePeriod };
     // A new plan or mode takes a place there from now (api/catalog/capacity.ts); the same one takes none.
     await assertPlaceAvailable(tx, { planId: plan.id, mode: data.mode }, await placeHolder(tx, sub), { lock: true });
     await tx.subscriptionChange.upsert({ where: { subscriptionId: sub.id }, create: { subscriptionId: sub.id, ...change }, update: { ...change, createdAt: ctx.clock.now() } });
     const { fulfillmentPoint: _point, ...announced } = change;
     await membershipEvent(ctx, tx, sub, { type: "membership.changed.v1", payload: { membershipId: sub.id, userId: sub.userId, ...announced, totalCents: price.totalCents } });
+    return effectivePeriod;
   });
   return { subscriptionId: sub.id, effectivePeriod, pointChanged: false };
 }

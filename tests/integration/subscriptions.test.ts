@@ -134,6 +134,36 @@ describe("skipMonth", () => {
     await f.db.subscription.delete({ where: { id: sub.id } });
   });
 
+  it("a skip sent many times at once (double taps, two tabs): one skip, one event, every other answer the conflict", async () => {
+    const sub = await activeSub();
+    const input = { subscriptionId: String(sub.id) };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => t.gql(SKIP, { input }, { token: aliceToken, tenant: "acme" })));
+    const kinds = answers.map((a) => (a.errors?.length ? `error: ${a.errors[0].message}` : (a.data as { skipMonth: { __typename: string } }).skipMonth.__typename));
+    expect(kinds.sort()).toEqual(["SkipMonthSuccess", ...Array<string>(7).fill("ConflictError")].sort());
+    expect(await f.db.skip.count({ where: { subscriptionId: sub.id } })).toBe(1);
+    expect(await f.db.event.count({ where: { type: "membership.skipped.v1", payload: { path: ["membershipId"], equals: sub.id } } })).toBe(1);
+    await f.db.subscription.delete({ where: { id: sub.id } });
+  });
+
+  it("a skip racing the withdrawal or a new pick of a scheduled change: every answer is a result or a refusal, never an error", async () => {
+    const sub = await activeSub();
+    const id = String(sub.id);
+    const change = { subscriptionId: id, planId: globalId("Plan", planB.id), mode: "PICKUP", addonIds: [] };
+    const revert = { ...change, planId: String(planA.id) };
+    const outcomes: string[] = [];
+    for (let round = 0; round < 12; round++) {
+      await f.db.skip.deleteMany({ where: { subscriptionId: sub.id } });
+      await t.gqlOk(CHANGE, { input: change }, { token: aliceToken });
+      const answers = await Promise.all([
+        t.gql(SKIP, { input: { subscriptionId: id } }, { token: aliceToken }),
+        t.gql(CHANGE, { input: round % 2 ? revert : { ...change, mode: "SHIPPING" } }, { token: aliceToken }),
+      ]);
+      for (const a of answers) outcomes.push(a.errors?.length ? `error: ${a.errors[0].message}` : Object.values(a.data as Record<string, { __typename: string }>)[0].__typename);
+    }
+    expect(outcomes.filter((o) => o.startsWith("error"))).toEqual([]);
+    await f.db.subscription.delete({ where: { id: sub.id } });
+  });
+
   it("is refused outside the skip window, naming the window", async () => {
     const sub = await activeSub();
     t.clock.set("2026-03-15T15:00:00Z");
