@@ -275,6 +275,9 @@ function periodOf(now: Date, monthsFromNow: number): string {
  * Creates the demo data in one transaction. Returns false, changing nothing, when the database already has
  * users or businesses (demo data or real data): safe to run on every start.
  */
+/** Arbitrary constant: the advisory lock that serialises demo seeding across processes. */
+const SEED_LOCK_ID = 7_283_120_412;
+
 export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<boolean> {
   if ((await db.user.count()) > 0 || (await db.business.count()) > 0) return false;
 
@@ -284,6 +287,9 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
 
   const created = await db.$transaction(
     async (tx) => {
+      // Several processes starting on one empty database each seed it: one at a time (a transaction-scoped lock,
+      // safe behind a transaction pooler), and the later ones then find the rows and leave.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEED_LOCK_ID}::bigint)`;
       if ((await tx.user.count()) > 0 || (await tx.business.count()) > 0) return false;
 
       await tx.user.create({ data: { username: "admin", passwordHash: adminHash, name: "Platform Admin", email: "admin@example.com", isAdmin: true } });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, readRows } from "../../api/db.ts";
 import { seedDemoData } from "../../prisma/seed-data.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { createTestDatabase } from "../support/database.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -60,6 +61,21 @@ describe("demo seed", () => {
 
     expect(await seedDemoData(t.db.prisma, t.clock)).toBe(false);
     expect(await counts()).toEqual(first);
+  });
+
+  it("seeds once when several processes start on one empty database at the same moment", async () => {
+    // Two clients of their own (on PostgreSQL, two pools: two sessions racing), each seeding as a starting server does.
+    const fresh = await createTestDatabase();
+    const second = fresh.connection.url ? await openDatabase({ ...fresh.connection, poolSize: 2 }) : null;
+    try {
+      const results = await Promise.all([seedDemoData(fresh.prisma, t.clock), seedDemoData((second ?? fresh).prisma, t.clock)]);
+      expect(results.sort()).toEqual([false, true]);
+      expect(await fresh.prisma.business.count()).toBe(3);
+      expect(await fresh.prisma.user.count({ where: { username: "admin" } })).toBe(1);
+    } finally {
+      await second?.close();
+      await fresh.drop();
+    }
   });
 
   it("creates the demo logins listed in the README", async () => {
