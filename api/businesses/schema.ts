@@ -5,7 +5,7 @@ import { BusinessRole } from "../generated/prisma/enums.ts";
 import { can } from "../auth/policy.ts";
 import { canReadApiToken, canReadBusiness, canReadBusinessUser } from "../auth/read-rules.ts";
 import { catalogueQuery } from "../catalog/service.ts";
-import { localDate } from "../shared/calendar.ts";
+import { isoDate, localDate } from "../shared/calendar.ts";
 import { signupTerms } from "../subscriptions/rules.ts";
 import { UserSummary } from "../users/schema.ts";
 import { NotFoundError, ValidationError } from "../shared/errors.ts";
@@ -80,6 +80,13 @@ builder.prismaNode("Business", {
       description: "Past the cutoff at a NEXT_MONTH page: a sign-up today saves the card, its first box and charge are next month's.",
       select: { timeZone: true, page: { select: { cutoffDay: true, billingDay: true, afterCutoff: true } } },
       resolve: (b, _a, ctx) => signupTermsOf(ctx, b).startsNextMonth,
+    }),
+    signupFirstChargeDate: t.string({
+      description:
+        "ISO date of a sign-up's first charge today: today, or past the cutoff at a NEXT_MONTH page the billing day of signupFirstPeriod " +
+        "(as CheckoutQuote.firstChargeDate will say).",
+      select: { timeZone: true, page: { select: { cutoffDay: true, billingDay: true, afterCutoff: true } } },
+      resolve: (b, _a, ctx) => isoDate(signupTermsOf(ctx, b).firstChargeDate),
     }),
     page: t.relation("page", { nullable: true }),
     nextBox: t.relation("nextBox", { nullable: true }),

@@ -81,6 +81,7 @@ function forMember(config: Config, m: Membership, event: StoredEvent, template: 
 const orderReceiptSelect = {
   id: true,
   subscriptionId: true,
+  kind: true,
   createdAt: true,
   mode: true,
   selection: true,
@@ -110,12 +111,21 @@ async function paidWith(db: Db, m: Membership): Promise<string | null> {
   return card ? `${card.brand.toUpperCase()} ending in ${card.last4}` : null;
 }
 
-/** The order an event paid, as its receipt shows it; null when the event names none (or not this membership's). */
-async function receiptOrder(db: Db, m: Membership, orderId: number | null): Promise<ReceiptOrder | null> {
+/**
+ * The order an event paid, as its receipt shows it, with its kind (a membership's first charge or a renewal);
+ * null when the event names none (or not this membership's).
+ */
+async function receiptOrder(db: Db, m: Membership, orderId: number | null): Promise<(ReceiptOrder & { first: boolean }) | null> {
   if (orderId === null) return null;
   const order = await db.order.findUnique({ where: { id: orderId }, select: orderReceiptSelect });
   if (!order || order.subscriptionId !== m.id) return null;
-  return { number: order.id, date: isoDate(localDate(order.createdAt, m.business.timeZone)), card: await paidWith(db, m), price: itemiseOrder(order) };
+  return {
+    number: order.id,
+    date: isoDate(localDate(order.createdAt, m.business.timeZone)),
+    card: await paidWith(db, m),
+    price: itemiseOrder(order),
+    first: order.kind === "INITIAL",
+  };
 }
 
 /** How the member reaches the business from a receipt: a reply (when it has a reply-to) and its support phone. */
@@ -163,7 +173,7 @@ const handlers: Partial<Record<keyof EventPayloads, Handler>> = {
   }),
   "membership.renewed.v1": onMembership<"membership.renewed.v1">(async ({ db, config, event, m, p }) => {
     const order = await receiptOrder(db, m, p.orderId);
-    const first = (await db.order.findUnique({ where: { id: p.orderId }, select: { kind: true } }))?.kind === "INITIAL";
+    const first = order?.first ?? false;
     return [
       forMember(
         config, m, event, "renewal_receipt",

@@ -26,7 +26,7 @@ const CONFIRM_SETUP = `mutation($s: String!) { confirmSandboxSetup(clientSecret:
 const COMPLETE = `mutation($si: String) { completeCheckout(setupIntentId: $si) {
   __typename ... on CompleteCheckoutSuccess { data { chargedCents firstPeriod nextBillingDate order { id } card { last4 } membership { databaseId status nextBoxDate skipTarget { month } } } }
   ... on Error { message reason } } }`;
-const BUSINESS = `{ business(slug: "late") { checkoutClosedMessage signupStartsNextMonth signupFirstPeriod } }`;
+const BUSINESS = `{ business(slug: "late") { checkoutClosedMessage signupStartsNextMonth signupFirstPeriod signupFirstChargeDate } }`;
 
 describe.each(["sandbox", "stripe"] as const)("a sign-up after the cutoff (%s)", (provider) => {
   let t: TestApp;
@@ -80,7 +80,8 @@ describe.each(["sandbox", "stripe"] as const)("a sign-up after the cutoff (%s)",
 
   it("NEXT_MONTH: the card is saved, nothing charged, no box or notice before December, the run charges December 1st and packs it", async () => {
     t.clock.set(PAST_CUTOFF);
-    expect((await t.gqlOk(BUSINESS)).business).toEqual({ checkoutClosedMessage: null, signupStartsNextMonth: true, signupFirstPeriod: "2026-12" });
+    // The business page names the first charge's day as the quote does (the server's, never recomputed in the browser).
+    expect((await t.gqlOk(BUSINESS)).business).toEqual({ checkoutClosedMessage: null, signupStartsNextMonth: true, signupFirstPeriod: "2026-12", signupFirstChargeDate: "2026-12-01" });
     const quote = (await t.gqlOk(QUOTE, { s: selection("late") }, { tenant: "late" })).checkoutQuote.data;
     // 30.00 + 5.75 % = 31.73, first charged on December 1st, then January 1st.
     expect(quote).toEqual({ startsNextMonth: true, period: "2026-12", firstChargeDate: "2026-12-01", nextBillingDate: "2027-01-01", totalCents: 3173 });

@@ -7,7 +7,7 @@ import type { MembershipBuilderFragment_membership$key } from "./__generated__/M
 import { defaultMode, enabledModes, modeExtraCents, sameIds, soldOutChoice, toggleAddon } from "./rules.ts";
 import { readFulfillment } from "./pageShapes.ts";
 import { initialPoint, missingPoint, pointQuestion, pointsForMode } from "./points.ts";
-import { firstChargeDate, monthDay, periodMonthName, signupNowTitle } from "./nextMonth.ts";
+import { monthDay, periodMonthName, signupNowTitle } from "./nextMonth.ts";
 import { formatCents, formatSurcharge } from "@shared/money.ts";
 import { fromModeCode, MODE_LABELS, type FulfillmentModeName } from "@shared/fulfillment.ts";
 import { SOLD_OUT_LABEL } from "@shared/capacity.ts";
@@ -25,6 +25,7 @@ const MembershipBuilderFragment = graphql`
     checkoutClosedMessage
     signupStartsNextMonth
     signupFirstPeriod
+    signupFirstChargeDate
     page {
       addonLimit
       addonSectionTitle
@@ -285,7 +286,7 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
             {signupNowTitle(nextMonth)}
           </Text>
           <Text fontSize="sm" mt="1">
-            {`Sign-ups for this month's box have closed. Nothing is charged today: your card is saved and first charged on ${monthDay(firstChargeDate(nextMonth, page?.billingDay ?? 1))}.`}
+            {`Sign-ups for this month's box have closed. Nothing is charged today: your card is saved and first charged on ${monthDay(data.signupFirstChargeDate)}.`}
           </Text>
         </Box>
       )}

@@ -28,12 +28,3 @@ export function monthDay(iso: string): string {
 export function signupNowTitle(firstPeriod: string): string {
   return `Sign up now for your ${periodMonthName(firstPeriod)} box`;
 }
-
-/**
- * The day of the first charge as the business page can tell it: the page's billing day in the first month
- * ("2026-04", 6 → "2026-04-06"), as the server's quote will say (CheckoutQuote.firstChargeDate).
- */
-export function firstChargeDate(firstPeriod: string, billingDay: number): string {
-  const day = Math.min(28, Math.max(1, Math.round(billingDay) || 1));
-  return `${firstPeriod.slice(0, 7)}-${String(day).padStart(2, "0")}`;
-}
