@@ -121,7 +121,11 @@ startup = (async () => {
   const { port } = server.server.address() as AddressInfo;
   const url = `http://${shown}:${port}/`;
   log.info({ url, database: database.kind, ...(database.kind === "postgres" ? { poolMode: config.databasePoolMode } : {}), payments: config.paymentProvider, node: process.version }, "membership platform ready");
-  // A plain line for whoever ran `npm start` (logs stay JSON for log shippers).
-  if (config.env !== "production") console.log(`\n  Membership platform running at ${url}  (${database.kind} database, ${config.paymentProvider} payments)\n`);
+  // A plain line for whoever ran `npm start`, after the JSON lines of the start (logs stay JSON for log shippers):
+  // where to go and, with the demo data, how to sign in.
+  if (config.env !== "production") {
+    const logins = config.seedDemo ? "  (admin/admin1234, owner/owner1234, member/member1234)" : "";
+    console.log(`\n  Open ${url}${logins}\n  Membership platform: ${database.kind} database, ${config.paymentProvider} payments\n`);
+  }
 })();
 await startup;

@@ -18,7 +18,7 @@ import { serveWebApp } from "./http/web-app.ts";
 import { stripeWebhookRoute } from "./billing/webhooks.ts";
 import { uploadFileRoutes } from "./uploads/routes.ts";
 import { PublicPageCache } from "./pages/public-cache.ts";
-import { actorLogBindings, bindRequestLog, installObservability, noteRequestError, requestIdOptions, withErrorStacks } from "./observability/index.ts";
+import { actorLogBindings, bindRequestLog, installObservability, noteRequestError, QuietRequestLog, requestIdOptions, withErrorStacks } from "./observability/index.ts";
 
 export interface AppDeps {
   config: Config;
@@ -42,7 +42,8 @@ const PUBLIC_IMAGES = /^\/(uploads|demo)\//;
 
 export async function buildApp({ config, db, clock, logger, jobs }: AppDeps) {
   const log = withErrorStacks(logger ?? pino({ level: config.logLevel }));
-  const app = Fastify({ loggerInstance: log, trustProxy: config.trustProxy, bodyLimit: 2 * 1024 * 1024, ...requestIdOptions });
+  // Request lines at debug unless the request failed (api/observability/request-log.ts): the console stays readable.
+  const app = Fastify({ loggerInstance: log, logController: new QuietRequestLog(), trustProxy: config.trustProxy, bodyLimit: 2 * 1024 * 1024, ...requestIdOptions });
   // X-Request-Id on every answer, /metrics, /healthz and /readyz (README "Running in production").
   const observability = installObservability(app, { config, db, log });
 

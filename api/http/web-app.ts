@@ -124,13 +124,29 @@ export interface WebAppOptions {
 }
 
 /** Serves the built web app from config.webDistDir; without one (tests, API-only), every unknown path is a 404. */
+/** What React's development runtime says in the console, and its production runtime never contains. */
+const REACT_DEVELOPMENT_MARKER = "Download the React DevTools";
+
+/**
+ * Which build a web app folder holds: "development" when a script of it carries React's development runtime (a
+ * build made with NODE_ENV=development before builds forced production, or by hand), else "production".
+ */
+export function webBuildKind(dist: string): "production" | "development" {
+  const assets = path.join(dist, "assets");
+  const scripts = fs.existsSync(assets) ? fs.readdirSync(assets).filter((f) => f.endsWith(".js")) : [];
+  return scripts.some((f) => fs.readFileSync(path.join(assets, f), "utf8").includes(REACT_DEVELOPMENT_MARKER)) ? "development" : "production";
+}
+
 export async function serveWebApp(app: FastifyInstance<any, any, any, any, any>, { config, serviceContext }: WebAppOptions) {
   const dist = config.webDistDir;
   const indexFile = path.join(dist, "index.html");
   if (!fs.existsSync(indexFile)) {
+    app.log.warn({ webDistDir: dist }, "no web app build to serve: pages answer 404 (npm run web:build, or npm start, builds it)");
     app.setNotFoundHandler((_req, reply) => notFound(reply));
     return;
   }
+  const build = webBuildKind(dist);
+  app.log[build === "production" ? "info" : "warn"]({ webDistDir: dist, build }, `serving the web app: a ${build} build`);
 
   // One route per built file (new files appear on restart, as a new build does); the .br/.gz siblings are
   // picked by preCompressed, never served under their own names.

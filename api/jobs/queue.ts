@@ -57,6 +57,17 @@ export interface JobQueue {
   stop(timeoutMs?: number): Promise<void>;
 }
 
+/** True when every number in a job's result (nested objects and arrays included) is 0, and there is at least one. */
+export function didNothing(result: unknown): boolean {
+  const numbers: number[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === "number") numbers.push(value);
+    else if (value && typeof value === "object") for (const v of Object.values(value)) walk(v);
+  };
+  walk(result);
+  return numbers.length > 0 && numbers.every((n) => n === 0);
+}
+
 /** This release's queues and schedules, whatever an earlier release left. */
 async function applyQueuesAndSchedules(boss: PgBoss, opts: Pick<JobQueueOptions, "definitions" | "schedules">): Promise<void> {
   for (const { queue } of opts.definitions) {
@@ -115,7 +126,9 @@ export async function startJobQueue(opts: JobQueueOptions): Promise<JobQueue> {
         const started = Date.now();
         try {
           const result = await def.run(job, signal);
-          log.info({ queue: job.name, jobId: job.id, ms: Date.now() - started, result }, "job done");
+          // A run that did nothing (every count in its result 0: no email to send, nothing due) at debug, so an
+          // idle server's console stays quiet; a run that did something at info.
+          log[didNothing(result) ? "debug" : "info"]({ queue: job.name, jobId: job.id, ms: Date.now() - started, result }, "job done");
           return result;
         } catch (err) {
           log.error({ err, queue: job.name, jobId: job.id, ms: Date.now() - started, retryCount: job.retryCount }, "job failed");

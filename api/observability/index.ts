@@ -8,6 +8,7 @@ import { installRequestIdHeader } from "./request-id.ts";
 
 export { requestIdOptions, actorLogBindings, bindRequestLog } from "./request-id.ts";
 export { noteRequestError } from "./readiness.ts";
+export { QuietRequestLog } from "./request-log.ts";
 
 /**
  * The server's logger with pino's standard error serializer on `err` (type, message and stack, causes

@@ -232,7 +232,7 @@ async function brokenServer(db: Database, env: Config["env"] = "production") {
       done();
     },
   });
-  const app = await buildApp({ config: testConfig({ env }), db, clock: new FixedClock(NOW), logger: pino({ level: "info" }, sink) });
+  const app = await buildApp({ config: testConfig({ env }), db, clock: new FixedClock(NOW), logger: pino({ level: "debug" }, sink) });
   await app.ready();
   return { app, lines };
 }

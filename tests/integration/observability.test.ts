@@ -58,8 +58,8 @@ async function scrape(app: App, headers: Record<string, string> = {}) {
   return res.body;
 }
 
-/** A pino logger whose lines are kept as objects. */
-function capturedLog() {
+/** A pino logger whose lines are kept as objects (at `level` and above: request lines are debug lines). */
+function capturedLog(level: "debug" | "info" = "info") {
   const lines: Record<string, any>[] = [];
   const stream = new Writable({
     write(chunk, _enc, done) {
@@ -67,7 +67,7 @@ function capturedLog() {
       done();
     },
   });
-  return { lines, logger: pino({ level: "info" }, stream) };
+  return { lines, logger: pino({ level }, stream) };
 }
 
 /** A database with nothing in it, not even the migrations table (on PostgreSQL when TEST_DATABASE_URL is set). */
@@ -267,7 +267,7 @@ describe("/metrics in production", () => {
 
 describe("request ids", () => {
   let t: TestApp;
-  const log = capturedLog();
+  const log = capturedLog("debug");
   let token: string;
   beforeAll(async () => {
     t = await createTestApp({ now: NOW, logger: log.logger, config: { publicCacheTtlMs: 60_000 } });
@@ -348,6 +348,41 @@ describe("request ids", () => {
     for (const line of log.lines) expect(line.reqId).toBe(id);
     expect(log.lines.at(-1)).toMatchObject({ msg: "request completed", userId: user.id, tenant: "alpha" });
     expect(log.lines.every((l) => l.msg !== "incoming request" || l.userId === undefined)).toBe(true);
+  });
+});
+
+describe("request lines at the default level", () => {
+  let t: TestApp;
+  const log = capturedLog("info");
+  beforeAll(async () => {
+    t = await createTestApp({ now: NOW, logger: log.logger });
+    await factories(t).business({ slug: "quiet", name: "Quiet", page: {} });
+  });
+  afterAll(() => t.close());
+
+  it("a request that answered (2xx, 3xx, 4xx) writes nothing at info; at debug both of its lines are there", async () => {
+    log.lines.length = 0;
+    expect((await t.app.inject({ method: "POST", url: "/graphql", payload: { query: `{ business(slug: "quiet") { name } }` } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: "GET", url: "/api/no/such/route" })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: "GET", url: "/api/my/subscriptions", headers: { "x-tenant": "quiet" } })).statusCode).toBe(401);
+    expect(log.lines).toEqual([]);
+  });
+
+  it("a 5xx writes its request completed line at warn, beside the error with its stack", async () => {
+    log.lines.length = 0;
+    expect((await t.app.inject({ method: "GET", url: "/api/businesses/quiet/page" })).statusCode).toBe(200);
+    // A route that fails on purpose would be test-only code; a table gone is what fails in production.
+    await t.db.prisma.$executeRawUnsafe("ALTER TABLE pages RENAME TO pages_gone");
+    try {
+      const res = await t.app.inject({ method: "GET", url: "/api/businesses/quiet/page", headers: { "x-request-id": "rid-quiet-500b" } });
+      expect(res.statusCode).toBe(500);
+      const lines = log.lines.filter((l) => l.reqId === "rid-quiet-500b");
+      expect(lines.map((l) => [l.level, l.msg])).toEqual(expect.arrayContaining([[40, "request completed"]]));
+      expect(lines.some((l) => l.level >= 50 && l.err?.stack)).toBe(true);
+      expect(lines.some((l) => l.msg === "incoming request")).toBe(false);
+    } finally {
+      await t.db.prisma.$executeRawUnsafe("ALTER TABLE pages_gone RENAME TO pages");
+    }
   });
 });
 

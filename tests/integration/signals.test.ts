@@ -131,8 +131,12 @@ async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T |
   }
 }
 
-/** README's command, as a process manager runs it: `npm start` in the project folder, in its own process group. */
-async function npmStart(): Promise<Started> {
+/**
+ * README's command, as a process manager runs it: `npm start` in the project folder, in its own process group.
+ * At LOG_LEVEL debug by default (the request lines, which the cases wait for, are debug lines); `env` adds to or
+ * replaces the settings (undefined: unset, for the server's default).
+ */
+async function npmStart(extra: Record<string, string | undefined> = {}): Promise<Started> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -143,9 +147,11 @@ async function npmStart(): Promise<Started> {
     SEED_DEMO: "0",
     BILLING_INTERVAL_MINUTES: "0",
     NODE_ENV: "development",
-    LOG_LEVEL: "info",
+    LOG_LEVEL: "debug",
     PAYMENT_PROVIDER: "sandbox",
+    ...extra,
   };
+  for (const [name, value] of Object.entries(extra)) if (value === undefined) delete env[name];
   // The embedded database, one process, no metrics listener: nothing else of the caller's environment.
   for (const name of ["DATABASE_URL", "REDIS_URL", "METRICS_PORT", "CLOCK_START", "CRASH_AT", "TEST_DATABASE_URL"]) delete env[name];
   const npm = spawn("npm", ["start"], { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
@@ -284,6 +290,22 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)("stopping `npm start` with a si
 
   it("Ctrl-C (SIGINT to the whole process group; npm forwards it too): the server shuts down once", async () => {
     const s = await npmStart();
+    const signalledAt = Date.now();
+    process.kill(-s.npm.pid!, "SIGINT");
+    await expectStopped(s, signalledAt, "SIGINT");
+  });
+
+  it("the console at the default level: one Open line with the demo logins, then nothing while the server idles", async () => {
+    const s = await npmStart({ LOG_LEVEL: undefined, SEED_DEMO: "1" });
+    const text = () => s.output.join("");
+    await waitFor("the Open line", () => (/Open http:\/\/127\.0\.0\.1:\d+\/ {2}\(admin\/admin1234, owner\/owner1234, member\/member1234\)/.test(text()) ? true : undefined), 10_000, s.output);
+    // Requests (a page, the API) and the job queue's idle runs (mail dispatch every few seconds) write nothing at
+    // the default level; the start's own lines came before the Open line.
+    const before = s.output.length;
+    for (const pathname of ["/", "/graphql?query=%7B__typename%7D", "/api/businesses"]) expect((await get(s.port, pathname)).status).toBeLessThan(500);
+    await sleep(15_000);
+    const idle = logLines(s.output.slice(before));
+    expect(idle.map((l) => l.msg), text()).toEqual([]);
     const signalledAt = Date.now();
     process.kill(-s.npm.pid!, "SIGINT");
     await expectStopped(s, signalledAt, "SIGINT");

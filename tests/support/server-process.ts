@@ -62,18 +62,18 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * The address a server started with PORT=0 listens on, read from the line it prints when ready ("… running at
- * http://127.0.0.1:PORT/", or in production the "membership platform ready" log line with its url). A port chosen by the test beforehand (freePort) can be taken meanwhile by a server of a
+ * The address a server started with PORT=0 listens on, read from the line it prints when ready ("Open
+ * http://127.0.0.1:PORT/ …", or in production the "membership platform ready" log line with its url). A port chosen by the test beforehand (freePort) can be taken meanwhile by a server of a
  * test running in parallel, whose answers the test would then read; a port the server bound itself cannot.
  */
 export function listeningUrl(child: ChildProcess, timeoutMs = 150_000): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = "";
-    const timer = setTimeout(() => reject(new Error(`no "running at" line within ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const timer = setTimeout(() => reject(new Error(`no "Open" line within ${timeoutMs} ms:\n${out}`)), timeoutMs);
     const onData = (d: Buffer) => {
       out += d;
       // Outside production the plain line; in production the JSON "ready" line (LOG_LEVEL info or lower).
-      const m = /running at (http:\/\/[^\s/]+)\//.exec(out) ?? /"url":"(http:\/\/[^"/]+)\/".*"membership platform ready"/.exec(out);
+      const m = /Open (http:\/\/[^\s/]+)\//.exec(out) ?? /"url":"(http:\/\/[^"/]+)\/".*"membership platform ready"/.exec(out);
       if (!m) return;
       clearTimeout(timer);
       child.stdout!.off("data", onData);
