@@ -12,6 +12,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./server-process.ts";
 
 /** Where Debian puts it; PGBOUNCER overrides. */
 export const PGBOUNCER = process.env.PGBOUNCER ?? "/usr/sbin/pgbouncer";
@@ -64,17 +65,6 @@ function configuration(dir: string, port: number, upstream: URL, opts: Pgbouncer
     `pidfile = ${path.join(dir, "pgbouncer.pid")}`,
     "",
   ].join("\n");
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function answers(port: number): Promise<boolean> {
