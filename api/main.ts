@@ -9,6 +9,7 @@ import { eventsPruneJob, eventsPruneSchedule } from "./jobs/events-prune-job.ts"
 import { renewalSchedule, renewalsJob } from "./jobs/renewals-job.ts";
 import { FULFILMENT_FREEZE_QUEUE, fulfilmentFreezeJob, fulfilmentFreezeSchedule } from "./jobs/fulfilment-job.ts";
 import { MAIL_DISPATCH_QUEUE, mailJobs, mailSchedules } from "./jobs/mail-jobs.ts";
+import { queueDueWork } from "./jobs/due-work.ts";
 import { smtpTransport } from "./mail/transport.ts";
 import { ShiftedClock, systemClock, type Clock } from "./shared/clock.ts";
 
@@ -110,8 +111,10 @@ startup = (async () => {
     schedules: [...renewalSchedule(config.billingIntervalMs / 60_000), eventsPruneSchedule, fulfilmentFreezeSchedule, ...mailSchedules],
   });
   if (stopping) return;
-  // Start the mail dispatch chain now rather than at the next minute's schedule.
+  // Start the mail dispatch chain now rather than at the next minute's schedule, and catch up on what fell due
+  // while no process ran (renewals only where the billing schedule is on: with it off, `billing:run` bills).
   await jobs.boss.send(MAIL_DISPATCH_QUEUE, {});
+  await queueDueWork(jobs, { renewals: config.billingIntervalMs > 0 });
 
   const server = (app = await buildApp({ config, db: database, clock, logger: log, jobs }));
   if (stopping) return;

@@ -1,14 +1,15 @@
 /**
  * The demo clock (demos and browser tests only): a server started with CLOCK_START (never in production, see
  * api/config.ts) runs on a ShiftedClock, which an administrator may move forward to walk through a month: after a
- * move, a renewal pass is queued (it charges what is due on the new day; its completion queues the fulfilment
- * freeze, api/jobs/renewals-job.ts). A server on the real clock refuses. Each server process has its own clock:
+ * move, a renewal pass and a reminders pass are queued (the renewal pass charges what is due on the new day; its
+ * completion queues the packing snapshots, api/jobs/renewals-job.ts). A server on the real clock refuses. Each server process has its own clock:
  * with several processes, only the one that answered moved.
  */
 import type { ServiceContext } from "../context.ts";
 import { requireAdmin } from "../auth/policy.ts";
 import { isMovable } from "../shared/clock.ts";
 import { ConflictError, ValidationError } from "../shared/errors.ts";
+import { queueDueWork } from "./due-work.ts";
 import { RENEWALS_QUEUE } from "./renewals-job.ts";
 
 export interface DemoClockMove {
@@ -23,7 +24,7 @@ export async function moveDemoClock(ctx: ServiceContext, to: Date): Promise<Demo
   if (to.getTime() < ctx.clock.now().getTime()) throw new ValidationError("The demo clock moves forward only.", [{ path: "to", message: "The demo clock moves forward only." }]);
   ctx.clock.moveTo(to);
   ctx.log.warn({ now: to.toISOString() }, "demo clock moved");
-  // null when a pass is already queued (the queue's stately policy): that one runs on the new day too.
-  if (ctx.jobs) await ctx.jobs.boss.send(RENEWALS_QUEUE, {});
-  return { now: ctx.clock.now(), renewalQueued: !!ctx.jobs };
+  // A pass already waiting (the queues' stately policy) runs on the new day too.
+  const queued = ctx.jobs ? await queueDueWork(ctx.jobs, { renewals: true }) : [];
+  return { now: ctx.clock.now(), renewalQueued: queued.includes(RENEWALS_QUEUE) };
 }

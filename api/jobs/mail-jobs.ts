@@ -8,7 +8,7 @@ import type { JobDefinition, JobQueue, JobSchedule } from "./queue.ts";
 /** Reads the event outbox into messages (api/mail/dispatch.ts). */
 export const MAIL_DISPATCH_QUEUE = "mail-dispatch";
 /** Plans the scheduled messages: reminders, pre-charge notices, digests (api/mail/reminders.ts). */
-const MAIL_REMINDERS_QUEUE = "mail-reminders";
+export const MAIL_REMINDERS_QUEUE = "mail-reminders";
 
 /** Seconds between dispatches: a receipt goes out within about this long of its event. */
 const DISPATCH_EVERY_SECONDS = 5;
@@ -79,6 +79,8 @@ export function mailJobs(ctx: MailJobsContext, opts: { send?: Partial<Omit<Queue
       concurrency: 3,
       // A renewal run's receipts are thousands of jobs: no poll interval between them while a backlog waits.
       burstWhenReadyExceeds: 3,
+      // Each job is one message (its id in the data): nothing to run without one.
+      runByHand: false,
       async run(job) {
         const { messageId } = job.data as { messageId: number };
         const outcome = await deliver(ctx, messageId, { lastAttempt: job.retryCount >= (send.retryLimit ?? 0) });

@@ -21,6 +21,11 @@ export interface JobDefinition<Data extends object = object> {
    * default: off, one poll interval between jobs, fine for a few long jobs and far too slow for thousands of sends).
    */
   burstWhenReadyExceeds?: number;
+  /**
+   * Whether an administrator may queue a run by hand ("Run now" on the Jobs screen), a job with no data. Default
+   * true: a pass that looks at what is due. False for queues whose jobs carry their work (one email each).
+   */
+  runByHand?: boolean;
 }
 
 /** A cron schedule: pg-boss turns each occurrence into one job of `queue`, once across every process. */
@@ -50,6 +55,8 @@ export interface JobQueue {
   schema: string;
   /** The queues this process knows, in the order the Jobs screen lists them. */
   queues: Queue[];
+  /** The queues an administrator may run by hand (JobDefinition.runByHand). */
+  runnable: string[];
   /**
    * Stops taking jobs, tells running ones to stop at their next safe point (their `signal`), waits for them
    * (at most `timeoutMs`) and stops pg-boss. A job cut short is retried by another process or the next start.
@@ -143,6 +150,7 @@ export async function startJobQueue(opts: JobQueueOptions): Promise<JobQueue> {
     boss,
     schema: JOBS_SCHEMA,
     queues: opts.definitions.map((d) => d.queue),
+    runnable: opts.definitions.filter((d) => d.runByHand !== false).map((d) => d.queue.name),
     stop(timeoutMs = 8_000) {
       stopped ??= (async () => {
         stopping.abort();

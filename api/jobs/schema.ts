@@ -43,13 +43,23 @@ const JobRunRef = builder.objectRef<jobs.JobRun>("JobRun").implement({
       description: "What the job reported (from its result, or from the error of a failed attempt).",
       resolve: (r) => Object.entries(r.counts ?? {}).map(([name, value]) => ({ name, value })),
     }),
+    nothingDue: t.exposeBoolean("nothingDue", { description: "Completed with every count 0: nothing was due." }),
+    foldedRuns: t.exposeInt("foldedRuns", {
+      description: "How many consecutive runs that found nothing due this row stands for (1: this run alone); `firstCreatedAt` is the oldest one's.",
+    }),
+    firstCreatedAt: t.expose("firstCreatedAt", { type: "DateTime", description: "When the oldest run this row stands for was queued (`createdAt` for a single run)." }),
   }),
 });
 
 const JobQueueRuns = builder.objectRef<jobs.QueueRuns>("JobQueueRuns").implement({
   fields: (t) => ({
     queue: t.exposeString("queue"),
-    runs: t.field({ type: [JobRunRef], description: `The ${jobs.RECENT_RUNS} newest runs.`, resolve: (q) => q.runs }),
+    runnable: t.exposeBoolean("runnable", { description: "An administrator may queue a run by hand (runJobNow)." }),
+    runs: t.field({
+      type: [JobRunRef],
+      description: `The ${jobs.RECENT_RUNS} newest rows, consecutive runs that found nothing due folded into one.`,
+      resolve: (q) => q.runs,
+    }),
   }),
 });
 
@@ -70,6 +80,14 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     args: { queue: t.arg.string({ required: true }), id: t.arg.id({ required: true }) },
     resolve: (_p, { queue, id }, ctx) => jobs.retryRun(ctx, queue, String(id)),
+  }),
+  runJobNow: t.field({
+    type: JobRunRef,
+    description: "Administrators: queues a run of a queue to start at once (a queue that keeps one run waiting has it brought forward instead).",
+    errors: { types: [...COMMON_ERRORS, ConflictError] },
+    authScopes: { admin: true },
+    args: { queue: t.arg.string({ required: true }) },
+    resolve: (_p, { queue }, ctx) => jobs.runNow(ctx, queue),
   }),
 }));
 

@@ -113,6 +113,50 @@ test("the admin sees each queue's runs, a failed run with its error, retries it 
   await expect(run.getByRole("button", { name: "Retry" })).toHaveCount(0);
 });
 
+test.describe("in the viewer's time zone", () => {
+  test.use({ timezoneId: "Asia/Tokyo" });
+
+  test("Run now queues a renewal pass, and passes that found nothing due fold into one row", async ({ page }) => {
+    await loginAs(page, "admin", "admin1234");
+    await page.goto("/admin/jobs");
+    await expect(page.getByText("Times are in your time zone (Asia/Tokyo).", { exact: false })).toBeVisible();
+    const renewals = page.getByRole("region", { name: "Billing renewals runs" });
+    await expect(renewals.getByRole("row").nth(1)).toContainText("Completed", { timeout: 20_000 });
+
+    // The demo data's first pass charged what was due on the demo day: each pass by hand now finds nothing due.
+    // Every click waits for its run to complete (a click while one waits would only bring that one forward).
+    const runNow = page.getByRole("button", { name: "Run now: Billing renewals" });
+    // Idle passes on the newest row: "Nothing due ×N" folded, a lone one's counts read "nothing due".
+    const foldedCount = async () => {
+      const newest = (await renewals.getByRole("row").nth(1).textContent()) ?? "";
+      return Number(newest.match(/Nothing due ×(\d+)/)?.[1] ?? (newest.includes("nothing due") ? 1 : 0));
+    };
+    for (let i = 0; i < 3; i++) {
+      const before = await foldedCount();
+      await runNow.click();
+      await expect(async () => {
+        await page.getByRole("button", { name: "Refresh" }).click();
+        expect(await foldedCount()).toBeGreaterThan(before);
+      }).toPass({ timeout: 20_000 });
+    }
+    const folded = renewals.getByRole("row").nth(1);
+    const text = (await folded.textContent()) ?? "";
+    // "Nothing due ×3, 21:22–21:23", or one time when every run was queued within the same minute.
+    const [, count, from, until] = text.match(/Nothing due ×(\d+), (\d{2}:\d{2})(?:–(\d{2}:\d{2}))?/) ?? [];
+    const to = until ?? from;
+    expect(Number(count), text).toBeGreaterThanOrEqual(3);
+    // Times are Tokyo's (the browser's zone), not the server's UTC: the newest run was queued a moment ago.
+    const tokyoNow = new Intl.DateTimeFormat("en-US", { timeZone: "Asia/Tokyo", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
+    const drift = Math.abs(minutes(to) - minutes(tokyoNow.format(new Date())));
+    expect(Math.min(drift, 24 * 60 - drift), `${to} in Tokyo`).toBeLessThanOrEqual(2);
+    expect(minutes(from) <= minutes(to) || minutes(from) - minutes(to) > 12 * 60, text).toBe(true);
+    // The per-message email queue has no Run now; this spec's server runs only renewals and the test queue.
+    await expect(page.getByRole("button", { name: /^Run now/ })).toHaveCount(2);
+    await screenshots(page, "jobs-folded");
+  });
+});
+
 test("a member is refused the Jobs data by the server", async ({ request }) => {
   const login = await request.post("/graphql", {
     data: { query: `mutation { login(input: { username: "member", password: "member1234" }) { ... on LoginSuccess { data { token } } } }` },

@@ -7,6 +7,7 @@ import { AdminPage, EmptyLine, Panel } from "../../ui/admin/AdminPage.tsx";
 import { LoadingState } from "../../ui/StatusStates.tsx";
 import type { JobsRouteQuery, JobRunState } from "./__generated__/JobsRouteQuery.graphql.ts";
 import type { JobsRouteRetryMutation } from "./__generated__/JobsRouteRetryMutation.graphql.ts";
+import type { JobsRouteRunNowMutation } from "./__generated__/JobsRouteRunNowMutation.graphql.ts";
 
 /** What each queue does, in the product's words; a queue not listed shows its name. */
 const QUEUE_TITLES: Record<string, string> = {
@@ -28,8 +29,21 @@ const OUTCOMES: Record<JobRunState, { label: string; palette: string }> = {
   "%future added value": { label: "Unknown", palette: "gray" },
 };
 
-const dateTime = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit", second: "2-digit" });
+// The viewer's own time zone (the browser's), named in the page's description; 24-hour times keep the columns short.
+const viewerTimeZone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+const dateTime = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+const dayAndTime = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+const timeOnly = new Intl.DateTimeFormat("en-US", { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+const dayKey = new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit" });
 const when = (iso: string) => dateTime.format(new Date(iso));
+/** "10:00–11:06" within one day, "Nov 26, 23:10–Nov 27, 01:00" across days, "10:00" within a minute (the viewer's zone). */
+function span(fromIso: string, toIso: string): string {
+  const from = new Date(fromIso);
+  const to = new Date(toIso);
+  const format = dayKey.format(from) === dayKey.format(to) ? timeOnly : dayAndTime;
+  const [first, last] = [format.format(from), format.format(to)];
+  return first === last ? first : `${first}–${last}`;
+}
 const duration = (ms: number | null | undefined) => (ms == null ? "" : ms < 1000 ? `${ms} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 60_000)} min`);
 
 /** /admin/jobs (administrators): each job queue's recent runs, their outcome and counts, and a retry for failed ones. */
@@ -39,7 +53,7 @@ export default function JobsRoute() {
   return (
     <AdminPage
       title="Jobs"
-      description="Background work shared by every server process: the billing clock's renewal passes and the daily pruning of old events, with their retries and failures."
+      description={`Background work shared by every server process: renewal passes, packing snapshots, email and the pruning of old events, with their retries and failures. Runs in a row that found nothing due are folded into one line. Times are in your time zone (${viewerTimeZone}).`}
       actions={
         <Button variant="outline" onClick={refresh}>
           Refresh
@@ -59,9 +73,12 @@ function JobQueues({ fetchKey, onChanged }: { fetchKey: number; onChanged: () =>
       query JobsRouteQuery {
         jobQueues {
           queue
+          runnable
           runs {
             id
             state
+            foldedRuns
+            firstCreatedAt
             createdAt
             startedAt
             durationMs
@@ -83,7 +100,7 @@ function JobQueues({ fetchKey, onChanged }: { fetchKey: number; onChanged: () =>
   return (
     <Stack gap="6">
       {jobQueues.map((q) => (
-        <Panel key={q.queue} title={QUEUE_TITLES[q.queue] ?? q.queue}>
+        <Panel key={q.queue} title={QUEUE_TITLES[q.queue] ?? q.queue} actions={q.runnable && <RunNowButton queue={q.queue} onQueued={onChanged} />}>
           {q.runs.length === 0 ? (
             <EmptyLine>No runs yet</EmptyLine>
           ) : (
@@ -104,6 +121,17 @@ function JobQueues({ fetchKey, onChanged }: { fetchKey: number; onChanged: () =>
                 <Table.Body>
                   {q.runs.map((run) => {
                     const outcome = OUTCOMES[run.state];
+                    if (run.foldedRuns > 1)
+                      return (
+                        <Table.Row key={run.id}>
+                          <Table.Cell>
+                            <Badge colorPalette={outcome.palette}>{outcome.label}</Badge>
+                          </Table.Cell>
+                          <Table.Cell colSpan={7} color="fg.muted">
+                            Nothing due ×{run.foldedRuns}, {span(run.firstCreatedAt, run.createdAt)}
+                          </Table.Cell>
+                        </Table.Row>
+                      );
                     const counts = run.counts.filter((c) => c.value !== 0);
                     return (
                       <Table.Row key={run.id}>
@@ -132,6 +160,48 @@ function JobQueues({ fetchKey, onChanged }: { fetchKey: number; onChanged: () =>
           )}
         </Panel>
       ))}
+    </Stack>
+  );
+}
+
+function RunNowButton({ queue, onQueued }: { queue: string; onQueued: () => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [commit, busy] = useMutation<JobsRouteRunNowMutation>(graphql`
+    mutation JobsRouteRunNowMutation($queue: String!) {
+      runJobNow(queue: $queue) {
+        __typename
+        ... on RunJobNowSuccess {
+          data {
+            id
+            state
+          }
+        }
+        ... on Error {
+          message
+        }
+      }
+    }
+  `);
+  const run = () =>
+    commit({
+      variables: { queue },
+      onCompleted: ({ runJobNow }) => {
+        const failure = resultError(runJobNow);
+        setError(failure);
+        if (!failure) onQueued();
+      },
+      onError: (e) => setError(e.message),
+    });
+  return (
+    <Stack gap="1" align="flex-end">
+      <Button size="sm" variant="outline" onClick={run} loading={busy} aria-label={`Run now: ${QUEUE_TITLES[queue] ?? queue}`}>
+        Run now
+      </Button>
+      {error && (
+        <Text color="red.600" role="alert" fontSize="sm">
+          {error}
+        </Text>
+      )}
     </Stack>
   );
 }
