@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { Config } from "./config.ts";
+import { lockEmbeddedDatabase } from "./embedded-lock.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { migrate as applyMigrations, pgliteFactory } from "./migrations.ts";
 
@@ -203,6 +204,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
   const dir = opts.pgliteDir ?? "memory";
   if (dir !== "memory") await fs.mkdir(path.dirname(path.resolve(dir)), { recursive: true });
+  // Before PGlite touches the folder: a second process on it would corrupt it (api/embedded-lock.ts).
+  const unlock = dir === "memory" ? () => {} : await lockEmbeddedDatabase(dir);
   const pglite = new PGlite(dir === "memory" ? "memory://" : dir, opts.pgliteSnapshot ? { loadDataDir: opts.pgliteSnapshot } : {});
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log, transactionOptions: TRANSACTION_OPTIONS });
   const events = statementEvents(prisma, logQueries);
@@ -219,8 +222,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     snapshot: () => pglite.dumpDataDir("none"),
     jobsConnection: { kind: "pglite", pglite },
     async close() {
-      await prisma.$disconnect();
-      await pglite.close();
+      try {
+        await prisma.$disconnect();
+        await pglite.close();
+      } finally {
+        unlock();
+      }
     },
   };
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import pino from "pino";
 import { loadConfigOrExit } from "./config.ts";
 import { configuredDatabase, openDatabase, type Database } from "./db.ts";
+import { exitIfInUse } from "./embedded-lock.ts";
 import { buildApp } from "./server.ts";
 import { startJobQueue, type JobQueue } from "./jobs/queue.ts";
 import { eventsPruneJob, eventsPruneSchedule } from "./jobs/events-prune-job.ts";
@@ -82,7 +83,8 @@ export function shutdown(reason: string): void {
 }
 
 startup = (async () => {
-  const database = (db = await openDatabase(configuredDatabase(config)));
+  // Another process on the embedded database: its one line, as for a refused setting.
+  const database = (db = await openDatabase(configuredDatabase(config)).catch(exitIfInUse));
   if (stopping) return;
   const applied = await database.migrate();
   if (applied.length) log.info({ applied }, "migrations applied");

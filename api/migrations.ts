@@ -6,6 +6,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { PGlite } from "@electric-sql/pglite";
+import { exitIfInUse, lockEmbeddedDatabase } from "./embedded-lock.ts";
 
 const require = createRequire(import.meta.url);
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -42,8 +43,21 @@ export async function adapterFor(url: string = process.env.DIRECT_DATABASE_URL |
   const dir = url.replace(/^pglite:/, "");
   // PGlite creates its own folder but not the ones above it: on a fresh clone DATA_DIR does not exist yet.
   if (dir !== "memory") await fs.mkdir(path.dirname(path.resolve(dir)), { recursive: true });
+  // The migration tools (db:migrate, db:status, the Prisma CLI shim) take the folder's lock too: migrating it
+  // under a running server would corrupt it (api/embedded-lock.ts).
+  const unlock = dir === "memory" ? () => {} : await lockEmbeddedDatabase(dir).catch(exitIfInUse);
   const db = new PGlite(dir === "memory" ? "memory://" : dir);
-  return { factory: await pgliteFactory(db), close: () => db.close(), db };
+  return {
+    factory: await pgliteFactory(db),
+    close: async () => {
+      try {
+        await db.close();
+      } finally {
+        unlock();
+      }
+    },
+    db,
+  };
 }
 
 export async function pgliteFactory(db: PGlite): Promise<SqlMigrationAwareDriverAdapterFactory> {

@@ -6,12 +6,14 @@
 import path from "node:path";
 import { loadConfig } from "../api/config.ts";
 import { configuredDatabase, openDatabase } from "../api/db.ts";
+import { exitIfInUse } from "../api/embedded-lock.ts";
 import { systemClock } from "../api/shared/clock.ts";
 import { seedDemoData } from "./seed-data.ts";
 
 const config = loadConfig();
 const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded database in ${path.join(config.dataDir, "pglite")}`;
-const db = await openDatabase(configuredDatabase(config));
+// The embedded database while a server has it open: refused with one line (api/embedded-lock.ts).
+const db = await openDatabase(configuredDatabase(config)).catch(exitIfInUse);
 try {
   console.log(`Database: ${where}`);
   const applied = await db.migrate();

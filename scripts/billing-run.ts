@@ -3,13 +3,15 @@
  * billing clock (renewals, retries of past-due memberships) against DATABASE_URL or the embedded database, then
  * prints what it did. The pass runs here, in this process, not through the job queue (api/jobs/), so it needs no
  * server running; the servers' scheduled passes (BILLING_INTERVAL_MINUTES) do the same work as jobs. Safe to run
- * while servers are running and to run twice. Exits 1 when some memberships
+ * while servers are running on PostgreSQL and to run twice; the embedded database is one process's at a time, so
+ * beside a server on it this refuses to run (exit 1). Exits 1 when some memberships
  * could not be renewed because of an error (they are left as they were and tried again on the next run).
  */
 import { parseArgs } from "node:util";
 import pino from "pino";
 import { loadConfig } from "../api/config.ts";
 import { configuredDatabase, openDatabase } from "../api/db.ts";
+import { exitIfInUse } from "../api/embedded-lock.ts";
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, runRenewals } from "../api/billing/renewals.ts";
 import { FixedClock, systemClock } from "../api/shared/clock.ts";
 
@@ -35,7 +37,8 @@ for (const [flag, n, max] of [["--batch-size", batchSize, 5000], ["--concurrency
     process.exit(2);
   }
 }
-const db = await openDatabase({ ...configuredDatabase(config), poolSize: Math.max(config.databasePoolSize, concurrency + 2) });
+// The embedded database while a server has it open: refused with one line (api/embedded-lock.ts).
+const db = await openDatabase({ ...configuredDatabase(config), poolSize: Math.max(config.databasePoolSize, concurrency + 2) }).catch(exitIfInUse);
 try {
   await db.migrate();
   const started = Date.now();
