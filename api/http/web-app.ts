@@ -4,6 +4,7 @@
  * - `/assets/*` (content-hashed by Vite): one year, `immutable`; brotli or gzip from the `.br`/`.gz` files the
  *   build writes beside each file (web/vite.config.ts), chosen by Accept-Encoding.
  * - Other public files (favicon, robots.txt, demo images): a day, compressed the same way.
+ * - `/demo/<name>.png`: the PNG of a demo logo `/demo/<name>.svg`, for email (api/uploads/email-png.ts).
  * - The app shell (index.html) answers navigations only: a GET or HEAD accepting text/html, outside /api,
  *   /graphql, /uploads and /assets, for a path without a file extension. It is revalidated on every use
  *   (`no-cache` with an ETag; If-None-Match gets a 304) and compressed once, in memory.
@@ -29,6 +30,7 @@ import { richTextToPlain } from "../pages/richtext.ts";
 import { NotFoundError } from "../shared/errors.ts";
 import { isValidSlug } from "../shared/slug.ts";
 import { requestTenant } from "../tenancy.ts";
+import { DEMO_PNG_FILE, demoLogoPng } from "../uploads/email-png.ts";
 import { absoluteUrl, businessUrl, ShellTemplate } from "./share-tags.ts";
 
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
@@ -155,6 +157,13 @@ export async function serveWebApp(app: FastifyInstance<any, any, any, any, any>,
     await app.register(fastifyStatic, { ...staticOptions, root: path.join(dist, "assets"), prefix: "/assets/", maxAge: YEAR_MS, immutable: true, globIgnore: ["**/*.br", "**/*.gz"] });
   }
   await app.register(fastifyStatic, { ...staticOptions, root: dist, prefix: "/", maxAge: DAY_MS, globIgnore: ["assets/**", "index.html", "**/*.br", "**/*.gz"] });
+  // Drawn once per process from the build's SVG. 30 days, not immutable: a new build may redraw a logo under its name.
+  app.get<{ Params: { file: string } }>("/demo/:file", async (req, reply) => {
+    const name = DEMO_PNG_FILE.exec(req.params.file)?.[1];
+    const png = name ? await demoLogoPng(dist, name) : null;
+    if (!png) return reply.callNotFound();
+    return reply.type("image/png").header("cache-control", "public, max-age=2592000").send(png.bytes);
+  });
 
   const template = new ShellTemplate(fs.readFileSync(indexFile, "utf8"));
   const shell = htmlBody(template.html);

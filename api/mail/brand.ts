@@ -4,8 +4,9 @@
  */
 import type { Config } from "../config.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { absoluteUrl, businessUrl } from "../http/share-tags.ts";
+import { businessUrl } from "../http/share-tags.ts";
 import { timingSelect } from "../subscriptions/timing.ts";
+import { emailLogo } from "../uploads/email-png.ts";
 import type { Brand } from "./layout.ts";
 import type { PortalLinks } from "./templates.ts";
 
@@ -80,6 +81,9 @@ export function membershipDialogLinks(links: PortalLinks, membershipId: number):
   return { skip: membershipDialogLink(links, membershipId, "skip"), change: membershipDialogLink(links, membershipId, "change") };
 }
 
+/** The logo of a page, as its emails show it (a PNG rendition), found when a message is rendered. */
+const logoOf = (config: Config, logoUrl: string | null | undefined): Brand["logo"] => (logoUrl ? () => emailLogo(config, logoUrl) : null);
+
 function themeColor(theme: unknown): string {
   const primary = theme && typeof theme === "object" ? (theme as Record<string, unknown>).primary : undefined;
   return typeof primary === "string" && CSS_COLOR.test(primary) ? primary : DEFAULT_COLOR;
@@ -90,7 +94,7 @@ export function businessSender(config: Config, b: MailBusiness): Sender {
   const url = businessUrl(b.slug, config.publicScheme, config.publicHost);
   return {
     businessId: b.id,
-    brand: { name, logoUrl: absoluteUrl(b.page?.logoUrl, origin(config)), color: themeColor(b.page?.theme), url },
+    brand: { name, logo: logoOf(config, b.page?.logoUrl), color: themeColor(b.page?.theme), url },
     // The business's sender name, else MAIL_FROM's name (`Name <address>`), else its brand.
     fromName: b.page?.mailSenderName.trim() || config.mailFromName || name,
     replyTo: b.page?.mailReplyTo.trim() || null,
@@ -106,7 +110,7 @@ export async function platformSender(db: Db, config: Config): Promise<Sender> {
   const url = `${origin(config)}/`;
   return {
     businessId: null,
-    brand: { name, logoUrl: absoluteUrl(home?.logoUrl, origin(config)), color: themeColor(home?.theme), url },
+    brand: { name, logo: logoOf(config, home?.logoUrl), color: themeColor(home?.theme), url },
     fromName: config.mailFromName || name,
     replyTo: null,
     supportPhone: null,

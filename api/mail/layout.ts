@@ -9,12 +9,16 @@
 import { Body, Button, Column, Container, Head, Heading, Hr, Html, Img, Link, Preview, Row, Section, Text } from "@react-email/components";
 import { render } from "@react-email/render";
 import { createElement as h, Fragment, type ReactNode } from "react";
+import type { EmailImage } from "../uploads/email-png.ts";
 
 /** Who a message comes from, as the member sees it. */
 export interface Brand {
   name: string;
-  /** Absolute URL of the logo, or null. */
-  logoUrl: string | null;
+  /**
+   * The logo as emails show it (a PNG rendition: api/uploads/email-png.ts), looked up when the message is rendered;
+   * null when the brand has none.
+   */
+  logo: (() => Promise<EmailImage | null>) | null;
   /** A CSS colour for the header rule and buttons. */
   color: string;
   /** Absolute URL of the business's page. */
@@ -47,7 +51,7 @@ const small = { fontSize: "13px", lineHeight: "20px", color: "#4b5563", margin: 
 
 const text = { fontSize: "15px", lineHeight: "24px", color: "#1f2933", margin: "0 0 14px" } as const;
 
-function Layout({ brand, letter }: { brand: Brand; letter: Letter }): ReactNode {
+function Layout({ brand, logo, letter }: { brand: Brand; logo: EmailImage | null; letter: Letter }): ReactNode {
   return h(
     Html,
     { lang: "en" },
@@ -62,7 +66,8 @@ function Layout({ brand, letter }: { brand: Brand; letter: Letter }): ReactNode 
         h(
           Section,
           null,
-          brand.logoUrl ? h(Img, { src: brand.logoUrl, alt: brand.name, height: "48", style: { marginBottom: "8px" } }) : null,
+          // Width and height in attributes: Outlook sizes images by them, and the layout does not jump as images load.
+          logo ? h(Img, { src: logo.src, alt: brand.name, width: logo.width ?? undefined, height: logo.height, style: { marginBottom: "8px" } }) : null,
           h(Text, { style: { ...text, fontSize: "18px", fontWeight: 700, margin: "0 0 20px" } }, brand.name),
         ),
         h(Heading, { as: "h1", style: { fontSize: "22px", lineHeight: "30px", color: "#111827", margin: "0 0 16px" } }, letter.heading),
@@ -131,6 +136,7 @@ function plainText(brand: Brand, letter: Letter): string {
 
 /** The message's HTML and plain-text parts. */
 export async function renderLetter(brand: Brand, letter: Letter): Promise<{ html: string; text: string }> {
-  const html = await render(h(Layout, { brand, letter }));
+  const logo = brand.logo ? await brand.logo() : null;
+  const html = await render(h(Layout, { brand, logo, letter }));
   return { html, text: plainText(brand, letter) };
 }

@@ -3,12 +3,14 @@
  * names and never rewrites one, so they are cached for a year, `immutable`), and their WebP variants
  * `/uploads/<id>-<width>w.webp` (issue 16). A variant not on disk, of an upload from before variants, is made
  * on its first request; one that cannot be made (GIF, BMP, ICO, an undecodable file) redirects to the original,
- * so a srcset never shows a broken image. Anything else is the app's 404.
+ * so a srcset never shows a broken image. The same goes for the email PNG `/uploads/<id>-email.png`
+ * (./email-png.ts). Anything else is the app's 404.
  */
 import fs from "node:fs";
 import path from "node:path";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { IMAGE_VARIANT_WIDTHS, VARIANT_FILE } from "../shared/image-variants.ts";
+import { EMAIL_PNG_FILE, uploadEmailPng } from "./email-png.ts";
 import { variantOnDemand } from "./variants.ts";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -48,14 +50,15 @@ export async function uploadFileRoutes(app: FastifyInstance<any, any, any, any, 
     const sent = await sendFile(reply, path.join(dir, name));
     if (sent) return sent;
     const variant = VARIANT_FILE.exec(name);
-    if (variant && (IMAGE_VARIANT_WIDTHS as readonly number[]).includes(Number(variant[2]))) {
-      const made = await variantOnDemand(dir, variant[1], Number(variant[2]));
-      if (made && "file" in made) {
-        const fresh = await sendFile(reply, made.file);
-        if (fresh) return fresh;
-      } else if (made) {
-        return reply.header("cache-control", "public, max-age=3600").redirect(`/uploads/${made.original}`, 302);
-      }
+    const emailPng = EMAIL_PNG_FILE.exec(name);
+    let made: Awaited<ReturnType<typeof variantOnDemand>> = null;
+    if (variant && (IMAGE_VARIANT_WIDTHS as readonly number[]).includes(Number(variant[2]))) made = await variantOnDemand(dir, variant[1], Number(variant[2]));
+    else if (emailPng) made = await uploadEmailPng(dir, emailPng[1]);
+    if (made && "file" in made) {
+      const fresh = await sendFile(reply, made.file);
+      if (fresh) return fresh;
+    } else if (made) {
+      return reply.header("cache-control", "public, max-age=3600").redirect(`/uploads/${made.original}`, 302);
     }
     return reply.callNotFound();
   });

@@ -2,7 +2,8 @@
  * Image uploads of the page editor (spec §2 logo and gallery, §5 "logo accepts images"): the type is read
  * from the file's first bytes, never from its name or the client's content type; files are stored under
  * UPLOADS_DIR with a random name and served at /uploads/<name> (api/uploads/routes.ts), with resized WebP
- * variants beside PNG, JPEG and WebP files (api/uploads/variants.ts) for the web app's srcset.
+ * variants beside PNG, JPEG and WebP files (api/uploads/variants.ts) for the web app's srcset, and a PNG for email
+ * (api/uploads/email-png.ts).
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
@@ -10,6 +11,7 @@ import path from "node:path";
 import type { ServiceContext } from "../context.ts";
 import { assertCan, businessesWhere, requireUser } from "../auth/policy.ts";
 import { ForbiddenError, ValidationError } from "../shared/errors.ts";
+import { createEmailPng } from "./email-png.ts";
 import { createVariants } from "./variants.ts";
 
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
@@ -79,5 +81,6 @@ export async function saveUpload(ctx: ServiceContext, input: { bytes: Buffer; or
       throw e;
     });
   await createVariants(ctx.config.uploadsDir, fileName, input.bytes);
+  await createEmailPng(ctx.config.uploadsDir, fileName, input.bytes);
   return { upload, url: `/uploads/${fileName}` };
 }

@@ -108,6 +108,10 @@ test("after a browser checkout, Sent mail lists the member's welcome and receipt
     await expect(frame).toHaveAttribute("sandbox", "");
     await expect(frame).toHaveAttribute("title", /^Rendered email: /);
     await expect(admin.frameLocator("iframe[title^='Rendered email']").locator("body")).toContainText(/Total charged/);
+    // The logo is the demo SVG's PNG rendition (mail clients show no SVG), and it loads in the sandboxed frame.
+    const logo = admin.frameLocator("iframe[title^='Rendered email']").locator("img").first();
+    await expect(logo).toHaveAttribute("src", /\/demo\/rise-and-crumb-bakery-logo\.png$/);
+    await expect.poll(() => logo.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBeGreaterThan(0);
     // (No axe run here: it cannot inject into the sandboxed frame, which runs no scripts by design.)
     await screenshots(admin, "sent-mail-message");
     await dialog.getByRole("tab", { name: "Plain text" }).click();
