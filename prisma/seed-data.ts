@@ -10,7 +10,9 @@ import { addMonths, localDate, yearMonthOf } from "../api/shared/calendar.ts";
  * Demo data for a fresh install (`npm start`, `npm run db:seed`): three partner businesses with their pages,
  * plans, add-ons and next boxes; members with active, skipped and canceled memberships and their paid order
  * history; coupons; the home page. Everything is written with Prisma directly (no services), dated relative
- * to the clock. Images are local SVGs under web/public/demo/ (the app must work offline).
+ * to the clock, and agrees with itself: delivery members live in a town their area names, and the Next Box
+ * notes are of the season of the month their box is for. Images are local SVGs under web/public/demo/ (the
+ * app must work offline). tests/integration/demo-data.test.ts checks both on two dates.
  */
 
 const TIME_ZONE = "America/New_York";
@@ -33,13 +35,22 @@ interface DemoAddon {
   amountCents: number;
 }
 
+/** Meteorological seasons of the northern hemisphere: the demo businesses are in Ohio. */
+type Season = "winter" | "spring" | "summer" | "fall";
+const SEASON_OF_MONTH: Season[] = ["winter", "winter", "spring", "spring", "spring", "summer", "summer", "summer", "fall", "fall", "fall", "winter"];
+
 interface DemoBusiness {
   slug: string;
   name: string;
   page: Omit<Prisma.PageCreateWithoutBusinessInput, "isHome">;
   plans: DemoPlan[];
   addons: DemoAddon[];
-  nextBoxHtml: string;
+  /**
+   * The Next Box note for each season: the seed picks the one of the next box's month, so a demo seeded in
+   * December does not promise strawberries. Generic to the season, naming no date or month, since the note
+   * stays as seeded while the clock moves on.
+   */
+  nextBox: Record<Season, string>;
 }
 
 const faq = (q: string, a: string) => ({ q, a: `<p>${a}</p>` });
@@ -94,8 +105,15 @@ const BUSINESSES: DemoBusiness[] = [
       { ref: "addon_1767225600203", name: "Fresh-cut flowers", description: "A hand-tied bouquet of whatever is blooming.", amountCents: 1500 },
       { ref: "addon_1767225600204", name: "Herb bundle", description: "Basil, parsley, dill and thyme.", amountCents: 450 },
     ],
-    nextBoxHtml:
-      "<h2>Coming up: early summer</h2><ul><li>Sugar snap peas</li><li>Butterhead lettuce</li><li>Garlic scapes</li><li>First strawberries</li></ul><p>Recipe card: snap pea and mint salad.</p>",
+    nextBox: {
+      winter:
+        "<h2>Coming up: the winter share</h2><ul><li>Potatoes, onions and garlic from storage</li><li>Butternut and acorn squash</li><li>Hoop-house spinach and kale</li><li>Carrots and beets from the root cellar</li></ul><p>Recipe card: roasted root vegetables with thyme.</p>",
+      spring:
+        "<h2>Coming up: the spring share</h2><ul><li>Hoop-house salad greens and spinach</li><li>Radishes and green onions</li><li>Overwintered carrots</li><li>The first fresh herbs</li></ul><p>Recipe card: spring greens with radish and lemon.</p>",
+      summer:
+        "<h2>Coming up: the summer share</h2><ul><li>Zucchini, cucumbers and green beans</li><li>Tomatoes and sweet corn as they ripen</li><li>Berries while they last</li><li>Basil and dill</li></ul><p>Recipe card: cucumber and dill salad.</p>",
+      fall: "<h2>Coming up: the fall share</h2><ul><li>Winter squash and pie pumpkins</li><li>Sweet potatoes</li><li>Kale and Brussels sprouts</li><li>Apples from a neighbouring orchard</li></ul><p>Recipe card: roasted squash soup.</p>",
+    },
   },
   {
     slug: "ember-oak-coffee",
@@ -141,8 +159,12 @@ const BUSINESSES: DemoBusiness[] = [
       { ref: "addon_1767225600402", name: "Ceramic pour-over dripper", description: "Hand-thrown by a local potter.", amountCents: 2800 },
       { ref: "addon_1767225600403", name: "Chocolate-covered espresso beans", description: "A 4 oz tin.", amountCents: 750 },
     ],
-    nextBoxHtml:
-      "<h2>Next month: Ethiopia Guji</h2><p>Washed process, notes of bergamot, peach and jasmine. Paired with our Fireside house blend.</p>",
+    nextBox: {
+      winter: "<h2>Next box: the winter roast</h2><p>A full-bodied single origin with notes of dark chocolate and molasses, paired with our Fireside house blend for slow weekend mornings.</p>",
+      spring: "<h2>Next box: the spring roast</h2><p>A bright, washed single origin with floral, tea-like notes, paired with our house blend. Brew guide: pour-over.</p>",
+      summer: "<h2>Next box: the summer roast</h2><p>A fruit-forward natural-process single origin that shines over ice, paired with our house blend. Brew guide: overnight cold brew.</p>",
+      fall: "<h2>Next box: the fall roast</h2><p>A sweet, round single origin with notes of caramel and baked apple, paired with our house blend. Brew guide: French press.</p>",
+    },
   },
   {
     slug: "rise-and-crumb-bakery",
@@ -187,8 +209,14 @@ const BUSINESSES: DemoBusiness[] = [
       { ref: "addon_1767225600601", name: "Strawberry jam", description: "Small-batch, 8 oz jar.", amountCents: 800 },
       { ref: "addon_1767225600602", name: "Cookie tin", description: "A dozen brown-butter chocolate chip cookies.", amountCents: 1200 },
     ],
-    nextBoxHtml:
-      "<h2>This month's bake</h2><p>Country sourdough, caraway rye and our <em>apricot-almond</em> danish.</p>",
+    // Short paragraphs: the Next Box editor test (tests/e2e/admin-operations.spec.ts) types at the end of the last
+    // one with the End key, which stops at the end of a wrapped line.
+    nextBox: {
+      winter: "<h2>This season's bake</h2><p>Country sourdough and a dark caraway rye.</p><p>Pastry: <em>cranberry-orange</em> danish.</p>",
+      spring: "<h2>This season's bake</h2><p>Country sourdough and a seeded spelt loaf.</p><p>Pastry: <em>lemon-poppy seed</em> danish.</p>",
+      summer: "<h2>This season's bake</h2><p>Country sourdough and an olive and herb loaf.</p><p>Pastry: <em>summer-fruit</em> danish.</p>",
+      fall: "<h2>This season's bake</h2><p>Country sourdough and a pumpkin-seed rye.</p><p>Pastry: <em>apple-cinnamon</em> danish.</p>",
+    },
   },
 ];
 
@@ -221,10 +249,11 @@ const member = (username: string, name: string, street: string, city: string, zi
   address: { fullName: name, phone, street, apt: "", city, state: "OH", zip, country: "US" },
 });
 
+/** Each delivery member's town is named by one of the business's delivery areas (see `deliveryAreaOf`). */
 const MEMBERS: DemoMember[] = [
   member("member", "Maya Patel", "215 Maple Ave", "Akron", "44303", "330-555-0142"),
   member("jordan", "Jordan Lee", "88 Elm St", "Hudson", "44236", "330-555-0177"),
-  member("sofia", "Sofia Romero", "1430 Oak Park Dr", "Columbus", "43215", "614-555-0108"),
+  member("sofia", "Sofia Romero", "1430 Oak Park Dr", "Stow", "44224", "330-555-0108"),
   member("liam", "Liam O'Brien", "9 Lakeview Ct", "Cuyahoga Falls", "44221", "330-555-0190"),
 ];
 
@@ -269,6 +298,20 @@ function dateInMonth(now: Date, monthsFromNow: number, day: number): Date {
 
 function periodOf(now: Date, monthsFromNow: number): string {
   return yearMonthOf(addMonths(localDate(now, TIME_ZONE), monthsFromNow));
+}
+
+/** The season of the next box: this month's until its box-ready day has passed, then next month's. */
+function nextBoxSeason(now: Date, boxReadyDay: number): Season {
+  const today = localDate(now, TIME_ZONE);
+  const { month } = today.day <= boxReadyDay ? today : addMonths(today, 1);
+  return SEASON_OF_MONTH[month - 1];
+}
+
+/** The delivery area whose name names the member's town; seeding stops rather than deliver to the wrong area. */
+function deliveryAreaOf(areas: string[], address: DemoMember["address"], business: string): string {
+  const area = areas.find((a) => a.includes(address.city));
+  if (!area) throw new Error(`Demo data: no delivery area of ${business} covers ${address.city}`);
+  return area;
 }
 
 /**
@@ -317,7 +360,7 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
             name: b.name,
             timeZone: TIME_ZONE,
             page: { create: b.page },
-            nextBox: { create: { contentHtml: b.nextBoxHtml, updatedById: owner.id } },
+            nextBox: { create: { contentHtml: b.nextBox[nextBoxSeason(now, b.page.boxReadyDay ?? 1)], updatedById: owner.id } },
           },
         });
         const catalog: Catalog = {
@@ -376,9 +419,13 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
           const createdAt = dateInMonth(now, month, kind === "INITIAL" ? 3 : catalog.billingDay);
           if (createdAt <= now) billedMonths.push({ month, kind, createdAt });
         }
-        // Members spread over the business's pickup points and delivery areas.
-        const points = m.mode === "pickup" ? catalog.pickupPoints : m.mode === "delivery" ? catalog.deliveryAreas : [];
-        const fulfillmentPoint = points.length ? points[index % points.length] : "";
+        // Pickup members spread over the business's pickup points; delivery goes to the area of the member's town.
+        const fulfillmentPoint =
+          m.mode === "delivery"
+            ? deliveryAreaOf(catalog.deliveryAreas, user.address, m.business)
+            : m.mode === "pickup" && catalog.pickupPoints.length
+              ? catalog.pickupPoints[index % catalog.pickupPoints.length]
+              : "";
         const subscription = await tx.subscription.create({
           data: {
             fulfillmentPoint,

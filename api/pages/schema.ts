@@ -6,6 +6,7 @@ import type { Page } from "../generated/prisma/client.ts";
 import { AddonInputRef, PlanInputRef } from "../catalog/schema.ts";
 import { bpsToPercent, docOf, FULFILLMENT_POINTS_MAX, faqsWithDocsOf, galleryOf, socialOf, themeOf, type FaqWithDoc, type Social, type Theme } from "./content.ts";
 import * as pages from "./service.ts";
+import { platformStats, type PlatformStats } from "./platform-stats.ts";
 
 // ── Output: page content (spec §3) ───────────────────────────────────────────────────────────────────
 
@@ -254,11 +255,25 @@ const SaveNextBoxInput = builder.inputType("SaveNextBoxInput", {
   }),
 });
 
+const PlatformStatsRef = builder.objectRef<PlatformStats>("PlatformStats").implement({
+  description: "The home page's stats block, counted from the database (definitions in api/pages/platform-stats.ts).",
+  fields: (t) => ({
+    businesses: t.exposeInt("businesses", { description: "Businesses on the public businesses list." }),
+    members: t.exposeInt("members", { description: "People with at least one active or past-due membership (a member of two businesses counts once)." }),
+    boxesDelivered: t.exposeInt("boxesDelivered", { description: "Paid boxes whose box-ready day has come, fully refunded ones left out." }),
+  }),
+});
+
 builder.queryFields((t) => ({
   homePage: t.prismaField({
     type: "Page",
     description: "Content of the main home page.",
     resolve: (query, _p, _a, ctx) => pages.homePage(ctx, payloadQuery(query)),
+  }),
+  platformStats: t.field({
+    type: PlatformStatsRef,
+    description: "Figures of the whole platform for the home page, for anyone.",
+    resolve: (_p, _a, ctx) => platformStats(ctx),
   }),
 }));
 
