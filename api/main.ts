@@ -27,7 +27,12 @@ export const SHUTDOWN_LIMIT_MS = 9_000;
 const DRAIN_LIMIT_MS = 6_000;
 
 const config = loadConfigOrExit();
-const log = pino({ level: config.logLevel, ...(config.env === "development" && process.stdout.isTTY ? { transport: { target: "pino-pretty" } } : {}) });
+// Outside production the JSON lines are written synchronously, so the plain "Open" line printed after "ready"
+// comes after them (pino's default stream buffers and would print it above); production keeps the buffered one.
+const log =
+  config.env === "development" && process.stdout.isTTY
+    ? pino({ level: config.logLevel, transport: { target: "pino-pretty" } })
+    : pino({ level: config.logLevel }, config.env === "production" ? undefined : pino.destination({ dest: 1, sync: true }));
 
 const clock: Clock = config.clockStart ? new ShiftedClock(config.clockStart) : systemClock;
 // Without SMTP_URL, messages are held for the Sent mail page (api/mail/).

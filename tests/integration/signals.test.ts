@@ -299,8 +299,19 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)("stopping `npm start` with a si
     const s = await npmStart({ LOG_LEVEL: undefined, SEED_DEMO: "1" });
     const text = () => s.output.join("");
     await waitFor("the Open line", () => (/Open http:\/\/127\.0\.0\.1:\d+\/ {2}\(admin\/admin1234, owner\/owner1234, member\/member1234\)/.test(text()) ? true : undefined), 10_000, s.output);
-    // Requests (a page, the API) and the job queue's idle runs (mail dispatch every few seconds) write nothing at
-    // the default level; the start's own lines came before the Open line.
+    // The Open line comes after the start's JSON lines, "ready" included.
+    const lines = text().split("\n");
+    const openAt = lines.findIndex((l) => l.includes("Open http"));
+    expect(lines.findIndex((l) => l.includes('"msg":"membership platform ready"')), text()).toBeLessThan(openAt);
+    // The passes queued at start (renewals, packing snapshots, reminders, and the email they plan) log the work
+    // they did; once they are over, requests (a page, the API) and the job queue's idle runs (mail dispatch every
+    // few seconds) write nothing at the default level.
+    let settled = s.output.length;
+    for (let quiet = 0, waited = 0; quiet < 6_000 && waited < 40_000; waited += 1_000) {
+      await sleep(1_000);
+      quiet = s.output.length === settled ? quiet + 1_000 : 0;
+      settled = s.output.length;
+    }
     const before = s.output.length;
     for (const pathname of ["/", "/graphql?query=%7B__typename%7D", "/api/businesses"]) expect((await get(s.port, pathname)).status).toBeLessThan(500);
     await sleep(15_000);
