@@ -158,6 +158,7 @@ builder.prismaNode("BusinessUser", {
     databaseId: t.exposeInt("id"),
     role: t.expose("role", { type: BusinessRoleEnum }),
     user: t.relation("user", { type: UserSummary }),
+    business: t.relation("business"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
   }),
 });

@@ -60,6 +60,12 @@ const UserNode = builder.prismaNode("User", {
     }),
     isAdmin: t.exposeBoolean("isAdmin"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
+    // Loaded with the list's own statement (the Prisma plugin's nested select), not one read per user.
+    businessRoles: t.relation("businessRoles", {
+      description: "The businesses the user is attached to, with their role in each (administrators).",
+      authScopes: { admin: true },
+      query: { orderBy: users.BUSINESS_ROLES_ORDER },
+    }),
   }),
 });
 

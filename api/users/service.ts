@@ -228,6 +228,9 @@ export async function createUser(ctx: ServiceContext, input: z.input<typeof Crea
   }
 }
 
+/** A user's businesses on the administrators' Users list (User.businessRoles): by business name. */
+export const BUSINESS_ROLES_ORDER = { business: { name: "asc" } } as const;
+
 /** Case-insensitive username search for admins and business owners attaching users (spec: results {id, username}). */
 function userSearchWhere(q: string) {
   const term = searchTerm(q).toLowerCase();

@@ -200,7 +200,8 @@ test("admin deletes the business after the exact confirmation (it has no order h
     messages.push(d.message());
     void d.accept();
   });
-  await page.getByRole("button", { name: "Delete Sunny Side Farm" }).click();
+  await page.getByRole("button", { name: "More actions for Sunny Side Farm" }).click();
+  await page.getByRole("menuitem", { name: "Delete business" }).click();
   await expect(page.getByRole("cell", { name: "Sunny Side Farm", exact: true })).toHaveCount(0);
   expect(messages).toEqual(['Delete business "Sunny Side Farm"? This will remove its page and attachments.']);
 });

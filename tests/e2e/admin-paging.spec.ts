@@ -144,7 +144,8 @@ test.describe("businesses", () => {
     await screenshots(page, "businesses-paged");
 
     page.once("dialog", (d) => void d.accept());
-    await page.getByRole("button", { name: `Delete ${LAST}` }).click();
+    await page.getByRole("button", { name: `More actions for ${LAST}` }).click();
+    await page.getByRole("menuitem", { name: "Delete business" }).click();
     await expect(page.getByRole("cell", { name: LAST, exact: true })).toHaveCount(0);
     await expect(rows).toHaveCount(total - 1);
   });

@@ -3,6 +3,7 @@ import { useRelayEnvironment } from "react-relay";
 import { matchRoutes, useLocation, useRoutes, type Location, type RouteObject } from "react-router";
 import type { IEnvironment } from "relay-runtime";
 import { preloadRouteQueries, type RouteData } from "./lib/routeQuery.ts";
+import { useScrollRestoration } from "./lib/scrollRestoration.ts";
 import { PageShell } from "./ui/PageShell.tsx";
 import { adminRoutes } from "./routes/adminRoutes.tsx";
 import { publicRoutes } from "./routes/publicRoutes.tsx";
@@ -38,11 +39,13 @@ export function preloadRoute(environment: IEnvironment, location: Pick<Location,
  * The routes in React Router's declarative mode (`<BrowserRouter>` in main.tsx): the data router
  * (`createBrowserRouter`, ~17 kB gzip more in the entry chunk) would only add its loaders, and `preloadRoute`
  * does their work. Both wrap navigations in startTransition: the current page stays until the next route's
- * chunk and data have loaded.
+ * chunk and data have loaded. Scroll restoration, the data router's `<ScrollRestoration />`, is
+ * lib/scrollRestoration.ts.
  */
 export function AppRoutes() {
   const location = useLocation();
   preloadRoute(useRelayEnvironment(), location);
+  useScrollRestoration();
   return <RouteErrorBoundary location={location}>{useRoutes(routes)}</RouteErrorBoundary>;
 }
 

@@ -1,7 +1,7 @@
 import { startTransition, Suspense, useState } from "react";
 import { Box, Button, Code, Stack, Table, Text } from "@chakra-ui/react";
 import { graphql, useMutation, usePaginationFragment } from "react-relay";
-import { BusinessLinks } from "../../features/admin/businesses/BusinessActions.tsx";
+import { BusinessLinks, BusinessMoreMenu } from "../../features/admin/businesses/BusinessActions.tsx";
 import { CreateBusinessForm } from "../../features/admin/businesses/CreateBusinessForm.tsx";
 import { ManageUsersDialog } from "../../features/admin/businesses/ManageUsersDialog.tsx";
 import { ADMIN_PAGE_SIZE, LoadMore } from "../../features/admin/LoadMore.tsx";
@@ -98,9 +98,7 @@ function BusinessList({ fetchKey }: { fetchKey: number }) {
       <Button size="xs" variant="outline" onClick={() => setManaging(b)} aria-label={`Manage Users of ${b.name}`}>
         Manage Users
       </Button>
-      <Button size="xs" variant="outline" colorPalette="red" onClick={() => remove(b)} aria-label={`Delete ${b.name}`}>
-        Delete
-      </Button>
+      <BusinessMoreMenu business={b} onDelete={() => remove(b)} />
     </BusinessLinks>
   );
   return (

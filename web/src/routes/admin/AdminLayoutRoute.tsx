@@ -1,4 +1,4 @@
-import { Suspense, type ReactNode } from "react";
+import { Suspense, useState, type ReactNode } from "react";
 import { Outlet, useLocation, useMatch, useNavigate } from "react-router";
 import { AdminGuard } from "../../features/admin/AdminGuard.tsx";
 import { ApiTokensNavGate } from "../../features/admin/api-tokens/ApiTokensNavGate.tsx";
@@ -53,13 +53,26 @@ function navSections(isAdmin: boolean, businessId: string | undefined): AdminNav
   return sections;
 }
 
+/**
+ * The business whose links the sidebar shows: the one in the path and, for an owner on an account screen (Sent
+ * mail, My Businesses, Change Password), the one they last opened, else their home business, so their sidebar stays
+ * the same on every screen. Administrators' account screens are platform-wide: theirs shows a business inside it
+ * only.
+ */
+function useSidebarBusiness(isAdmin: boolean, ownerHomePath: string | null): string | undefined {
+  const inPath = useMatch("/admin/business/:id/*")?.params.id;
+  const [lastOpened, setLastOpened] = useState(inPath);
+  if (inPath && inPath !== lastOpened) setLastOpened(inPath);
+  if (inPath || isAdmin) return inPath;
+  return lastOpened ?? /^\/admin\/business\/(\d+)$/.exec(ownerHomePath ?? "")?.[1];
+}
+
 /** /admin/*: guard, then the admin shell around the page. */
 export default function AdminLayoutRoute() {
   const navigate = useNavigate();
   const location = useLocation();
-  const business = useMatch("/admin/business/:id/*");
-  const { isAdmin } = readAdminSession();
-  const businessId = business?.params.id;
+  const { isAdmin, ownerHomePath } = readAdminSession();
+  const businessId = useSidebarBusiness(isAdmin, ownerHomePath);
   const logout = () => {
     clearStoredSession();
     void navigate("/membership");

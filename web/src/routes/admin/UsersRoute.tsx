@@ -1,7 +1,7 @@
 import { startTransition, Suspense, useState } from "react";
-import { Badge, Checkbox, Field, Input, SimpleGrid, Stack, Table } from "@chakra-ui/react";
+import { Badge, Box, Button, Checkbox, Field, HStack, Input, SimpleGrid, Stack, Table, Text, useClipboard } from "@chakra-ui/react";
 import { graphql, useMutation, usePaginationFragment } from "react-relay";
-import { formatDate } from "../../features/admin/format.ts";
+import { ROLE_LABELS } from "../../features/admin/businesses/roles.ts";
 import { ADMIN_PAGE_SIZE, LoadMore } from "../../features/admin/LoadMore.tsx";
 import { resultError } from "../../features/admin/mutationResult.ts";
 import { useDebouncedValue } from "../../lib/useDebouncedValue.ts";
@@ -119,11 +119,17 @@ function UserTable({ search, fetchKey }: { search: string; fetchKey: number }) {
           edges {
             node {
               id
-              databaseId
               publicId
               username
+              email
               isAdmin
-              createdAt
+              businessRoles {
+                id
+                role
+                business {
+                  name
+                }
+              }
             }
           }
         }
@@ -135,19 +141,50 @@ function UserTable({ search, fetchKey }: { search: string; fetchKey: number }) {
   if (users.length === 0) return <EmptyLine>No users found</EmptyLine>;
   return (
     <Stack gap="3">
-      <Table.ScrollArea tabIndex={0} role="region" aria-label="Users">
+      {/* Phones: a card per user (the five columns would scroll sideways); wider screens: the table. */}
+      <Stack hideFrom="md" gap="2">
+        {users.map((u) => (
+          <Box key={u.id} borderWidth="1px" rounded="lg" p="3" data-testid="user-card">
+            <HStack justify="space-between" align="start" gap="2">
+              <Stack gap="0.5" minW="0">
+                <Text fontWeight="semibold">
+                  {u.username} {u.isAdmin && <Badge colorPalette="purple">Administrator</Badge>}
+                </Text>
+                <Text fontSize="sm" color="fg.muted" truncate>
+                  {u.email ?? "No email"}
+                </Text>
+              </Stack>
+              <CopyIdButton publicId={u.publicId} username={u.username} />
+            </HStack>
+            {u.businessRoles.length > 0 && (
+              <Box mt="2" fontSize="sm">
+                <BusinessRoles roles={u.businessRoles} />
+              </Box>
+            )}
+          </Box>
+        ))}
+      </Stack>
+      <Table.ScrollArea hideBelow="md" tabIndex={0} role="region" aria-label="Users">
         <Table.Root size="sm">
-          <TableHead columns={["ID", "Username", "Public ID", "Admin", "Created"]} />
+          <TableHead columns={["Username", "Email", "Administrator", "Businesses", ""]} />
           <Table.Body>
             {users.map((u) => (
               <Table.Row key={u.id} data-testid="user-row">
-                <Table.Cell>{u.databaseId}</Table.Cell>
                 <Table.Cell fontWeight="medium">{u.username}</Table.Cell>
-                <Table.Cell fontFamily="mono" fontSize="xs">
-                  {u.publicId}
+                <Table.Cell>{u.email ?? <Text as="span" color="fg.muted">—</Text>}</Table.Cell>
+                <Table.Cell>{u.isAdmin ? <Badge colorPalette="purple">Yes</Badge> : "No"}</Table.Cell>
+                <Table.Cell>
+                  {u.businessRoles.length === 0 ? (
+                    <Text as="span" color="fg.muted">
+                      None
+                    </Text>
+                  ) : (
+                    <BusinessRoles roles={u.businessRoles} />
+                  )}
                 </Table.Cell>
-                <Table.Cell>{u.isAdmin ? <Badge colorPalette="purple">Admin</Badge> : "No"}</Table.Cell>
-                <Table.Cell whiteSpace="nowrap">{formatDate(u.createdAt)}</Table.Cell>
+                <Table.Cell textAlign="end">
+                  <CopyIdButton publicId={u.publicId} username={u.username} />
+                </Table.Cell>
               </Table.Row>
             ))}
           </Table.Body>
@@ -155,5 +192,30 @@ function UserTable({ search, fetchKey }: { search: string; fetchKey: number }) {
       </Table.ScrollArea>
       <LoadMore shown={users.length} noun={["user", "users"]} hasNext={hasNext} isLoadingNext={isLoadingNext} onLoadMore={() => loadNext(ADMIN_PAGE_SIZE)} />
     </Stack>
+  );
+}
+
+function BusinessRoles({ roles }: { roles: readonly { id: string; role: string; business: { name: string } }[] }) {
+  return (
+    <Stack as="ul" gap="1" listStyle="none">
+      {roles.map((link) => (
+        <li key={link.id}>
+          {link.business.name}{" "}
+          <Text as="span" color="fg.muted">
+            · {ROLE_LABELS[link.role] ?? link.role}
+          </Text>
+        </li>
+      ))}
+    </Stack>
+  );
+}
+
+/** The user's public id (what support and the REST API name a user by), copied rather than shown: a UUID per row is noise. */
+function CopyIdButton({ publicId, username }: { publicId: string; username: string }) {
+  const clipboard = useClipboard({ value: publicId, timeout: 2000 });
+  return (
+    <Button size="xs" variant="outline" minW="20" title={publicId} aria-label={`Copy id of ${username}`} onClick={() => clipboard.copy()}>
+      {clipboard.copied ? "Copied" : "Copy id"}
+    </Button>
   );
 }

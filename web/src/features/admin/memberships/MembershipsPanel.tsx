@@ -31,7 +31,8 @@ export function MembershipsPanel({ query, businessId, businesses }: { query: Mem
   return (
     <Panel>
       <Stack direction={{ base: "column", md: "row" }} gap="3" mb="4">
-        <Input flex="1" placeholder="Search username, email or business" aria-label="Search memberships" value={search} onChange={(e) => setSearch(e.target.value)} />
+        {/* Grows along the row only: in the phone's column a flex basis of 0 took the box's height (18 px). */}
+        <Input flex={{ md: "1" }} placeholder="Search username, email or business" aria-label="Search memberships" value={search} onChange={(e) => setSearch(e.target.value)} />
         <NativeSelect.Root width={{ md: "44" }}>
           <NativeSelect.Field aria-label="Status" value={status} onChange={(e) => setStatus(e.currentTarget.value as MembershipStatusFilter)}>
             <option value="ANY">Any status</option>
