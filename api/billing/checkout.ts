@@ -7,7 +7,7 @@ import { MEMBER_STATUSES } from "../businesses/service.ts";
 import { assertPlaceAvailable } from "../catalog/capacity.ts";
 import { variationFor } from "../catalog/service.ts";
 import { discountCents, findActiveCoupon } from "../coupons/service.ts";
-import { addressSchema } from "../users/service.ts";
+import { enteredAddressSchema } from "../users/service.ts";
 import { choosePoint, pointInDetails } from "../subscriptions/fulfillment-point.ts";
 import { addMonths, isoDate, localDate, parseYearMonth } from "../shared/calendar.ts";
 import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
@@ -159,7 +159,7 @@ const StartCheckoutSchema = z.object({
   isGift: z.boolean().default(false),
   /** Kept only for a gift (packed with the box). */
   giftMessage: noBidiControls("The gift message").trim().max(500, "The gift message can be at most 500 characters").default(""),
-  address: addressSchema.optional(),
+  address: enteredAddressSchema.optional(),
   /** What the client showed the customer; a different server total refuses the checkout. */
   expectedTotalCents: z.number().int().nonnegative().optional(),
   /** Chosen once per checkout attempt by the client: repeating it never opens a second payment. */

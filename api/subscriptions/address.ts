@@ -14,7 +14,7 @@ import { cycleState, nextBoxPeriod } from "../fulfilment/cycle.ts";
 import { addMonths, parseYearMonth, yearMonthOf } from "../shared/calendar.ts";
 import { RuleViolationError, ValidationError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";
-import { addressSchema, updateProfile, type Address, type ProfileInput } from "../users/service.ts";
+import { addressSchema, enteredAddressSchema, updateProfile, type Address, type ProfileInput } from "../users/service.ts";
 import { choosePoint, type OfferedPoints } from "./fulfillment-point.ts";
 import { firstChargedPeriod } from "./rules.ts";
 import { membershipEvent, ownSubscription, type SubscriptionForRules } from "./service.ts";
@@ -23,7 +23,7 @@ type Tx = Prisma.TransactionClient;
 
 const ChangeAddressInput = z.object({
   subscriptionId: z.number().int().positive("Missing subscription id"),
-  address: addressSchema,
+  address: enteredAddressSchema,
   /** The delivery area chosen with the new address (DELIVERY); omitted: the current one when still offered. */
   fulfillmentPoint: z.string().max(500).optional(),
 });

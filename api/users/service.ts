@@ -8,6 +8,7 @@ import { eventActorOf, writeEvents, type NewEvent } from "../events/outbox.ts";
 import type { Prisma, User } from "../generated/prisma/client.ts";
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
 import { globalId } from "../shared/global-id.ts";
+import { isUsCountry, US_STATE_CODES } from "../shared/us-states.ts";
 import { noBidiControls, parseInput, searchTerm, singleLine } from "../shared/validation.ts";
 
 // Spec §5: username at least 3 characters. We also bound it and keep it URL- and log-safe.
@@ -45,6 +46,19 @@ export const addressSchema = z.object({
   instructions: instructionsSchema.optional(),
 });
 export type Address = z.infer<typeof addressSchema>;
+/**
+ * An address as a member enters it (checkout, Profile, a card's "Delivery address"): a US address names its state
+ * by code, as the forms' select offers them (issue 34), written in capitals. An empty state stays allowed: checkout
+ * saves the address while it is typed and enforces only the street (spec §2). Stored addresses are read with
+ * `addressSchema`, so one saved before this rule still shows.
+ */
+export const enteredAddressSchema = addressSchema.transform((a, ctx) => {
+  if (a.state === "" || !isUsCountry(a.country)) return a;
+  const state = a.state.toUpperCase();
+  if (US_STATE_CODES.includes(state)) return { ...a, state };
+  ctx.addIssue({ code: "custom", path: ["state"], input: a.state, message: "Please choose a US state by its two-letter code (for example OH)." });
+  return z.NEVER;
+});
 /** Some parts of an address: only the given parts change. */
 export const addressPatchSchema = z.object({ ...addressFields, instructions: instructionsSchema }).partial();
 
@@ -173,8 +187,8 @@ export async function updateProfile(ctx: ServiceContext, input: ProfileInput, al
   const actor = requireUser(ctx);
   const data = parseInput(ProfileInput, input);
   const current = await ctx.db.user.findUniqueOrThrow({ where: { id: actor.user.id }, select: { address: true, email: true, name: true, phone: true } });
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc (TypeScript 7) needs it; the linter reads types through the TypeScript 6 API, which does not
-  const address = data.address ? addressSchema.parse({ ...((current.address as object | null) ?? {}), ...data.address }) : undefined;
+  // The saved address with the given parts, checked whole (a state is judged with its country).
+  const address = data.address ? parseInput(z.object({ address: enteredAddressSchema }), { address: { ...((current.address as object | null) ?? {}), ...data.address } }).address : undefined;
   return ctx.db.$transaction(async (tx) => {
     const user = await tx.user.update({
       where: { id: actor.user.id },

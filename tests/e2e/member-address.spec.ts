@@ -142,7 +142,7 @@ test("a member sends a delivery membership's boxes to a new address; the packing
   const dialog = page.getByRole("dialog", { name: "Change delivery address" });
   await expect(dialog).toBeVisible();
   // Prefilled with the address on file, the current area chosen.
-  await expect(dialog.getByLabel("Full name")).toHaveValue(first.name);
+  await expect(dialog.getByLabel("Name on the address")).toHaveValue(first.name);
   await expect(dialog.getByLabel("Street address")).toHaveValue("12 Elm St");
   await expect(dialog.getByLabel("State")).toHaveValue("OH");
   await expect(dialog.getByRole("radiogroup", { name: "Choose a delivery area" }).getByRole("radio", { name: "North Hills" })).toBeChecked();

@@ -12,6 +12,8 @@ import { checkoutQueryVariables, clearSelection, readSelection, updateSelection,
 import { useRefetchKey, useRouteQuery } from "../lib/routeQuery.ts";
 import { readSession, useSessionVersion } from "../lib/session.ts";
 import { useDocumentTitle } from "../lib/useDocumentTitle.ts";
+import { BusinessPrimary } from "../ui/BusinessPrimary.tsx";
+import { primaryButtonColors } from "../lib/color.ts";
 import { ErrorBoundary } from "../ui/ErrorBoundary.tsx";
 import { PageContent } from "../ui/PageShell.tsx";
 import { ErrorState } from "../ui/StatusStates.tsx";
@@ -25,6 +27,14 @@ const CheckoutQuery = graphql`
       name
       slug
       checkoutClosedMessage
+      # Issue 34: checkout is the business's surface, its primary buttons in the business's colour.
+      page {
+        theme {
+          primary
+          primaryText
+          buttonBorder
+        }
+      }
     }
     viewer {
       username
@@ -181,111 +191,117 @@ function CheckoutBody({ selection, state, fetchKey }: { selection: MembershipSel
   const loggedInUser = viewer ? { username: viewer.username, email: viewer.email ?? null } : null;
   // Spec §5/§8: past the cutoff the server refuses the checkout, so step 0 says so before anyone registers.
   const closedMessage = data.business?.checkoutClosedMessage ?? null;
+  const pageTheme = data.business?.page?.theme;
+  const theme = pageTheme ? { primary: pageTheme.primary, primaryText: pageTheme.primaryText, buttonBorder: pageTheme.buttonBorder } : null;
+  // The steps done and the current one in the primary colour (the platform's orange without a page theme).
+  const stepColors = theme ? primaryButtonColors(theme) : { bg: "orange.solid", color: "white" };
 
   return (
-    <Container maxW="6xl" py={{ base: "6", md: "10" }}>
-      <Stack gap="2" mb="6">
-        <Heading as="h1" size={{ base: "xl", md: "2xl" }}>
-          Checkout
-        </Heading>
-        <Box as="nav" aria-label="Checkout steps">
-          <HStack as="ol" gap={{ base: "1", md: "3" }} wrap="wrap" listStyleType="none" fontSize={{ base: "xs", md: "sm" }}>
-            {STEPS.map((label, i) => (
-              <HStack as="li" key={label} gap="1.5" aria-current={i === step ? "step" : undefined}>
-                <Box as="span" w="6" h="6" rounded="full" display="inline-flex" alignItems="center" justifyContent="center" fontWeight="bold" bg={i <= step ? "orange.solid" : "gray.200"} color={i <= step ? "white" : "gray.600"}>
-                  {i + 1}
-                </Box>
-                <Text as="span" fontWeight={i === step ? "bold" : "normal"} color={i === step ? "fg" : "fg.muted"}>
-                  {label}
-                </Text>
-                {i < STEPS.length - 1 && (
-                  <Text as="span" color="fg.subtle" aria-hidden="true">
-                    ›
+    <BusinessPrimary theme={theme}>
+      <Container maxW="6xl" py={{ base: "6", md: "10" }}>
+        <Stack gap="2" mb="6">
+          <Heading as="h1" size={{ base: "xl", md: "2xl" }}>
+            Checkout
+          </Heading>
+          <Box as="nav" aria-label="Checkout steps">
+            <HStack as="ol" gap={{ base: "1", md: "3" }} wrap="wrap" listStyleType="none" fontSize={{ base: "xs", md: "sm" }}>
+              {STEPS.map((label, i) => (
+                <HStack as="li" key={label} gap="1.5" aria-current={i === step ? "step" : undefined}>
+                  <Box as="span" w="6" h="6" rounded="full" display="inline-flex" alignItems="center" justifyContent="center" fontWeight="bold" bg={i <= step ? stepColors.bg : "gray.200"} color={i <= step ? stepColors.color : "gray.600"}>
+                    {i + 1}
+                  </Box>
+                  <Text as="span" fontWeight={i === step ? "bold" : "normal"} color={i === step ? "fg" : "fg.muted"}>
+                    {label}
                   </Text>
-                )}
-              </HStack>
-            ))}
-          </HStack>
-        </Box>
-      </Stack>
-      <Grid templateColumns={{ base: "1fr", lg: "minmax(0, 1fr) 360px" }} gap={{ base: "6", lg: "10" }} alignItems="start">
-        <Box p={{ base: "4", md: "6" }} rounded="xl" bg="bg" borderWidth="1px" shadow="sm">
-          {result ? (
-            <SuccessPanel result={result} />
-          ) : closedMessage && step < 2 ? (
-            <Stack gap="4" data-testid="checkout-closed">
-              <Heading as="h2" size="lg">
-                Contact &amp; Account Information
-              </Heading>
-              <Box role="alert" p="4" rounded="lg" bg="orange.50" borderWidth="1px" borderColor="orange.300" color="orange.900" fontWeight="medium">
-                {closedMessage}
-              </Box>
-              <Box>
-                <Button variant="outline" onClick={() => navigate(`${base || `/b/${selection.businessSlug}`}`)}>
-                  ← Back to Selection
-                </Button>
-              </Box>
-            </Stack>
-          ) : step === 0 ? (
-            <ContactStep
-              loggedInUser={loggedInUser}
-              values={contact}
-              onChange={(patch) => setContact((c) => ({ ...c, ...patch }))}
-              onBack={() => navigate(`${base || `/b/${selection.businessSlug}`}`)}
-              onContinue={() => {
-                updateSelection({ email: contact.email.trim(), isGift: contact.isGift, giftMessage: contact.isGift ? contact.giftMessage : "", account: { username: loggedInUser?.username ?? contact.username.trim() } });
-                setStep(1);
-              }}
-              loginPath={`${base}/membership?r=${encodeURIComponent(location.pathname)}`}
-            />
-          ) : step === 1 ? (
-            <AddressStep
-              address={address}
-              mode={selection.mode}
-              onChange={(patch) => setAddress((a) => ({ ...a, ...patch }))}
-              loggedIn={!!viewer || !!readSession()}
-              onBack={() => setStep(0)}
-              onContinue={() => {
-                updateSelection({ address });
-                setStep(2);
-              }}
-            />
-          ) : (
-            <ReviewStep
-              selection={selection}
-              quote={quote}
-              refusal={refusal}
-              couponError={quoting ? null : couponError}
-              email={contact.email.trim()}
-              isGift={contact.isGift}
-              giftMessage={contact.isGift ? contact.giftMessage.trim() : ""}
-              address={address}
-              fulfillmentDetails={selection.fulfillmentDetails}
-              couponCode={couponCode}
-              onApplyCoupon={(code) => {
-                // The same code again keeps its verdict (the quote is not asked again).
-                startQuoting(() => setCouponCode(code));
-                updateSelection({ couponCode: code });
-              }}
-              paymentConfig={data.paymentConfig}
-              onBack={() => setStep(1)}
-              onSuccess={(r) => {
-                clearSelection();
-                state.setResult(r);
-              }}
-            />
-          )}
-        </Box>
-        <OrderSummary
-          quote={quote}
-          refusal={refusal}
-          businessName={businessName}
-          email={contact.email.trim()}
-          isGift={contact.isGift}
-          giftMessage={contact.isGift ? contact.giftMessage.trim() : ""}
-          mode={selection.mode}
-        />
-      </Grid>
-    </Container>
+                  {i < STEPS.length - 1 && (
+                    <Text as="span" color="fg.subtle" aria-hidden="true">
+                      ›
+                    </Text>
+                  )}
+                </HStack>
+              ))}
+            </HStack>
+          </Box>
+        </Stack>
+        <Grid templateColumns={{ base: "1fr", lg: "minmax(0, 1fr) 360px" }} gap={{ base: "6", lg: "10" }} alignItems="start">
+          <Box p={{ base: "4", md: "6" }} rounded="xl" bg="bg" borderWidth="1px" shadow="sm">
+            {result ? (
+              <SuccessPanel result={result} />
+            ) : closedMessage && step < 2 ? (
+              <Stack gap="4" data-testid="checkout-closed">
+                <Heading as="h2" size="lg">
+                  Contact &amp; Account Information
+                </Heading>
+                <Box role="alert" p="4" rounded="lg" bg="orange.50" borderWidth="1px" borderColor="orange.300" color="orange.900" fontWeight="medium">
+                  {closedMessage}
+                </Box>
+                <Box>
+                  <Button variant="outline" onClick={() => navigate(`${base || `/b/${selection.businessSlug}`}`)}>
+                    ← Back to Selection
+                  </Button>
+                </Box>
+              </Stack>
+            ) : step === 0 ? (
+              <ContactStep
+                loggedInUser={loggedInUser}
+                values={contact}
+                onChange={(patch) => setContact((c) => ({ ...c, ...patch }))}
+                onBack={() => navigate(`${base || `/b/${selection.businessSlug}`}`)}
+                onContinue={() => {
+                  updateSelection({ email: contact.email.trim(), isGift: contact.isGift, giftMessage: contact.isGift ? contact.giftMessage : "", account: { username: loggedInUser?.username ?? contact.username.trim() } });
+                  setStep(1);
+                }}
+                loginPath={`${base}/membership?r=${encodeURIComponent(location.pathname)}`}
+              />
+            ) : step === 1 ? (
+              <AddressStep
+                address={address}
+                mode={selection.mode}
+                onChange={(patch) => setAddress((a) => ({ ...a, ...patch }))}
+                loggedIn={!!viewer || !!readSession()}
+                onBack={() => setStep(0)}
+                onContinue={() => {
+                  updateSelection({ address });
+                  setStep(2);
+                }}
+              />
+            ) : (
+              <ReviewStep
+                selection={selection}
+                quote={quote}
+                refusal={refusal}
+                couponError={quoting ? null : couponError}
+                email={contact.email.trim()}
+                isGift={contact.isGift}
+                giftMessage={contact.isGift ? contact.giftMessage.trim() : ""}
+                address={address}
+                fulfillmentDetails={selection.fulfillmentDetails}
+                couponCode={couponCode}
+                onApplyCoupon={(code) => {
+                  // The same code again keeps its verdict (the quote is not asked again).
+                  startQuoting(() => setCouponCode(code));
+                  updateSelection({ couponCode: code });
+                }}
+                paymentConfig={data.paymentConfig}
+                onBack={() => setStep(1)}
+                onSuccess={(r) => {
+                  clearSelection();
+                  state.setResult(r);
+                }}
+              />
+            )}
+          </Box>
+          <OrderSummary
+            quote={quote}
+            refusal={refusal}
+            businessName={businessName}
+            email={contact.email.trim()}
+            isGift={contact.isGift}
+            giftMessage={contact.isGift ? contact.giftMessage.trim() : ""}
+            mode={selection.mode}
+          />
+        </Grid>
+      </Container>
+    </BusinessPrimary>
   );
 }

@@ -14,14 +14,16 @@ export type AddressFieldErrors = Partial<Record<keyof SelectionAddress, string>>
 /**
  * The address fields of checkout's step 1 (spec §2: full name, phone, street, optional apt, city, a select of the US
  * states, zip, country; delivery adds optional instructions), shared with the portal's "Change address" dialog.
- * `narrow`: laid out for a dialog (never three columns). `errors` marks the parts the server refused.
+ * `narrow`: laid out for a dialog (never three columns). `errors` marks the parts the server refused. `nameLabel`:
+ * the portal says "Name on the address" (issue 34: beside the member's own name); checkout keeps spec §2's "Full name".
  */
-export function AddressFields({ address, onChange, instructions = false, narrow = false, errors = {} }: {
+export function AddressFields({ address, onChange, instructions = false, narrow = false, errors = {}, nameLabel = "Full name" }: {
   address: SelectionAddress;
   onChange: (patch: Partial<SelectionAddress>) => void;
   instructions?: boolean;
   narrow?: boolean;
   errors?: AddressFieldErrors;
+  nameLabel?: string;
 }) {
   const field = (key: keyof SelectionAddress, label: string, opts: { required?: boolean; autoComplete?: string; type?: string } = {}) => {
     const required = opts.required ?? true;
@@ -39,7 +41,7 @@ export function AddressFields({ address, onChange, instructions = false, narrow 
   return (
     <Stack gap="4">
       <SimpleGrid columns={narrow ? { base: 1, sm: 2 } : { base: 1, md: 2 }} gap="4">
-        {field("fullName", "Full name", { autoComplete: "name" })}
+        {field("fullName", nameLabel, { autoComplete: "name" })}
         {field("phone", "Phone", { autoComplete: "tel", type: "tel" })}
       </SimpleGrid>
       {field("street", "Street address", { autoComplete: "address-line1" })}

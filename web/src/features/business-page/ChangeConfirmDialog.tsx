@@ -10,6 +10,7 @@ import { formatCents } from "@shared/money.ts";
 import { monthYear } from "../../lib/dates.ts";
 import { ErrorBoundary } from "../../ui/ErrorBoundary.tsx";
 import { FormError } from "../../ui/FormError.tsx";
+import { usePrimaryButton } from "../../ui/BusinessPrimary.tsx";
 import { PriceBreakdown } from "../../ui/PriceBreakdown.tsx";
 
 /** The server prices the new selection as the renewal will: tax (and the membership's coupon) included. */
@@ -87,6 +88,7 @@ interface Props {
  * the mutation updates, so the dialog's words and quote stay put until it navigates away).
  */
 export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, addonIds, mode, fulfillmentPoint, pointOnly, summary }: Props) {
+  const primary = usePrimaryButton();
   const [commit] = useMutation<ChangeConfirmDialogMutation>(ChangeMutation);
   const [phase, setPhase] = useState<Phase>("idle");
   const [error, setError] = useState<string | null>(null);
@@ -160,7 +162,7 @@ export function ChangeConfirmDialog({ open, onOpenChange, membershipId, planId, 
                       Cancel
                     </Button>
                   </Dialog.ActionTrigger>
-                  <Button colorPalette="blue" onClick={apply} disabled={phase === "applying" || refused}>
+                  <Button {...primary} onClick={apply} disabled={phase === "applying" || refused}>
                     {phase === "applying" ? "Applying..." : "Confirm update"}
                   </Button>
                 </>

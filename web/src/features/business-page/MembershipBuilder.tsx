@@ -13,6 +13,7 @@ import { fromModeCode, MODE_LABELS, type FulfillmentModeName } from "@shared/ful
 import { SOLD_OUT_LABEL } from "@shared/capacity.ts";
 import { chosenPoint, readSelection, saveSelection, type MembershipSelection } from "../../lib/selection.ts";
 import { pageSurface, primaryButtonColors } from "../../lib/color.ts";
+import { BusinessPrimary } from "../../ui/BusinessPrimary.tsx";
 import { lazyDialog } from "../../ui/lazyDialog.tsx";
 import { FormError } from "../../ui/FormError.tsx";
 
@@ -495,7 +496,12 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
         )}
       </Flex>
       <FormError fontWeight="medium">{notice}</FormError>
-      {changeMode && current && request && <ChangeConfirmDialog open={confirmOpen} onOpenChange={setConfirmOpen} membershipId={current.id} {...request} />}
+      {changeMode && current && request && (
+        // Its Confirm update is the page's primary button, in the business's colour.
+        <BusinessPrimary theme={theme ?? null}>
+          <ChangeConfirmDialog open={confirmOpen} onOpenChange={setConfirmOpen} membershipId={current.id} {...request} />
+        </BusinessPrimary>
+      )}
     </Stack>
   );
 }

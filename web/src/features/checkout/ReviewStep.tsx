@@ -13,6 +13,7 @@ import { MODE_LABELS, toModeCode } from "@shared/fulfillment.ts";
 import { chosenPoint, type MembershipSelection, type SelectionAddress } from "../../lib/selection.ts";
 import { POINT_LABEL } from "../business-page/points.ts";
 import { nextMonthNotice, saveCardButtonLabel } from "./nextMonth.ts";
+import { couponAppliedText } from "./coupon.ts";
 
 /** The server's price as the review box, the pay button and the payment intent's expected total use it. */
 const QuoteFragment = graphql`
@@ -25,6 +26,13 @@ const QuoteFragment = graphql`
       amountCents
     }
     couponCode
+    # The applied coupon's line shows the discount the server priced.
+    breakdown {
+      lines {
+        kind
+        amountCents
+      }
+    }
     totalCents
     nextBillingDate
     fulfillmentPoint
@@ -274,16 +282,36 @@ export function ReviewStep({ selection, quote: quoteKey, refusal, couponError, e
         {quote?.couponCode && <Row label="Coupon code">{quote.couponCode}</Row>}
       </Box>
 
-      <Field.Root invalid={!!couponError}>
-        <Field.Label>Coupon code</Field.Label>
-        <HStack w="full">
-          <Input value={coupon} onChange={(e) => setCoupon(e.target.value.toUpperCase())} textTransform="uppercase" placeholder="WELCOME10" bg="bg" />
-          <Button variant="outline" onClick={() => onApplyCoupon(coupon.trim())}>
-            Apply
+      {quote?.couponCode ? (
+        // The code the server accepted, with its discount; Remove prices the selection again without it.
+        <Flex justify="space-between" align="center" gap="3" p="3" rounded="md" borderWidth="1px" borderColor="green.200" bg="green.50" color="green.900" data-testid="coupon-applied">
+          <Text role="status" fontWeight="medium">
+            {couponAppliedText(quote.couponCode, quote.breakdown.lines.filter((l) => l.kind === "DISCOUNT").reduce((sum, l) => sum + l.amountCents, 0))}
+          </Text>
+          <Button
+            size="sm"
+            variant="outline"
+            bg="bg"
+            onClick={() => {
+              setCoupon("");
+              onApplyCoupon("");
+            }}
+          >
+            Remove
           </Button>
-        </HStack>
-        {couponError ? <Field.ErrorText>{couponError}</Field.ErrorText> : <Field.HelperText>Have a discount code? Enter it here to apply it to your order</Field.HelperText>}
-      </Field.Root>
+        </Flex>
+      ) : (
+        <Field.Root invalid={!!couponError}>
+          <Field.Label>Coupon code</Field.Label>
+          <HStack w="full">
+            <Input value={coupon} onChange={(e) => setCoupon(e.target.value.toUpperCase())} textTransform="uppercase" placeholder="Discount code" _placeholder={{ textTransform: "none" }} bg="bg" />
+            <Button variant="outline" onClick={() => onApplyCoupon(coupon.trim())}>
+              Apply
+            </Button>
+          </HStack>
+          {couponError ? <Field.ErrorText>{couponError}</Field.ErrorText> : <Field.HelperText>Have a discount code? Enter it here to apply it to your order</Field.HelperText>}
+        </Field.Root>
+      )}
 
       {refusal ? (
         <Box role="alert" p="4" rounded="lg" bg="orange.50" borderWidth="1px" borderColor="orange.200" color="orange.900">

@@ -11,6 +11,7 @@ import { formatCardNumber, formatExpiry, parseCard, type SandboxCard } from "./c
 import { PaymentErrorBox } from "./PaymentErrorBox.tsx";
 import { commitAsync } from "../../lib/mutations.ts";
 import { lazyDialog } from "../../ui/lazyDialog.tsx";
+import { usePrimaryButton } from "../../ui/BusinessPrimary.tsx";
 
 const StripeCardForm = lazy(() => import("./StripeCardForm.tsx"));
 const SandboxChallengeDialog = lazyDialog(() => import("./SandboxChallengeDialog.tsx").then((m) => m.SandboxChallengeDialog));
@@ -215,6 +216,7 @@ function SandboxCardForm(props: Props) {
 }
 
 function PaymentFlow({ submitLabel, disabled, prepare, onSucceeded, confirmer, ready, fields, errorTitle, processingText = "Processing your payment… Please wait." }: Props & { confirmer: CardConfirmer; ready: boolean; fields: ReactNode }) {
+  const primary = usePrimaryButton();
   const [phase, setPhase] = useState<Phase>("idle");
   const [error, setError] = useState<string | null>(null);
   // Blocks a second success handling while one runs (spec §4); reset on failure.
@@ -261,7 +263,7 @@ function PaymentFlow({ submitLabel, disabled, prepare, onSucceeded, confirmer, r
             <Text>{processingText}</Text>
           </HStack>
         )}
-        <Button type="submit" size="lg" colorPalette="green" disabled={!ready || disabled || phase === "processing" || phase === "error"} whiteSpace="normal" h="auto" minH="12" py="3">
+        <Button type="submit" size="lg" {...primary} disabled={!ready || disabled || phase === "processing" || phase === "error"} whiteSpace="normal" h="auto" minH="12" py="3">
           {phase === "processing" ? "Processing..." : submitLabel}
         </Button>
       </Stack>

@@ -49,7 +49,7 @@ describe("DeliveryAddressDialog (issue 31)", () => {
     const save = pendingSave();
     const { saved } = renderDialog({ onSave: save.onSave });
     expect(screen.getByRole("dialog", { name: "Change delivery address" })).toBeTruthy();
-    expect(input("Full name").value).toBe("Maya Patel");
+    expect(input("Name on the address").value).toBe("Maya Patel");
     expect(input("Street address").value).toBe("215 Maple Ave");
     expect(input("City").value).toBe("Akron");
     expect(screen.getByLabelText<HTMLSelectElement>(/^State/).value).toBe("OH");

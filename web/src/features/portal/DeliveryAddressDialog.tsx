@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { SelectionAddress } from "../../lib/selection.ts";
 import { AddressFields, EMPTY_ADDRESS, type AddressFieldErrors } from "../../ui/AddressFields.tsx";
 import { FormError } from "../../ui/FormError.tsx";
+import { usePrimaryButton } from "../../ui/BusinessPrimary.tsx";
 import { initialPoint, missingPoint, pointQuestion } from "../business-page/points.ts";
 import { issuesByField } from "./deliveryAddress.ts";
 
@@ -41,6 +42,7 @@ export function DeliveryAddressDialog({
   onSave: (address: SelectionAddress, area: string | null) => Promise<AddressSaveOutcome>;
   onSaved: (appliesFrom: string) => void;
 }) {
+  const primary = usePrimaryButton();
   const [form, setForm] = useState<SelectionAddress>(() => ({ ...EMPTY_ADDRESS, ...address }));
   const delivery = mode === "delivery";
   const [chosen, setChosen] = useState(() => (delivery ? initialPoint(areas, area) : ""));
@@ -92,7 +94,7 @@ export function DeliveryAddressDialog({
               </Dialog.Header>
               <Dialog.Body>
                 <Stack gap="5">
-                  <AddressFields address={form} onChange={(patch) => setForm((cur) => ({ ...cur, ...patch }))} instructions={delivery} narrow errors={fieldErrors} />
+                  <AddressFields address={form} onChange={(patch) => setForm((cur) => ({ ...cur, ...patch }))} instructions={delivery} narrow errors={fieldErrors} nameLabel="Name on the address" />
                   {delivery && question && (
                     <Stack as="fieldset" role="radiogroup" aria-label={question} aria-required="true" aria-invalid={!!areaError || undefined} gap="2" w="full" data-testid="address-area">
                       <Text as="legend" fontWeight="medium" mb="1">
@@ -137,7 +139,7 @@ export function DeliveryAddressDialog({
                 <Button variant="outline" onClick={onClose} disabled={busy}>
                   Cancel
                 </Button>
-                <Button type="submit" colorPalette="orange" loading={busy} loadingText="Saving…">
+                <Button type="submit" {...primary} loading={busy} loadingText="Saving…">
                   Save address
                 </Button>
               </Dialog.Footer>

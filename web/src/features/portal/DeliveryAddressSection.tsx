@@ -125,7 +125,7 @@ export function DeliveryAddressSection({ membership, areas }: { membership: Deli
           )}
           {mode === "delivery" && m.fulfillmentPoint && <Text data-testid="membership-point">Delivery area: {m.fulfillmentPoint}</Text>}
         </Stack>
-        <Button size="sm" variant="outline" colorPalette="orange" onClick={openDialog} aria-describedby={headingId}>
+        <Button size="sm" variant="outline" onClick={openDialog} aria-describedby={headingId}>
           Change address
         </Button>
       </Flex>

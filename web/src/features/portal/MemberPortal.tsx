@@ -1,4 +1,4 @@
-import { Box, Button, Container, Flex, Heading, HStack, IconButton, Link, Stack, Text } from "@chakra-ui/react";
+import { Box, Button, Container, Flex, Heading, HStack, IconButton, Stack, Text } from "@chakra-ui/react";
 import { useEffect, useState } from "react";
 import { graphql, useFragment, useMutation } from "react-relay";
 import { Link as RouterLink, useNavigate, useSearchParams } from "react-router";
@@ -8,6 +8,7 @@ import type { MemberPortalLogoutMutation } from "./__generated__/MemberPortalLog
 import { OrderHistory } from "./OrderHistory.tsx";
 import { ProfileTab } from "./ProfileTab.tsx";
 import { SubscriptionCard } from "./SubscriptionCard.tsx";
+import { SupportPhone } from "./SupportPhone.tsx";
 import { portalOrder } from "./portalOrder.ts";
 import { changeBoxPath, parsePortalLink, withoutPortalAction, type PortalTabParam } from "./portalLinks.ts";
 import { longDate } from "../../lib/dates.ts";
@@ -240,17 +241,18 @@ export function MemberPortal({ viewer: viewerRef, paymentConfig: paymentConfigRe
         {tab === "Profile" && <ProfileTab user={viewer} paymentConfig={paymentConfig} onCardUpdated={onRefresh} />}
       </Box>
 
+      {/* Spec §2's note for a member of one business; with several, each card names its own windows and line (issue 34). */}
       {first && (
-        <Text fontSize="sm" color="fg.muted" mt="10" borderTopWidth="1px" pt="4">
-          Skipping closes {longDate(first.skipWindow.closesOn)} and changes close {longDate(first.changeWindow.closesOn)}. After that, call {first.business.name} at{" "}
-          {first.business.page?.supportPhone ? (
-            <Link href={`tel:${first.business.page.supportPhone.replace(/[^0-9+]/g, "")}`} fontWeight="semibold" color="fg" data-testid="support-phone">
-              {first.business.page.supportPhone}
-            </Link>
+        <Text fontSize="sm" color="fg.muted" mt="10" borderTopWidth="1px" pt="4" data-testid="portal-note">
+          {subs.length > 1 ? (
+            "Each membership's dates and phone are on its card. "
           ) : (
-            "our support line"
-          )}{" "}
-          to make changes. Cancellation is by phone only.
+            <>
+              Skipping closes {longDate(first.skipWindow.closesOn)} and changes close {longDate(first.changeWindow.closesOn)}. After that, call {first.business.name} at{" "}
+              <SupportPhone phone={first.business.page?.supportPhone} /> to make changes.{" "}
+            </>
+          )}
+          Cancellation is by phone only.
         </Text>
       )}
     </Container>

@@ -16,6 +16,7 @@ import { readSavedAddress } from "../checkout/savedAddress.ts";
 import { FormError } from "../../ui/FormError.tsx";
 import { MoveBoxesPrompt, readMoveChoice, type MoveChoice } from "./MoveBoxesPrompt.tsx";
 import { addressChanged, profileSavedText } from "./deliveryAddress.ts";
+import { followName, withAddressName } from "./addressName.ts";
 
 const ProfileTabFragment = graphql`
   fragment ProfileTabFragment_user on User {
@@ -101,7 +102,7 @@ export function ProfileTab({ user, paymentConfig, onCardUpdated }: { user: Profi
   const [email, setEmail] = useState(data.email ?? "");
   const [name, setName] = useState(data.name ?? "");
   const [phone, setPhone] = useState(data.phone ?? "");
-  const [address, setAddress] = useState<SelectionAddress>(() => (data.address ? readSavedAddress(data.address) : { fullName: "", phone: "", street: "", apt: "", city: "", state: "", zip: "", country: "" }));
+  const [address, setAddress] = useState<SelectionAddress>(() => withAddressName(savedAddress(), data.name ?? ""));
   const [profileMsg, setProfileMsg] = useState<{ ok: boolean; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
   // "Also send my boxes here?": open while asked; each question starts with nothing ticked (its key).
@@ -113,10 +114,20 @@ export function ProfileTab({ user, paymentConfig, onCardUpdated }: { user: Profi
   const [pwMsg, setPwMsg] = useState<string | null>(null);
   const [pwBusy, setPwBusy] = useState(false);
 
+  /** The saved address, its name as the form starts it (a name filled in from "Your name" alone is no new address). */
+  function savedAddress(): SelectionAddress {
+    return data.address ? readSavedAddress(data.address) : { fullName: "", phone: "", street: "", apt: "", city: "", state: "", zip: "", country: "" };
+  }
+
+  function changeName(next: string) {
+    setAddress((cur) => ({ ...cur, fullName: followName(cur.fullName, name, next) }));
+    setName(next);
+  }
+
   /** Save: a new address, with shipping or delivery memberships to take along, asks first which ones go there too. */
   async function submitProfile(e: React.FormEvent) {
     e.preventDefault();
-    const saved = data.address ? readSavedAddress(data.address) : null;
+    const saved = withAddressName(savedAddress(), data.name ?? "");
     if (addressChanged(saved, address)) {
       setSaving(true);
       setProfileMsg(null);
@@ -215,8 +226,8 @@ export function ProfileTab({ user, paymentConfig, onCardUpdated }: { user: Profi
                 <Input type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
               </Field.Root>
               <Field.Root>
-                <Field.Label>Name</Field.Label>
-                <Input value={name} onChange={(e) => setName(e.target.value)} />
+                <Field.Label>Your name</Field.Label>
+                <Input value={name} autoComplete="name" onChange={(e) => changeName(e.target.value)} />
               </Field.Root>
               <Field.Root>
                 <Field.Label>Phone</Field.Label>
@@ -224,7 +235,7 @@ export function ProfileTab({ user, paymentConfig, onCardUpdated }: { user: Profi
               </Field.Root>
             </SimpleGrid>
             <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
-              {addrField("fullName", "Full name")}
+              {addrField("fullName", "Name on the address")}
               {addrField("street", "Street address")}
               {addrField("apt", "Apt, suite, unit")}
               {addrField("city", "City")}

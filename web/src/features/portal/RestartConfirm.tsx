@@ -7,6 +7,7 @@ import { formatCents } from "@shared/money.ts";
 import { monthOnly } from "../../lib/dates.ts";
 import { ErrorBoundary } from "../../ui/ErrorBoundary.tsx";
 import { FormError } from "../../ui/FormError.tsx";
+import { usePrimaryButton } from "../../ui/BusinessPrimary.tsx";
 import { PriceBreakdown } from "../../ui/PriceBreakdown.tsx";
 
 /** Spec §5: the restart confirmation, word for word; the amounts follow it. */
@@ -84,6 +85,7 @@ interface Props {
  * sentence and the buttons stay put (the focus stays where it is when the amounts arrive).
  */
 export function RestartConfirm({ subscriptionId, quoteKey, notice, error, busy, children, ready, onCancel, onConfirm, onRetry }: Props) {
+  const primary = usePrimaryButton();
   // Today's amount of the quote on screen, for the key it was asked with (an older answer enables nothing).
   const [quoted, setQuoted] = useState<{ key: number; todayCents: number | null } | null>(null);
   const answer = useCallback((key: number, todayCents: number | null) => setQuoted((was) => (was?.key === key && was.todayCents === todayCents ? was : { key, todayCents })), []);
@@ -111,7 +113,7 @@ export function RestartConfirm({ subscriptionId, quoteKey, notice, error, busy, 
         <Button variant="outline" onClick={onCancel} disabled={busy}>
           Cancel
         </Button>
-        <Button colorPalette="green" onClick={() => today !== null && onConfirm(today)} loading={busy} disabled={today === null || !ready}>
+        <Button {...primary} onClick={() => today !== null && onConfirm(today)} loading={busy} disabled={today === null || !ready}>
           Restart
         </Button>
       </Dialog.Footer>

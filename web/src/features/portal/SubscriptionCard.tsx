@@ -21,6 +21,8 @@ import { fromModeCode, MODE_LABELS } from "@shared/fulfillment.ts";
 import { initialPoint, pointQuestion, pointsForMode, POINT_LABEL } from "../business-page/points.ts";
 import { readFulfillment } from "../business-page/pageShapes.ts";
 import { FormError } from "../../ui/FormError.tsx";
+import { BusinessPrimary, primaryButtonProps } from "../../ui/BusinessPrimary.tsx";
+import { SupportPhone } from "./SupportPhone.tsx";
 
 const SubscriptionCardFragment = graphql`
   fragment SubscriptionCardFragment_membership on Membership {
@@ -42,6 +44,13 @@ const SubscriptionCardFragment = graphql`
       page {
         fulfillment {
           ...pageShapes_fulfillment
+        }
+        # Issue 34: the card is the business's surface (its primary colour) and names its own support line.
+        supportPhone
+        theme {
+          primary
+          primaryText
+          buttonBorder
         }
       }
     }
@@ -187,6 +196,9 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
   const restartQuestion = offered.includes(m.fulfillmentPoint) ? null : pointQuestion(fromModeCode(m.mode), offered);
   const [restartPoint, setRestartPoint] = useState(() => initialPoint(offered, m.fulfillmentPoint));
   const status = STATUS_LABEL[m.status] ?? { label: m.status, palette: "gray" };
+  const pageTheme = m.business.page?.theme;
+  const theme = pageTheme ? { primary: pageTheme.primary, primaryText: pageTheme.primaryText, buttonBorder: pageTheme.buttonBorder } : null;
+  const primary = primaryButtonProps(theme);
   const current = m.status === "ACTIVE" || m.status === "PAST_DUE";
   // Issue 31: a current shipping or delivery membership shows where its boxes go (with the delivery area) below.
   const withAddress = showsDeliveryAddress(m.status, m.mode);
@@ -275,221 +287,224 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
   }
 
   return (
-    <Box ref={cardRef} p={{ base: "4", md: "6" }} rounded="xl" bg="bg" borderWidth="1px" shadow="xs" data-testid="subscription-card">
-      <Flex justify="space-between" align="flex-start" gap="3" wrap="wrap">
-        <Stack gap="1">
-          <Heading as="h3" size="lg">
-            {m.business.name}
-          </Heading>
-          <Text color="fg.muted">
-            {m.planName} · {MODE_LABELS[fromModeCode(m.mode)]} · {formatCents(m.totalCents)} / month
+    <BusinessPrimary theme={theme}>
+      <Box ref={cardRef} p={{ base: "4", md: "6" }} rounded="xl" bg="bg" borderWidth="1px" shadow="xs" data-testid="subscription-card">
+        <Flex justify="space-between" align="flex-start" gap="3" wrap="wrap">
+          <Stack gap="1">
+            <Heading as="h3" size="lg">
+              {m.business.name}
+            </Heading>
+            <Text color="fg.muted">
+              {m.planName} · {MODE_LABELS[fromModeCode(m.mode)]} · {formatCents(m.totalCents)} / month
+            </Text>
+          </Stack>
+          <Badge colorPalette={status.palette} size="lg" rounded="full">
+            {status.label}
+          </Badge>
+        </Flex>
+        {m.addons.length > 0 && (
+          <Text fontSize="sm" mt="2">
+            Add-ons: {m.addons.map((a) => `${a.name} (${formatCents(a.amountCents)})`).join(", ")}
           </Text>
+        )}
+        <Stack gap="1" mt="3" fontSize="sm">
+          {m.fulfillmentPoint && !withAddress && (
+            <Text data-testid="membership-point">
+              {POINT_LABEL[fromModeCode(m.mode)]}: {m.fulfillmentPoint}
+            </Text>
+          )}
+          {m.isGift && m.giftMessage && (
+            <Text whiteSpace="pre-line" data-testid="membership-gift-message">
+              Gift message: {m.giftMessage}
+            </Text>
+          )}
+          {current && <Text>Next box: {longDate(m.nextBoxDate)}</Text>}
+          <Text color="fg.muted">Member since {longDate(m.startedAt)}</Text>
+          {m.canceledAt && <Text color="fg.muted">Canceled on {longDate(m.canceledAt)}</Text>}
+          {current && m.skipTarget.skipped && (
+            <Text color="orange.700" data-testid="skipped-month">
+              Skipped: {monthYear(m.skipTarget.month)} · payments resume {monthDayOrdinal(m.skipTarget.resumeDate)}
+            </Text>
+          )}
+          <ChangeScheduledLine membership={m} />
         </Stack>
-        <Badge colorPalette={status.palette} size="lg" rounded="full">
-          {status.label}
-        </Badge>
-      </Flex>
-      {m.addons.length > 0 && (
-        <Text fontSize="sm" mt="2">
-          Add-ons: {m.addons.map((a) => `${a.name} (${formatCents(a.amountCents)})`).join(", ")}
-        </Text>
-      )}
-      <Stack gap="1" mt="3" fontSize="sm">
-        {m.fulfillmentPoint && !withAddress && (
-          <Text data-testid="membership-point">
-            {POINT_LABEL[fromModeCode(m.mode)]}: {m.fulfillmentPoint}
+        <DeliveryAddressSection membership={m} areas={offered} />
+        {m.status === "PAST_DUE" && (
+          <Box role="alert" mt="3" p="3" rounded="md" bg="orange.50" borderWidth="1px" borderColor="orange.200" color="orange.900" fontSize="sm">
+            Your last payment did not go through.{" "}
+            <Link asChild color="orange.900" textDecoration="underline" fontWeight="semibold">
+              {/* Opens Profile with the card update form started (the section reads the anchor). */}
+              <RouterLink to={{ search: location.search, hash: CARD_UPDATE_ANCHOR }} onClick={onOpenProfile}>
+                Update your card
+              </RouterLink>
+            </Link>{" "}
+            to keep your membership.
+          </Box>
+        )}
+        {error && !dialog && (
+          <Text role="alert" color="red.600" mt="3">
+            {error}
           </Text>
         )}
-        {m.isGift && m.giftMessage && (
-          <Text whiteSpace="pre-line" data-testid="membership-gift-message">
-            Gift message: {m.giftMessage}
-          </Text>
-        )}
-        {current && <Text>Next box: {longDate(m.nextBoxDate)}</Text>}
-        <Text color="fg.muted">Member since {longDate(m.startedAt)}</Text>
-        {m.canceledAt && <Text color="fg.muted">Canceled on {longDate(m.canceledAt)}</Text>}
-        {current && m.skipTarget.skipped && (
-          <Text color="orange.700" data-testid="skipped-month">
-            Skipped: {monthYear(m.skipTarget.month)} · payments resume {monthDayOrdinal(m.skipTarget.resumeDate)}
-          </Text>
-        )}
-        <ChangeScheduledLine membership={m} />
-      </Stack>
-      <DeliveryAddressSection membership={m} areas={offered} />
-      {m.status === "PAST_DUE" && (
-        <Box role="alert" mt="3" p="3" rounded="md" bg="orange.50" borderWidth="1px" borderColor="orange.200" color="orange.900" fontSize="sm">
-          Your last payment did not go through.{" "}
-          <Link asChild color="orange.900" textDecoration="underline" fontWeight="semibold">
-            {/* Opens Profile with the card update form started (the section reads the anchor). */}
-            <RouterLink to={{ search: location.search, hash: CARD_UPDATE_ANCHOR }} onClick={onOpenProfile}>
-              Update your card
-            </RouterLink>
-          </Link>{" "}
-          to keep your membership.
-        </Box>
-      )}
-      {error && !dialog && (
-        <Text role="alert" color="red.600" mt="3">
-          {error}
-        </Text>
-      )}
-      <HStack gap="2" mt="4" wrap="wrap">
-        {current && (
-          <>
-            <Button size="sm" colorPalette="orange" variant="outline" disabled={!m.skipTarget.allowed} onClick={() => { setError(null); setDialog("skip"); }}>
-              Skip a month
+        <HStack gap="2" mt="4" wrap="wrap">
+          {current && (
+            <>
+              <Button size="sm" variant="outline" disabled={!m.skipTarget.allowed} onClick={() => { setError(null); setDialog("skip"); }}>
+                Skip a month
+              </Button>
+              {m.changeWindow.open ? (
+                <Button asChild size="sm" variant="outline">
+                  <RouterLink to={changeBoxPath(m.business.slug)}>Change box</RouterLink>
+                </Button>
+              ) : (
+                <Button size="sm" variant="outline" disabled>
+                  Change box
+                </Button>
+              )}
+            </>
+          )}
+          {m.status === "CANCELED" && (
+            <Button size="sm" {...primary} onClick={openRestart}>
+              Restart subscription
             </Button>
-            {m.changeWindow.open ? (
-              <Button asChild size="sm" colorPalette="blue" variant="outline">
-                <RouterLink to={changeBoxPath(m.business.slug)}>Change box</RouterLink>
-              </Button>
-            ) : (
-              <Button size="sm" variant="outline" disabled>
-                Change box
-              </Button>
-            )}
-          </>
+          )}
+        </HStack>
+        {current && (!m.skipWindow.open || !m.changeWindow.open) && (
+          <Text fontSize="xs" color="fg.muted" mt="2">
+            {!m.skipWindow.open && `Skipping opens ${longDate(m.skipWindow.opensOn)}. `}
+            {!m.changeWindow.open && `Changes open ${longDate(m.changeWindow.opensOn)}.`}
+          </Text>
         )}
-        {m.status === "CANCELED" && (
-          <Button size="sm" colorPalette="green" onClick={openRestart}>
-            Restart subscription
-          </Button>
-        )}
-      </HStack>
-      {current && (!m.skipWindow.open || !m.changeWindow.open) && (
-        <Text fontSize="xs" color="fg.muted" mt="2">
-          {!m.skipWindow.open && `Skipping opens ${longDate(m.skipWindow.opensOn)}. `}
-          {!m.changeWindow.open && `Changes open ${longDate(m.changeWindow.opensOn)}.`}
-        </Text>
-      )}
-      {current && (
+        {/* Issue 34: this membership's own windows and its business's line (the portal's footer names them for one business only). */}
         <Text fontSize="xs" color="fg.muted" mt="2" data-testid="window-note">
-          Skip window closes {longDate(m.skipWindow.closesOn)}; change window closes {longDate(m.changeWindow.closesOn)}.
+          {current ? `Skip window closes ${longDate(m.skipWindow.closesOn)}; change window closes ${longDate(m.changeWindow.closesOn)}. After that, call ${m.business.name} at ` : `Questions? Call ${m.business.name} at `}
+          <SupportPhone phone={m.business.page?.supportPhone} />
+          {current ? " to make changes." : "."}
         </Text>
-      )}
 
-      <Dialog.Root open={dialog !== null} onOpenChange={(e) => !e.open && !busy && (dialog === "restarted" ? closeRestarted() : setDialog(null))} placement="center" role={dialog === "skip" || dialog === "restart" ? "alertdialog" : "dialog"}>
-        <Portal>
-          <Dialog.Backdrop />
-          <Dialog.Positioner px="4">
-            <Dialog.Content>
-              {dialog === "skip" && (
-                <>
-                  <Dialog.Header>
-                    <Dialog.Title>Skip {skipMonthName}?</Dialog.Title>
-                  </Dialog.Header>
-                  <Dialog.Body>
-                    <Text>
-                      Your {m.business.name} box for {monthYear(m.skipTarget.month)} will be skipped and you won't be charged for it. Payments resume {monthDayOrdinal(m.skipTarget.resumeDate)}.
-                    </Text>
-                    <FormError mt="3">{error}</FormError>
-                  </Dialog.Body>
-                  <Dialog.Footer>
-                    <Button variant="outline" onClick={() => setDialog(null)} disabled={busy}>
-                      Keep my box
-                    </Button>
-                    <Button colorPalette="orange" onClick={skip} loading={busy}>
-                      Skip month
-                    </Button>
-                  </Dialog.Footer>
-                </>
-              )}
-              {dialog === "skipped" && (
-                <>
-                  <Dialog.Header>
-                    <Dialog.Title>Month skipped</Dialog.Title>
-                  </Dialog.Header>
-                  <Dialog.Body>
-                    <Text>{skipMessage}</Text>
-                  </Dialog.Body>
-                  <Dialog.Footer>
-                    <Button colorPalette="orange" onClick={() => setDialog(null)}>
-                      Done
-                    </Button>
-                  </Dialog.Footer>
-                </>
-              )}
-              {dialog === "restart" && (
-                <>
-                  <Dialog.Header>
-                    <Dialog.Title>Restart subscription</Dialog.Title>
-                  </Dialog.Header>
-                  <RestartConfirm
-                    subscriptionId={m.id}
-                    quoteKey={quoteKey}
-                    notice={amountNotice}
-                    error={error}
-                    busy={busy}
-                    ready={!restartQuestion || offered.includes(restartPoint)}
-                    onCancel={() => setDialog(null)}
-                    onConfirm={(todayCents) => void restart(todayCents)}
-                    onRetry={() => setQuoteKey((k) => k + 1)}
-                  >
-                    {restartQuestion && (
-                      <Stack as="fieldset" role="radiogroup" aria-label={restartQuestion} gap="1.5" data-testid="restart-point">
-                        <Text fontWeight="medium">{restartQuestion}</Text>
-                        {offered.map((p) => (
-                          <HStack as="label" key={p} gap="2" cursor="pointer">
-                            <input type="radio" name={`restart-point-${m.id}`} value={p} checked={restartPoint === p} onChange={() => setRestartPoint(p)} aria-label={p} />
-                            <Text>{p}</Text>
-                          </HStack>
-                        ))}
-                      </Stack>
-                    )}
-                  </RestartConfirm>
-                </>
-              )}
-              {dialog === "restarted" && restarted && (
-                <>
-                  <Dialog.Header>
-                    <Dialog.Title>Subscription restarted</Dialog.Title>
-                  </Dialog.Header>
-                  <Dialog.Body>
-                    <Stack gap="2" data-testid="restart-confirmation">
+        <Dialog.Root open={dialog !== null} onOpenChange={(e) => !e.open && !busy && (dialog === "restarted" ? closeRestarted() : setDialog(null))} placement="center" role={dialog === "skip" || dialog === "restart" ? "alertdialog" : "dialog"}>
+          <Portal>
+            <Dialog.Backdrop />
+            <Dialog.Positioner px="4">
+              <Dialog.Content>
+                {dialog === "skip" && (
+                  <>
+                    <Dialog.Header>
+                      <Dialog.Title>Skip {skipMonthName}?</Dialog.Title>
+                    </Dialog.Header>
+                    <Dialog.Body>
                       <Text>
-                        {restarted.chargedCents > 0
-                          ? `You were charged ${formatCents(restarted.chargedCents)} for the current period. Your ${m.business.name} membership is active again.`
-                          : `Your ${m.business.name} membership is active again. The current period was already paid, so nothing was charged today.`}
+                        Your {m.business.name} box for {monthYear(m.skipTarget.month)} will be skipped and you won't be charged for it. Payments resume {monthDayOrdinal(m.skipTarget.resumeDate)}.
                       </Text>
-                      {restarted.nextBillingDate && <Text fontWeight="medium">Next billing: {longDate(restarted.nextBillingDate)}</Text>}
-                    </Stack>
-                  </Dialog.Body>
-                  <Dialog.Footer>
-                    <Button colorPalette="green" onClick={closeRestarted}>
-                      Done
-                    </Button>
-                  </Dialog.Footer>
-                </>
-              )}
-              {dialog === "restartPay" && restartPayment && (
-                <>
-                  <Dialog.Header>
-                    <Dialog.Title>Confirm your card</Dialog.Title>
-                  </Dialog.Header>
-                  <Dialog.Body>
-                    <Text mb="4">Enter your card to pay for the current period and restart your {m.business.name} membership.</Text>
-                    <CardPaymentForm
-                      config={config}
-                      submitLabel={`Pay ${formatCents(confirmedCents ?? m.totalCents)} and restart`}
-                      prepare={async () => restartPayment.clientSecret}
-                      onSucceeded={async () => {
-                        const res = await commitAsync<SubscriptionCardCompleteMutation>(environment, CompleteMutation, { paymentIntentId: restartPayment.paymentIntentId }).catch(() => {
-                          throw new PaymentFlowError("Failed to restart subscription");
-                        });
-                        const r = res.completeCheckout;
-                        if (!r.data) throw new PaymentFlowError(("message" in r && r.message) || "Failed to restart subscription");
-                        setRestarted({ chargedCents: r.data.chargedCents, nextBillingDate: r.data.nextBillingDate });
-                        setDialog("restarted");
-                      }}
-                    />
-                  </Dialog.Body>
-                </>
-              )}
-            </Dialog.Content>
-          </Dialog.Positioner>
-        </Portal>
-      </Dialog.Root>
-    </Box>
+                      <FormError mt="3">{error}</FormError>
+                    </Dialog.Body>
+                    <Dialog.Footer>
+                      <Button variant="outline" onClick={() => setDialog(null)} disabled={busy}>
+                        Keep my box
+                      </Button>
+                      <Button {...primary} onClick={skip} loading={busy}>
+                        Skip month
+                      </Button>
+                    </Dialog.Footer>
+                  </>
+                )}
+                {dialog === "skipped" && (
+                  <>
+                    <Dialog.Header>
+                      <Dialog.Title>Month skipped</Dialog.Title>
+                    </Dialog.Header>
+                    <Dialog.Body>
+                      <Text>{skipMessage}</Text>
+                    </Dialog.Body>
+                    <Dialog.Footer>
+                      <Button {...primary} onClick={() => setDialog(null)}>
+                        Done
+                      </Button>
+                    </Dialog.Footer>
+                  </>
+                )}
+                {dialog === "restart" && (
+                  <>
+                    <Dialog.Header>
+                      <Dialog.Title>Restart subscription</Dialog.Title>
+                    </Dialog.Header>
+                    <RestartConfirm
+                      subscriptionId={m.id}
+                      quoteKey={quoteKey}
+                      notice={amountNotice}
+                      error={error}
+                      busy={busy}
+                      ready={!restartQuestion || offered.includes(restartPoint)}
+                      onCancel={() => setDialog(null)}
+                      onConfirm={(todayCents) => void restart(todayCents)}
+                      onRetry={() => setQuoteKey((k) => k + 1)}
+                    >
+                      {restartQuestion && (
+                        <Stack as="fieldset" role="radiogroup" aria-label={restartQuestion} gap="1.5" data-testid="restart-point">
+                          <Text fontWeight="medium">{restartQuestion}</Text>
+                          {offered.map((p) => (
+                            <HStack as="label" key={p} gap="2" cursor="pointer">
+                              <input type="radio" name={`restart-point-${m.id}`} value={p} checked={restartPoint === p} onChange={() => setRestartPoint(p)} aria-label={p} />
+                              <Text>{p}</Text>
+                            </HStack>
+                          ))}
+                        </Stack>
+                      )}
+                    </RestartConfirm>
+                  </>
+                )}
+                {dialog === "restarted" && restarted && (
+                  <>
+                    <Dialog.Header>
+                      <Dialog.Title>Subscription restarted</Dialog.Title>
+                    </Dialog.Header>
+                    <Dialog.Body>
+                      <Stack gap="2" data-testid="restart-confirmation">
+                        <Text>
+                          {restarted.chargedCents > 0
+                            ? `You were charged ${formatCents(restarted.chargedCents)} for the current period. Your ${m.business.name} membership is active again.`
+                            : `Your ${m.business.name} membership is active again. The current period was already paid, so nothing was charged today.`}
+                        </Text>
+                        {restarted.nextBillingDate && <Text fontWeight="medium">Next billing: {longDate(restarted.nextBillingDate)}</Text>}
+                      </Stack>
+                    </Dialog.Body>
+                    <Dialog.Footer>
+                      <Button {...primary} onClick={closeRestarted}>
+                        Done
+                      </Button>
+                    </Dialog.Footer>
+                  </>
+                )}
+                {dialog === "restartPay" && restartPayment && (
+                  <>
+                    <Dialog.Header>
+                      <Dialog.Title>Confirm your card</Dialog.Title>
+                    </Dialog.Header>
+                    <Dialog.Body>
+                      <Text mb="4">Enter your card to pay for the current period and restart your {m.business.name} membership.</Text>
+                      <CardPaymentForm
+                        config={config}
+                        submitLabel={`Pay ${formatCents(confirmedCents ?? m.totalCents)} and restart`}
+                        prepare={async () => restartPayment.clientSecret}
+                        onSucceeded={async () => {
+                          const res = await commitAsync<SubscriptionCardCompleteMutation>(environment, CompleteMutation, { paymentIntentId: restartPayment.paymentIntentId }).catch(() => {
+                            throw new PaymentFlowError("Failed to restart subscription");
+                          });
+                          const r = res.completeCheckout;
+                          if (!r.data) throw new PaymentFlowError(("message" in r && r.message) || "Failed to restart subscription");
+                          setRestarted({ chargedCents: r.data.chargedCents, nextBillingDate: r.data.nextBillingDate });
+                          setDialog("restarted");
+                        }}
+                      />
+                    </Dialog.Body>
+                  </>
+                )}
+              </Dialog.Content>
+            </Dialog.Positioner>
+          </Portal>
+        </Dialog.Root>
+      </Box>
+    </BusinessPrimary>
   );
 }
 
