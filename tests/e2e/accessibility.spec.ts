@@ -274,11 +274,11 @@ test("admin area: every page and dialog", async ({ page, context }) => {
   await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
   await expect(page.getByRole("dialog")).toBeHidden();
   const [preview] = await Promise.all([context.waitForEvent("page"), page.getByRole("button", { name: "Preview" }).click()]);
-  await expect(preview.getByTestId("preview-brand")).toBeVisible();
+  await expect(preview.getByTestId("brand-row")).toBeVisible();
   await expectAccessible(preview, "page preview");
   await preview.getByRole("button", { name: "Mobile" }).click();
+  await expect(preview.frameLocator('iframe[title="Mobile preview"]').getByTestId("brand-row")).toBeVisible();
   await expectAccessible(preview, "page preview, mobile");
-  await preview.close();
 
   // A theme pair below 4.5:1: the editor warns, and the preview's button shows black text on the orange.
   const primary = page.getByLabel("Primary", { exact: true });
@@ -286,7 +286,10 @@ test("admin area: every page and dialog", async ({ page, context }) => {
   await expect(page.getByTestId("contrast-warning")).toHaveCount(0);
   await primary.fill("#f97316");
   await expect(page.getByTestId("contrast-warning")).toHaveText("Low contrast: the primary text on the primary colour is 2.8:1 (4.5:1 is needed), so the page shows it in black to keep it readable.");
-  await expect(page.getByTestId("page-preview").getByRole("button", { name: "Checkout" })).toHaveCSS("color", "rgb(0, 0, 0)");
+  // The open preview follows the unsaved change.
+  await preview.getByRole("button", { name: "Desktop" }).click();
+  await expect(preview.getByRole("button", { name: "Checkout" })).toHaveCSS("color", "rgb(0, 0, 0)");
+  await preview.close();
   await expectAccessible(page, "page editor with the default orange");
   await primary.fill(stored);
   await expect(page.getByTestId("contrast-warning")).toHaveCount(0);

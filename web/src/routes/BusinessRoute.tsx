@@ -17,8 +17,9 @@ import { PageContent, useOwnFooter } from "../ui/PageShell.tsx";
 import { EmptyMessage, ErrorState } from "../ui/StatusStates.tsx";
 import { PageLoading } from "./PageLoading.tsx";
 
+// @raw_response_type: the page editor's preview builds this response from an unsaved draft (previewPage.ts).
 const BusinessQuery = graphql`
-  query BusinessRouteQuery($slug: String!) {
+  query BusinessRouteQuery($slug: String!) @raw_response_type {
     business(slug: $slug) {
       name
       slug
@@ -78,9 +79,20 @@ function BusinessPage({ slug, fetchKey, retried, onTenantHost }: { slug: string;
 
   if (!business) return <BusinessNotFound slug={slug} />;
   const base = onTenantHost ? "" : `/b/${business.slug}`;
+  const membership = viewer?.subscriptions.find((s) => s.status !== "INCOMPLETE") ?? null;
+  return <BusinessPageBody business={business} membership={membership} changeMode={changeMode} base={base} loggedIn={!!viewer} />;
+}
+
+type LoadedBusiness = NonNullable<BusinessRouteQuery["response"]["business"]>;
+type ViewerMembership = NonNullable<BusinessRouteQuery["response"]["viewer"]>["subscriptions"][number];
+
+/**
+ * The business page itself, from its query's data: the live page's, and the editor's preview of an unsaved
+ * draft (`preview`: its own store holds the draft as this query's response, and Checkout only says it is disabled).
+ */
+export function BusinessPageBody({ business, membership, changeMode = false, base, loggedIn, preview }: { business: LoadedBusiness; membership: ViewerMembership | null; changeMode?: boolean; base: string; loggedIn: boolean; preview?: boolean }) {
   const pageBg = business.page?.theme.pageBg ?? "#ffffff";
   const surface = pageSurface(pageBg);
-  const membership = viewer?.subscriptions.find((s) => s.status !== "INCOMPLETE") ?? null;
   return (
     <Box bg={pageBg} color={surface.text} data-theme-dark={surface.light || undefined} minH="full">
       {changeMode && (
@@ -90,10 +102,10 @@ function BusinessPage({ slug, fetchKey, retried, onTenantHost }: { slug: string;
           </Container>
         </Box>
       )}
-      <BusinessHero business={business} portalPath={`${base}/membership`} signedIn={!!viewer} />
+      <BusinessHero business={business} portalPath={`${base}/membership`} signedIn={loggedIn} />
       <Container maxW="6xl" py={{ base: "6", md: "10" }}>
         <Stack gap="12">
-          <MembershipBuilder business={business} membership={membership} changeMode={changeMode} checkoutPath={`${base}/membership/checkout`} loggedIn={!!viewer} />
+          <MembershipBuilder business={business} membership={membership} changeMode={changeMode} preview={preview} checkoutPath={`${base}/membership/checkout`} loggedIn={loggedIn} />
           {business.page && <BusinessFaqs page={business.page} />}
         </Stack>
       </Container>

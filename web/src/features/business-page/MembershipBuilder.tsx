@@ -115,6 +115,7 @@ interface Props {
   /** The member's membership here (change mode compares with it when no stored selection matches). */
   membership: MembershipBuilderFragment_membership$key | null;
   changeMode: boolean;
+  /** The page editor's preview of a draft: Checkout only says it is disabled. */
   preview?: boolean;
   /** Where Checkout goes (/b/{slug}/membership/checkout, or /membership/checkout on a tenant host). */
   checkoutPath: string;
@@ -269,10 +270,11 @@ export function MembershipBuilder({ business, membership, changeMode, preview, c
     setConfirmOpen(true);
   }
 
-  // Spec §5/§8: past the cutoff day the server refuses new memberships; say so before anyone registers.
-  const closedMessage = !changeMode && !preview ? data.checkoutClosedMessage : null;
+  // Spec §5/§8: past the cutoff day the server refuses new memberships; say so before anyone registers (the
+  // editor's preview too: it shows the page as visitors see it today).
+  const closedMessage = !changeMode ? data.checkoutClosedMessage : null;
   // Issue 31: past the cutoff at a page that takes them, a sign-up is for next month's box (the card is saved today).
-  const nextMonth = !changeMode && !preview && !closedMessage && data.signupStartsNextMonth ? data.signupFirstPeriod : null;
+  const nextMonth = !changeMode && !closedMessage && data.signupStartsNextMonth ? data.signupFirstPeriod : null;
 
   return (
     <Stack gap="10">

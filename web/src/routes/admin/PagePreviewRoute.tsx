@@ -1,17 +1,51 @@
-import { useState } from "react";
-import { Box, Button, Container, HStack, Text } from "@chakra-ui/react";
-import { useParams } from "react-router";
-import { PagePreview } from "../../features/admin/page-editor/PagePreview.tsx";
+import { Suspense, useEffect, useMemo, useState } from "react";
+import { Box, Button, HStack, Text } from "@chakra-ui/react";
+import { graphql, useLazyLoadQuery } from "react-relay";
+import { useParams, useSearchParams } from "react-router";
+import type { PageDraft } from "../../features/admin/page-editor/draft.ts";
+import { LivePagePreview } from "../../features/admin/page-editor/LivePagePreview.tsx";
 import { readPreviewAccess } from "../../features/admin/page-editor/previewData.ts";
+import { previewResponse } from "../../features/admin/page-editor/previewPage.ts";
+import { STORAGE_KEYS } from "../../lib/storage.ts";
 import { useDocumentTitle } from "../../lib/useDocumentTitle.ts";
-import { ErrorState } from "../../ui/StatusStates.tsx";
+import { ErrorBoundary } from "../../ui/ErrorBoundary.tsx";
+import { ErrorState, LoadingState } from "../../ui/StatusStates.tsx";
+import type { PagePreviewRouteQuery } from "./__generated__/PagePreviewRouteQuery.graphql.ts";
 
-/** /admin/preview/:slug: the editor's unsaved page, handed over through page_preview_data. */
+/** The phone the Mobile view shows the page at. */
+const PHONE_WIDTH_PX = 390;
+
+/**
+ * /admin/preview/:slug: the editor's unsaved page, handed over through page_preview_data, rendered by the live
+ * business page's own components. The Mobile view frames this same route (`?frame`, the page alone) at a phone's
+ * width, so the page lays out by a phone's breakpoints rather than squeezed into a desktop's.
+ */
 export default function PagePreviewRoute() {
   const slug = useParams().slug ?? "";
+  const framed = useSearchParams()[0].has("frame");
   useDocumentTitle("Preview");
   const [device, setDevice] = useState<"desktop" | "mobile">("desktop");
-  const [access] = useState(() => readPreviewAccess(slug));
+  const [access, setAccess] = useState(() => readPreviewAccess(slug));
+  useEffect(() => {
+    // The editor hands over every later change of the draft too: the open preview follows it.
+    const onStorage = (e: StorageEvent) => {
+      if (e.key === STORAGE_KEYS.pagePreviewData) setAccess(readPreviewAccess(slug));
+    };
+    window.addEventListener("storage", onStorage);
+    return () => window.removeEventListener("storage", onStorage);
+  }, [slug]);
+  const page = access.ok ? (
+    <ErrorBoundary fallback={() => <ErrorState message="Failed to load preview data." />}>
+      <Suspense fallback={<LoadingState label="Loading preview…" />}>
+        <DraftPage slug={slug} draft={access.data.draft} />
+      </Suspense>
+    </ErrorBoundary>
+  ) : (
+    <Box p="4">
+      <ErrorState message={access.message} />
+    </Box>
+  );
+  if (framed) return page;
   return (
     <Box minH="100dvh" bg="gray.100">
       <HStack bg="gray.900" color="white" px="4" py="2" justify="space-between" position="sticky" top="0" zIndex="sticky">
@@ -31,9 +65,29 @@ export default function PagePreviewRoute() {
           </Button>
         </HStack>
       </HStack>
-      <Container py="6" maxW={device === "mobile" ? "390px" : "6xl"} px={device === "mobile" ? "0" : "4"} data-device={device} data-testid="preview-frame">
-        {access.ok ? <PagePreview draft={access.data.draft} compact={device === "mobile"} /> : <ErrorState message={access.message} />}
-      </Container>
+      <Box data-device={device} data-testid="preview-frame" bg={device === "mobile" ? undefined : "bg"} py={device === "mobile" ? "6" : undefined}>
+        {device === "mobile" ? (
+          <Box as="iframe" {...{ src: `?frame`, title: "Mobile preview" }} display="block" mx="auto" w={`${PHONE_WIDTH_PX}px`} maxW="full" h="calc(100dvh - 7rem)" bg="bg" borderWidth="1px" rounded="lg" shadow="md" />
+        ) : (
+          page
+        )}
+      </Box>
     </Box>
   );
+}
+
+/** The draft as the live page, with what only the server knows of the business (its saved page's today). */
+function DraftPage({ slug, draft }: { slug: string; draft: PageDraft }) {
+  const { business } = useLazyLoadQuery<PagePreviewRouteQuery>(
+    graphql`
+      query PagePreviewRouteQuery($slug: String!) {
+        business(slug: $slug) {
+          ...previewPage_business
+        }
+      }
+    `,
+    { slug },
+  );
+  const response = useMemo(() => previewResponse(slug, draft, business ?? null), [slug, draft, business]);
+  return <LivePagePreview response={response} />;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterCutoffPolicy, contentInput, dollarsToCents, initialPreviewMode, makePrimary, pageDraftFrom } from "./draft.ts";
+import { afterCutoffPolicy, contentInput, dollarsToCents, makePrimary, pageDraftFrom } from "./draft.ts";
 
 describe("page editor draft rules", () => {
   it("stores prices as rounded cents; negative or non-numeric is empty", () => {
@@ -15,10 +15,6 @@ describe("page editor draft rules", () => {
   it("moves a primary image to the front", () => {
     expect(makePrimary(["a", "b", "c"], 2)).toEqual(["c", "a", "b"]);
     expect(makePrimary(["a", "b"], 0)).toEqual(["a", "b"]);
-  });
-  it("starts the preview on pickup, else shipping", () => {
-    expect(initialPreviewMode({ pickup: true, shipping: true, delivery: false, pickupPoints: [], shippingText: "", deliveryAreas: [] })).toBe("pickup");
-    expect(initialPreviewMode({ pickup: false, shipping: true, delivery: true, pickupPoints: [], shippingText: "", deliveryAreas: [] })).toBe("shipping");
   });
   it("saves rich text as the editor's documents, and as HTML only where no editor made one", () => {
     const doc = { blocks: [{ type: "paragraph" as const, data: { text: "Fresh" } }] };

@@ -4,7 +4,7 @@ import type { draft_plan$key } from "./__generated__/draft_plan.graphql.ts";
 import type { draft_addon$key } from "./__generated__/draft_addon.graphql.ts";
 import type { RichTextDoc } from "../richtext/blocksHtml.ts";
 import { readFulfillment, readSocialLinks, type Fulfillment, type SocialLinks } from "../../business-page/pageShapes.ts";
-import { MODE_ORDER, type FulfillmentModeName } from "@shared/fulfillment.ts";
+import type { FulfillmentModeName } from "@shared/fulfillment.ts";
 import { dollarsToCents as typedDollarsToCents } from "@shared/money.ts";
 
 /** A package (plan) as the editor holds it: prices per mode in cents, null when the mode is not offered. */
@@ -302,11 +302,6 @@ export function dollarsToCents(value: string): number | null {
 
 export function centsToDollars(cents: number | null): string {
   return cents === null ? "" : (cents / 100).toFixed(2);
-}
-
-/** The preview tab initially shown: pickup if enabled, otherwise shipping if enabled (spec §4). */
-export function initialPreviewMode(fulfillment: PageDraft["fulfillment"]): FulfillmentModeName {
-  return MODE_ORDER.find((mode) => fulfillment[mode]) ?? "delivery";
 }
 
 /** Making an image primary moves it to the front (spec §4). */
