@@ -19,6 +19,20 @@ test.beforeAll(async ({ request }) => {
   await subscribeMember(request, token, business, MEMBER.username, MEMBER.password);
 });
 
+/**
+ * Enter at the end of a block, and the new block it makes. Editor.js binds a fresh block's keys a moment after it
+ * renders: an Enter pressed in that moment is lost (the next text then lands in the block before, on a cold first
+ * load). Pressed again only when no block came of it.
+ */
+async function enterNewBlock(page: Page, editor: ReturnType<Page["getByRole"]>) {
+  const blocks = editor.locator(".ce-block");
+  const before = await blocks.count();
+  await expect(async () => {
+    if ((await blocks.count()) === before) await page.keyboard.press("Enter");
+    await expect(blocks).toHaveCount(before + 1, { timeout: 1_000 });
+  }).toPass({ timeout: 10_000 });
+}
+
 /** Adds a block of a tool through Editor.js's toolbox (the + beside the focused block). */
 async function addBlock(page: Page, editor: ReturnType<Page["getByRole"]>, tool: string) {
   await editor.locator(".ce-toolbar__plus").click();
@@ -44,13 +58,13 @@ test("an editor writes the Next Box with a heading, bold text and a list, and sa
   await first.click();
   await addBlock(page, editor, "header");
   await page.keyboard.type(HEADING);
-  await page.keyboard.press("Enter");
+  await enterNewBlock(page, editor);
   await page.keyboard.type("This month: ");
   await page.keyboard.press("Control+b");
   await page.keyboard.type("Bartlett");
   await page.keyboard.press("Control+b");
   await page.keyboard.type(" and Bosc pears.");
-  await page.keyboard.press("Enter");
+  await enterNewBlock(page, editor);
   await addBlock(page, editor, "list");
   await page.keyboard.type("Pear butter");
   await page.keyboard.press("Enter");
