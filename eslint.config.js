@@ -1,10 +1,11 @@
 // The lint gate (npm test runs it; zero findings): typescript-eslint with type information, React hooks,
 // Relay, and the import rules that keep the layers apart (README "Architecture").
 //
-// Layers: the domain services (api/, except the GraphQL adapter) own every rule; the adapters over them are
-// GraphQL (api/graphql/ and each domain's *schema.ts) and REST (rest-compat/). Services never import an
-// adapter, the adapters never import each other, and the web app imports nothing of the server but the
-// dependency-free rules in api/shared (as `@shared/…`).
+// Layers: the domain (api/, except api/graphql/) owns every rule and every read; two adapters sit over it,
+// GraphQL (api/graphql/: the builder, its plugins and one file per type under types/) and REST (rest-compat/);
+// the composition root (server/) builds the HTTP server, mounts both adapters and serves the web app. The
+// domain imports no adapter and nothing above it, the adapters never import each other, and the web app imports
+// nothing of the server but the dependency-free rules in api/shared (as `@shared/…`).
 import path from "node:path";
 import js from "@eslint/js";
 import { fixupPluginRules } from "@eslint/compat";
@@ -14,10 +15,10 @@ import relay from "eslint-plugin-relay";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-/** The GraphQL adapter: the yoga/Pothos assembly and every domain's schema files. */
-const graphqlAdapter = ["./api/graphql/**", "./api/**/schema.ts", "./api/**/*-schema.ts"];
-/** The domain services: everything else under api/ (the server's assembly, api/server.ts and api/main.ts, mounts both adapters). */
-const services = ["./api/!(graphql)/**/!(schema|*-schema).ts", "./api/*.ts"];
+/** The GraphQL adapter: the yoga/Pothos assembly and every object, query and mutation (api/graphql/types/). */
+const graphqlAdapter = "./api/graphql";
+/** The domain: every other folder and file of api/. */
+const domain = ["./api/!(graphql)/**", "./api/*.ts"];
 
 export default tseslint.config(
   {
@@ -58,22 +59,19 @@ export default tseslint.config(
         "error",
         {
           zones: [
-            { target: services, from: graphqlAdapter, message: "A domain service must not import the GraphQL adapter." },
-            { target: services, from: "./rest-compat", message: "A domain service must not import the REST adapter." },
-            { target: graphqlAdapter, from: "./rest-compat", message: "The GraphQL adapter must not import the REST adapter." },
-            { target: "./rest-compat", from: graphqlAdapter, message: "The REST adapter must not import the GraphQL adapter." },
+            { target: domain, from: graphqlAdapter, message: "The domain must not import the GraphQL adapter." },
+            { target: domain, from: "./rest-compat", message: "The domain must not import the REST adapter." },
+            ...["./server", "./prisma"].map((from) => ({ target: domain, from, message: "The domain imports nothing above it (server/, prisma/)." })),
+            ...["./rest-compat", "./server", "./prisma"].map((from) => ({ target: graphqlAdapter, from, message: "The GraphQL adapter imports the domain only." })),
+            ...[graphqlAdapter, "./server", "./prisma"].map((from) => ({ target: "./rest-compat", from, message: "The REST adapter imports the domain only." })),
+            ...[graphqlAdapter, "./server"].map((from) => ({ target: "./prisma", from, message: "The seed writes through the domain, not an adapter." })),
             { target: "./web", from: "./api", except: ["./shared"], message: "The web app imports only api/shared (as @shared/…)." },
-            ...["./rest-compat", "./prisma", "./scripts"].map((from) => ({ target: "./web", from, message: "The web app imports no server code." })),
-            ...["./api/!(shared)/**", "./api/*.ts", "./rest-compat/**", "./web/**"].map((from) => ({ target: "./api/shared/**", from, message: "api/shared holds dependency-free rules only." })),
+            ...["./rest-compat", "./server", "./prisma", "./scripts"].map((from) => ({ target: "./web", from, message: "The web app imports no server code." })),
+            ...["./api/!(shared)/**", "./api/*.ts", "./rest-compat/**", "./server/**", "./web/**"].map((from) => ({ target: "./api/shared/**", from, message: "api/shared holds dependency-free rules only." })),
           ],
         },
       ],
     },
-  },
-  {
-    // The server's assembly mounts both adapters.
-    files: ["api/server.ts", "api/main.ts"],
-    rules: { "import-x/no-restricted-paths": "off" },
   },
   {
     files: ["web/**/*.{ts,tsx}"],

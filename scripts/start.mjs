@@ -4,11 +4,11 @@
  *   1. the Prisma client (api/generated) when missing: `prisma generate` (offline: prisma.config.ts points the
  *      CLI at our WASM schema-engine shim);
  *   2. the web app (WEB_DIST_DIR, default dist/web) when missing, or with --rebuild: relay-compiler + vite build;
- *   3. the server, api/main.ts, in this very process (Node 24 strips its types; no transpiler, no child process):
+ *   3. the server, server/main.ts, in this very process (Node 24 strips its types; no transpiler, no child process):
  *      migrates, seeds the demo data into an empty database, serves API and web on PORT.
  *
  * Signals: package.json runs this with `exec`, so npm's shell is replaced by this process and the SIGTERM/SIGINT
- * npm forwards reaches the server itself, which drains and exits (api/main.ts); npm then exits too. Should npm
+ * npm forwards reaches the server itself, which drains and exits (server/main.ts); npm then exits too. Should npm
  * go away anyway (killed, or a shell that did not exec), the server notices that its parent changed and stops
  * the same way, so nothing is left serving. A signal during a build step stops that step and exits.
  */
@@ -81,7 +81,7 @@ if (rebuild || !fs.existsSync(path.join(webDist, "index.html"))) {
 // The server, in this process. Its module installs its own signal handling (one graceful shutdown) while it loads;
 // a signal that came before that is passed on once it has. (onSignal stays: it does nothing more from then on.)
 if (stopSignal) stopBeforeServer("Start");
-const { shutdown } = await import("../api/main.ts");
+const { shutdown } = await import("../server/main.ts");
 if (stopSignal) shutdown(stopSignal);
 
 // npm (or its shell) gone: we were re-parented, and nobody is left to forward a signal. Stop like on SIGTERM.

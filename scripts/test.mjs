@@ -140,12 +140,12 @@ if (!pg.error) {
 // Web
 await run("Web unit tests", bin("vitest"), ["run", "--config", "web/vitest.config.ts"]);
 // Built with NODE_ENV=development in the environment, as a developer's shell may have it: the build must still be a
-// production one (web/vite.config.ts forces it), which the server then reports (api/http/web-app.ts webBuildKind).
+// production one (web/vite.config.ts forces it), which the server then reports (server/web-app.ts webBuildKind).
 await run("Web build", bin("vite"), ["build", "--config", "web/vite.config.ts", "--logLevel", "warn"], { NODE_ENV: "development" });
 await run("The web build is a production build", process.execPath, [
   "--input-type=module",
   "-e",
-  `const { webBuildKind } = await import("./api/http/web-app.ts"); const kind = webBuildKind("dist/web"); console.log("dist/web: a " + kind + " build"); process.exit(kind === "production" ? 0 : 1);`,
+  `const { webBuildKind } = await import("./server/web-app.ts"); const kind = webBuildKind("dist/web"); console.log("dist/web: a " + kind + " build"); process.exit(kind === "production" ? 0 : 1);`,
 ]);
 if (!fs.existsSync(CHROMIUM)) {
   fail("End-to-end tests", `no browser at ${CHROMIUM}: install Debian's Chromium (apt-get install chromium) or set CHROMIUM_PATH`);

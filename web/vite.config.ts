@@ -29,7 +29,7 @@ const COMPRESSIBLE = /\.(js|mjs|css|html|svg|txt|json|xml|webmanifest)$/;
 const SOURCE_MAP_COMMENT = /^[ \t]*(\/\/[#@] sourceMappingURL=\S*|\/\*[#@] sourceMappingURL=[^*]*\*\/)[ \t]*$/gm;
 
 /**
- * The production build as the server sends it (api/http/web-app.ts): no stray source map comments (the build
+ * The production build as the server sends it (server/web-app.ts): no stray source map comments (the build
  * writes no maps unless BUNDLE_ANALYZE asks for them), and a `.br` and a `.gz` beside every compressible file
  * of the output (assets, public files), at the highest levels, once, instead of per request. Not index.html: the
  * server fills in each business's tags and compresses the shell itself.

@@ -3,20 +3,20 @@ import { builder } from "./builder.ts";
 import "./errors.ts";
 import { checkNodeReadRules } from "./node.ts";
 // Each domain registers its types, queries and mutations on the shared builder.
-import "../users/schema.ts";
-import "../businesses/schema.ts";
-import "../pages/schema.ts";
-import "../catalog/schema.ts";
-import "../subscriptions/schema.ts";
-import "../subscriptions/portal-schema.ts";
-import "../subscriptions/memberships-schema.ts";
-import "../subscriptions/mutations-schema.ts";
-import "../billing/schema.ts";
-import "../coupons/schema.ts";
-import "../metrics/schema.ts";
-import "../jobs/schema.ts";
-import "../mail/schema.ts";
-import "../fulfilment/schema.ts";
+import "./types/users.ts";
+import "./types/businesses.ts";
+import "./types/pages.ts";
+import "./types/catalog.ts";
+import "./types/memberships/membership.ts";
+import "./types/memberships/portal.ts";
+import "./types/memberships/list.ts";
+import "./types/memberships/mutations.ts";
+import "./types/billing.ts";
+import "./types/coupons.ts";
+import "./types/metrics.ts";
+import "./types/jobs.ts";
+import "./types/mail.ts";
+import "./types/packing.ts";
 
 export const schema = builder.toSchema({ sortSchema: false });
 // Every Node type has a read rule for node(id:)/nodes(ids:), or the server does not start.

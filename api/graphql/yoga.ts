@@ -213,7 +213,7 @@ export function createGraphQL(opts: { production: boolean; publicCache?: PublicP
     context: ({ serviceContext }) => serviceContext,
     graphiql: !opts.production,
     landingPage: false,
-    // CORS is the server's one policy (api/cors.ts): yoga's own would echo any Origin with credentials.
+    // CORS is the server's one policy (server/cors.ts): yoga's own would echo any Origin with credentials.
     cors: false,
     maskedErrors: opts.production ? productionMaskedErrors : false,
     logging: false,

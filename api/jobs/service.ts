@@ -46,7 +46,7 @@ export interface QueueRuns {
 }
 
 function jobQueue(ctx: Pick<ServiceContext, "jobs">): JobQueue {
-  // Every server process starts one (api/main.ts); only a process without it (a script, a test app) lands here.
+  // Every server process starts one (server/main.ts); only a process without it (a script, a test app) lands here.
   if (!ctx.jobs) throw new ConflictError("The job queue is not running in this process.", "jobs_not_running");
   return ctx.jobs;
 }

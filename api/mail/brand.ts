@@ -4,7 +4,7 @@
  */
 import type { Config } from "../config.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { businessUrl } from "../http/share-tags.ts";
+import { businessUrl } from "../shared/public-urls.ts";
 import { timingSelect } from "../subscriptions/timing.ts";
 import { emailLogo } from "../uploads/email-png.ts";
 import type { Brand } from "./layout.ts";

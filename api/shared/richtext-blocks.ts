@@ -35,7 +35,7 @@ export interface RichTextDoc {
 export const INLINE_IMAGE_TYPES = ["image/png", "image/gif", "image/jpeg", "image/bmp", "image/x-icon"] as const;
 /**
  * Largest embedded image (decoded). A document is stored and sent whole, and a request body may be at most
- * 2 MB (api/server.ts), so an embedded image stays well under that; bigger photos belong in the gallery.
+ * 2 MB (server/app.ts), so an embedded image stays well under that; bigger photos belong in the gallery.
  */
 export const INLINE_IMAGE_MAX_BYTES = 700 * 1024;
 /** Headings the sanitiser keeps: h1–h4; the editor offers h2–h4. */

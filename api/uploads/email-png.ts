@@ -7,14 +7,14 @@
  * - a demo logo `/demo/<name>.svg` of the web build has `/demo/<name>.png`, drawn by sharp (librsvg) when first
  *   needed and kept in memory: a handful of files, regenerated when the process restarts on a new build.
  *
- * Both paths answer with `Cross-Origin-Resource-Policy: cross-origin` (api/server.ts, PUBLIC_IMAGES): the Sent mail
+ * Both paths answer with `Cross-Origin-Resource-Policy: cross-origin` (server/app.ts, PUBLIC_IMAGES): the Sent mail
  * viewer's sandboxed frame (an opaque origin) and webmail load them from other origins.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import type { Config } from "../config.ts";
-import { absoluteUrl } from "../http/share-tags.ts";
+import { absoluteUrl } from "../shared/public-urls.ts";
 
 /** An image as an email shows it: its absolute address and display size in CSS pixels (width null: unknown). */
 export interface EmailImage {

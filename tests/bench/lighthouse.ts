@@ -79,7 +79,7 @@ async function startServer(): Promise<{ origin: string; stop: () => Promise<void
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mp-lighthouse-"));
   // The public host is the address Chromium opens, so canonical URLs and share tags name the page measured.
   const port = await freePort();
-  const child: ChildProcess = spawn(path.join(root, "node_modules/.bin/node"), ["api/main.ts"], {
+  const child: ChildProcess = spawn(path.join(root, "node_modules/.bin/node"), ["server/main.ts"], {
     cwd: root,
     env: {
       ...process.env,

@@ -12,7 +12,7 @@
 import { parseArgs } from "node:util";
 import pino from "pino";
 import { loadConfig } from "../../api/config.ts";
-import { buildApp } from "../../api/server.ts";
+import { buildApp } from "../../server/app.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { createTestDatabase } from "../support/database.ts";
 

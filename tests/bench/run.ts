@@ -26,7 +26,7 @@ import { request } from "undici";
 import { loadConfig } from "../../api/config.ts";
 import { configuredDatabase, openDatabase, type Database } from "../../api/db.ts";
 import { startPgbouncer } from "../support/pgbouncer.ts";
-import { buildApp } from "../../api/server.ts";
+import { buildApp } from "../../server/app.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { hashToken, newToken, SESSION_TOKEN_PREFIX } from "../../api/auth/tokens.ts";
 import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, runRenewals } from "../../api/billing/renewals.ts";

@@ -8,7 +8,7 @@ import "./production-env.ts";
 import pino from "pino";
 import { loadConfig } from "../../api/config.ts";
 import { configuredDatabase, openDatabase } from "../../api/db.ts";
-import { buildApp } from "../../api/server.ts";
+import { buildApp } from "../../server/app.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 
 const now = process.env.BENCH_NOW;

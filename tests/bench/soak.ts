@@ -123,7 +123,7 @@ async function startEnvironment(): Promise<string[]> {
       PORT: "0",
     };
     // As production runs it: Node 24's own type stripping, no transpiler in the process (tsx's would count in RSS).
-    const child = spawnProcessGroup(process.execPath, ["api/main.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnProcessGroup(process.execPath, ["server/main.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
     children.push(child);
     const keep = (d: Buffer) => {
       logs[i].push(`[${name}] ${String(d)}`);

@@ -22,7 +22,7 @@ const server = `
   import pino from "pino";
   import { loadConfig } from ${imp("api/config.ts")};
   import { openDatabase } from ${imp("api/db.ts")};
-  import { buildApp } from ${imp("api/server.ts")};
+  import { buildApp } from ${imp("server/app.ts")};
   import { startJobQueue } from ${imp("api/jobs/queue.ts")};
   import { RENEWALS_QUEUE, renewalsJob } from ${imp("api/jobs/renewals-job.ts")};
   import { ShiftedClock } from ${imp("api/shared/clock.ts")};

@@ -10,7 +10,7 @@ import { fillCard, login, pinClock } from "./member-support.ts";
 // An owner walks Green Acres Farm (billed on the 1st, cutoff on the 25th, New York) through April 2026 on the
 // Fulfilment screen while an administrator moves the demo clock (moveDemoClock). The clock moves, renewals run and
 // April freezes, which the shared server of the other specs must not see: this spec starts a server of its own
-// (api/main.ts on a fresh embedded database with the demo data, CLOCK_START, the job queue). Before April, a visitor
+// (server/main.ts on a fresh embedded database with the demo data, CLOCK_START, the job queue). Before April, a visitor
 // buys a gift box and the demo member saves a card whose charges are declined: April's lists show the gift (recipient,
 // message) and the member on hold, out of the boxes to pack, on the screen, on paper and in the CSV.
 const root = path.resolve(import.meta.dirname, "../..");
@@ -30,7 +30,7 @@ test.use({ baseURL: base });
 test.beforeAll(async () => {
   test.setTimeout(150_000);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "membership-e2e-fulfilment-"));
-  child = spawn(path.join(root, "node_modules/.bin/node"), ["api/main.ts"], {
+  child = spawn(path.join(root, "node_modules/.bin/node"), ["server/main.ts"], {
     cwd: root,
     env: {
       ...process.env,

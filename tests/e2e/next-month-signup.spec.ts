@@ -14,7 +14,7 @@ import { runSuffix } from "./tenant-support.ts";
 // billing day, and that month's packing list has the box. The business day is March 5th (CLOCK_START); the spec's
 // businesses cut off on the 4th and bill on the 6th, so a sign-up today is April's. The charge needs the demo clock
 // moved to April 6th, which the shared server of the other specs must not see (its clock only moves forward): like
-// fulfilment.spec.ts, this spec starts a server of its own (api/main.ts on a fresh embedded database, CLOCK_START,
+// fulfilment.spec.ts, this spec starts a server of its own (server/main.ts on a fresh embedded database, CLOCK_START,
 // the job queue) and moves only its clock.
 const root = path.resolve(import.meta.dirname, "../..");
 const port = Number(
@@ -32,7 +32,7 @@ test.use({ baseURL: base });
 test.beforeAll(async () => {
   test.setTimeout(150_000);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "membership-e2e-next-month-"));
-  child = spawn(path.join(root, "node_modules/.bin/node"), ["api/main.ts"], {
+  child = spawn(path.join(root, "node_modules/.bin/node"), ["server/main.ts"], {
     cwd: root,
     env: {
       ...process.env,

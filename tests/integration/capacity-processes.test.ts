@@ -9,7 +9,7 @@ import { expectMoneyBalanced, PAY } from "../support/payments.ts";
 import { killProcessGroup, listeningUrl, spawnProcessGroup, waitUntilHealthy } from "../support/server-process.ts";
 
 /**
- * Issue 20, capacity across server processes (`tsx api/main.ts`) on one PostgreSQL database: 20 members check out
+ * Issue 20, capacity across server processes (`tsx server/main.ts`) on one PostgreSQL database: 20 members check out
  * the last place of a plan at once, half on each server. Every checkout opens (an unpaid checkout holds no place)
  * and every card is charged; the settlements then race for the place under the business's capacity lock
  * (api/catalog/capacity.ts): exactly one becomes a membership, the 19 others answer "sold out" and their payments
@@ -38,7 +38,7 @@ describe.skipIf(!serverUrl)("capacity across server processes (PostgreSQL)", () 
     db = await createTestDatabase({ poolSize: 4 });
 
     const booting = ["a", "b"].map((key) => {
-      const child = spawnProcessGroup(tsx, ["api/main.ts"], {
+      const child = spawnProcessGroup(tsx, ["server/main.ts"], {
         env: {
           ...process.env,
           NODE_ENV: "development",

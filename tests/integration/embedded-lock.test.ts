@@ -1,5 +1,5 @@
 /**
- * One process per embedded database: a real server (`node api/main.ts`) on a DATA_DIR, then `billing:run`
+ * One process per embedded database: a real server (`node server/main.ts`) on a DATA_DIR, then `billing:run`
  * (`node scripts/billing-run.ts`) and a second server on the same folder, which are refused with one line naming
  * the server's pid and leave the server answering; once the server has stopped (SIGTERM) the lock is gone and
  * billing runs. A lock left by a gone process is taken over, and one folder cannot be open twice in one process.
@@ -50,9 +50,9 @@ function run(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<{ code
   });
 }
 
-/** `node api/main.ts`, listening. */
+/** `node server/main.ts`, listening. */
 async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string; output: string[] }> {
-  const child = spawnProcessGroup(node, ["api/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnProcessGroup(node, ["server/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   const output: string[] = [];
   child.stdout!.on("data", (d) => output.push(String(d)));
   child.stderr!.on("data", (d) => output.push(String(d)));
@@ -95,7 +95,7 @@ describe.skipIf(onPostgres)("the embedded database, one process at a time", () =
     expect(absolute.code).toBe(1);
     expect(absolute.stderr).toBe(`${inUse(dataDir, pid)}\n`);
 
-    const second = await run(["api/main.ts"], env);
+    const second = await run(["server/main.ts"], env);
     expect(second.code).toBe(1);
     expect(second.stderr).toBe(`${inUse(dataDir, pid)}\n`);
 

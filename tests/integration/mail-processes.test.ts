@@ -161,9 +161,9 @@ describe.skipIf(!serverUrl)("email across processes and crashes (PostgreSQL)", (
     await stop(rescuer);
   }, 120_000);
   // Last: killed servers leave their schedules behind.
-  it("two server processes (the product's api/main.ts) deliver each message once", async () => {
+  it("two server processes (the product's server/main.ts) deliver each message once", async () => {
     const servers = ["one", "two"].map(() => {
-      const child = spawnProcessGroup(path.join(root, "node_modules/.bin/tsx"), ["api/main.ts"], {
+      const child = spawnProcessGroup(path.join(root, "node_modules/.bin/tsx"), ["server/main.ts"], {
         cwd: root,
         env: {
           ...process.env,

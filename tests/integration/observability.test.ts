@@ -7,7 +7,7 @@ import { runRenewals } from "../../api/billing/renewals.ts";
 import { sandboxFor } from "../../api/billing/service.ts";
 import { openDatabase, type Database } from "../../api/db.ts";
 import { observeBillingRun } from "../../api/observability/billing-events.ts";
-import { buildApp, type App } from "../../api/server.ts";
+import { buildApp, type App } from "../../server/app.ts";
 import { createGraphQL } from "../../api/graphql/yoga.ts";
 import type { Plugin } from "graphql-yoga";
 import { testConfig, type Config } from "../../api/config.ts";

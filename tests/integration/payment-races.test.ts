@@ -10,7 +10,7 @@ import { expectMoneyBalanced, PAY, seedSavedCard } from "../support/payments.ts"
 import { killProcessGroup, listeningUrl, spawnProcessGroup, waitUntilHealthy } from "../support/server-process.ts";
 
 /**
- * Issue 12, money under races and crashes, with real server processes (`tsx api/main.ts`) on one PostgreSQL
+ * Issue 12, money under races and crashes, with real server processes (`tsx server/main.ts`) on one PostgreSQL
  * database: a restart racing a checkout of the same business (20 rounds), two checkout attempts paid crosswise at
  * once, and servers killed (SIGKILL, via the test-only CRASH_AT points of api/shared/crash-points.ts) (a) while
  * holding an idempotency claim before calling the provider and (b) after the provider took the charge but before
@@ -44,7 +44,7 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
     db = await createTestDatabase({ poolSize: 4 });
 
     const boot = async (key: keyof typeof servers, extra: Record<string, string>) => {
-      const child = spawnProcessGroup(tsx, ["api/main.ts"], {
+      const child = spawnProcessGroup(tsx, ["server/main.ts"], {
         env: {
           ...process.env,
           NODE_ENV: "development",

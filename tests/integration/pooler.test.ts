@@ -67,7 +67,7 @@ describe.skipIf(!poolerUrl)("two production server processes behind a transactio
         HOST: "127.0.0.1",
         PORT: "0",
       };
-      const child = spawnProcessGroup(tsx, ["api/main.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawnProcessGroup(tsx, ["server/main.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
       children.push(child);
       child.stdout!.on("data", (d) => logs.push(`[${name}] ${d}`));
       child.stderr!.on("data", (d) => logs.push(`[${name}] ${d}`));

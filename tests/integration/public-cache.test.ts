@@ -1,7 +1,7 @@
 import pino from "pino";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, type App } from "../../api/server.ts";
+import { buildApp, type App } from "../../server/app.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { seedFarm, type Farm } from "../contract/helpers.ts";
 import { businessPageQuery } from "../bench/queries.ts";

@@ -10,7 +10,7 @@ import pino from "pino";
 import { killProcessGroup, listeningUrl, spawnProcessGroup, waitUntilHealthy } from "../support/server-process.ts";
 
 /**
- * Issue 7, scale-out: two real server processes (`tsx api/main.ts`) on one PostgreSQL database, two billing
+ * Issue 7, scale-out: two real server processes (`tsx server/main.ts`) on one PostgreSQL database, two billing
  * runs (`scripts/billing-run.ts`) at the same time, and duplicate checkouts sent to both servers at once.
  * Exactly one charge and one order per membership and period, one membership per member and business, and
  * login throttling shared by both processes (its counters live in the database).
@@ -78,7 +78,7 @@ describe.skipIf(!serverUrl)("scale-out: two server processes and two billing run
     const booting: Promise<string>[] = [];
     for (const name of ["a", "b"]) {
       // PORT=0: each server binds a free port itself and prints it (a port picked here could be taken meanwhile).
-      const child = spawnProcessGroup(tsx, ["api/main.ts"], { env: env({ HOST: "127.0.0.1", PORT: "0", CLOCK_START }), stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawnProcessGroup(tsx, ["server/main.ts"], { env: env({ HOST: "127.0.0.1", PORT: "0", CLOCK_START }), stdio: ["ignore", "pipe", "pipe"] });
       children.push(child);
       child.stdout!.on("data", (d) => logs.push(`[${name}] ${d}`));
       child.stderr!.on("data", (d) => logs.push(`[${name}] ${d}`));

@@ -17,7 +17,7 @@ let program: string;
 beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), "server-process-"));
   program = path.join(tmp, "idle.ts");
-  // Stands in for api/main.ts: a TypeScript program that runs until it is stopped.
+  // Stands in for server/main.ts: a TypeScript program that runs until it is stopped.
   await fs.writeFile(program, `const pid: number = process.pid;\nconsole.log(pid);\nsetInterval(() => {}, 1000);\n`);
 });
 afterAll(() => fs.rm(tmp, { recursive: true, force: true }));

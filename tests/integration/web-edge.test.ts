@@ -1,5 +1,5 @@
 /**
- * The browser edge (issue 16, api/http/web-app.ts), on a small web build written here (an index.html, one hashed
+ * The browser edge (issue 16, server/web-app.ts), on a small web build written here (an index.html, one hashed
  * asset with its .br/.gz, the real robots.txt): compressed and cached assets, the app shell for navigations only,
  * real 404s, HEAD as GET, CSP and HSTS by public scheme, and a business's search and share tags in the HTML.
  */
@@ -9,7 +9,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, type App } from "../../api/server.ts";
+import { buildApp, type App } from "../../server/app.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories } from "../support/factories.ts";
 

@@ -1,6 +1,6 @@
 import pino, { type Logger } from "pino";
 import { testConfig, type Config } from "../../api/config.ts";
-import { buildApp, type App } from "../../api/server.ts";
+import { buildApp, type App } from "../../server/app.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Processes a test starts (`tsx api/main.ts`, `tsx scripts/billing-run.ts`) and must stop entirely. tsx runs the
+ * Processes a test starts (`tsx server/main.ts`, `tsx scripts/billing-run.ts`) and must stop entirely. tsx runs the
  * program in a child process of its own, so a signal sent to the process the test spawned reaches only tsx, and
  * SIGKILL (which tsx cannot relay) leaves the server running, orphaned, after the suite. Each process is started
  * in a process group of its own instead, and stopped by signalling the whole group.

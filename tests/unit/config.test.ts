@@ -127,13 +127,13 @@ describe("configErrorLine", () => {
 describe("the server with a refused setting", () => {
   const ROOT = path.resolve(import.meta.dirname, "../..");
 
-  /** Starts api/main.ts with these settings and waits for it to exit. */
+  /** Starts server/main.ts with these settings and waits for it to exit. */
   function start(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
     const { DATABASE_URL: _d, PORT: _p, NODE_ENV: _n, ...base } = process.env;
     return new Promise((resolve) => {
       execFile(
         path.join(ROOT, "node_modules/.bin/tsx"),
-        ["api/main.ts"],
+        ["server/main.ts"],
         { cwd: ROOT, env: { ...base, DATA_DIR: path.join(os.tmpdir(), `config-test-${process.pid}-never-created`), ...env }, timeout: 60_000 },
         (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
       );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isValidSlug, normalizeSlug, SLUG_MAX_LENGTH, slugFor } from "../../api/shared/slug.ts";
-import { requestTenant, tenantFromHost } from "../../api/tenancy.ts";
+import { requestTenant, tenantFromHost } from "../../server/tenancy.ts";
 
 // api/shared/slug.ts is the one slug rule of the server and the web app (the create-business form previews with
 // it, imported as @shared/slug.ts): its tests stand here, once.

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { webBuildKind } from "../../api/http/web-app.ts";
+import { webBuildKind } from "../../server/web-app.ts";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "web-build-kind-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -3,22 +3,22 @@ import Fastify, { type FastifyError, type FastifyRequest } from "fastify";
 import cors from "@fastify/cors";
 import helmet from "helmet";
 import pino, { type Logger } from "pino";
-import type { Config } from "./config.ts";
-import type { RequestContext } from "./context.ts";
-import type { Database } from "./db.ts";
-import type { JobQueue } from "./jobs/queue.ts";
-import type { Clock } from "./shared/clock.ts";
-import { resolveActor } from "./auth/sessions.ts";
+import type { Config } from "../api/config.ts";
+import type { RequestContext } from "../api/context.ts";
+import type { Database } from "../api/db.ts";
+import type { JobQueue } from "../api/jobs/queue.ts";
+import type { Clock } from "../api/shared/clock.ts";
+import { resolveActor } from "../api/auth/sessions.ts";
 import { requestTenant } from "./tenancy.ts";
 import { corsPolicy } from "./cors.ts";
-import { cachedPublicResponse, createGraphQL, MASKED_ERROR_MESSAGE } from "./graphql/yoga.ts";
+import { cachedPublicResponse, createGraphQL, MASKED_ERROR_MESSAGE } from "../api/graphql/yoga.ts";
 import { restCompat } from "../rest-compat/index.ts";
-import { installInputLimits } from "./http/input-limits.ts";
-import { serveWebApp } from "./http/web-app.ts";
-import { stripeWebhookRoute } from "./billing/webhooks.ts";
-import { uploadFileRoutes } from "./uploads/routes.ts";
-import { PublicPageCache } from "./pages/public-cache.ts";
-import { actorLogBindings, bindRequestLog, installObservability, noteRequestError, QuietRequestLog, requestIdOptions, withErrorStacks } from "./observability/index.ts";
+import { installInputLimits } from "../api/http/input-limits.ts";
+import { serveWebApp } from "./web-app.ts";
+import { stripeWebhookRoute } from "../api/billing/webhooks.ts";
+import { uploadFileRoutes } from "../api/uploads/routes.ts";
+import { PublicPageCache } from "../api/pages/public-cache.ts";
+import { actorLogBindings, bindRequestLog, installObservability, noteRequestError, QuietRequestLog, requestIdOptions, withErrorStacks } from "../api/observability/index.ts";
 
 export interface AppDeps {
   config: Config;
@@ -76,7 +76,7 @@ export async function buildApp({ config, db, clock, logger, jobs }: AppDeps) {
       done(err as Error | undefined);
     }),
   );
-  // Spec §7: one API host, credentials sent. One policy for every route, in every environment (api/cors.ts):
+  // Spec §7: one API host, credentials sent. One policy for every route, in every environment (server/cors.ts):
   // the main host and its tenant subdomains, scheme checked; any other Origin gets no Access-Control-* header.
   const corsOrigins = corsPolicy({ publicHost: config.publicHost, production: config.env === "production" });
   await app.register(cors, {
@@ -150,7 +150,7 @@ export async function buildApp({ config, db, clock, logger, jobs }: AppDeps) {
     await uploadFileRoutes(app, { dir: config.uploadsDir });
   }
 
-  // The web app, its assets and files, and every 404 (api/http/web-app.ts).
+  // The web app, its assets and files, and every 404 (server/web-app.ts).
   await serveWebApp(app, { config, serviceContext });
   return app;
 }

@@ -1,7 +1,7 @@
 /** The signed-in member's own memberships, orders and skips (spec §4 portal), as fields of User: ./member-reads.ts. */
-import { builder } from "../graphql/builder.ts";
-import * as reads from "./member-reads.ts";
-import { MembershipNode, OrderNode, SkipObject } from "./schema.ts";
+import { builder } from "../../builder.ts";
+import * as reads from "../../../subscriptions/member-reads.ts";
+import { MembershipNode, OrderNode, SkipObject } from "./membership.ts";
 
 builder.prismaObjectFields("User", (t) => ({
   subscriptions: t.prismaField({

@@ -1,20 +1,20 @@
-import { builder } from "../graphql/builder.ts";
-import { payloadQuery } from "../graphql/payload-query.ts";
-import { RULE_ERRORS, ErrorInterface } from "../graphql/errors.ts";
-import { FulfillmentModeEnum } from "../catalog/schema.ts";
-import { AddressInput } from "../users/schema.ts";
-import { MembershipNode } from "../subscriptions/schema.ts";
-import { ValidationError } from "../shared/errors.ts";
-import { bpsToPercent } from "../pages/content.ts";
-import type { PaymentIntentInfo, SetupIntentInfo } from "./provider.ts";
-import { SandboxCardError } from "./sandbox-cards.ts";
-import { quoteSelection, startCheckout, type Quote, type StartedCheckout as StartedCheckoutResult } from "./checkout.ts";
-import { completeCheckout, type CompletedCheckout as CompletedCheckoutResult } from "./complete-checkout.ts";
-import { defaultCardOf, finishCardUpdate, promotePaymentMethod, SingleUsePaymentMethodError, startCardUpdate } from "./cards.ts";
-import { sandboxFor } from "./service.ts";
-import { completeSignup } from "./signup.ts";
-import { itemiseQuote } from "./breakdown.ts";
-import { PriceBreakdownRef } from "./breakdown-schema.ts";
+import { builder } from "../builder.ts";
+import { payloadQuery } from "../payload-query.ts";
+import { RULE_ERRORS, ErrorInterface } from "../errors.ts";
+import { FulfillmentModeEnum } from "./catalog.ts";
+import { AddressInput } from "./users.ts";
+import { MembershipNode } from "./memberships/membership.ts";
+import { ValidationError } from "../../shared/errors.ts";
+import { bpsToPercent } from "../../pages/content.ts";
+import type { PaymentIntentInfo, SetupIntentInfo } from "../../billing/provider.ts";
+import { SandboxCardError } from "../../billing/sandbox-cards.ts";
+import { quoteSelection, startCheckout, type Quote, type StartedCheckout as StartedCheckoutResult } from "../../billing/checkout.ts";
+import { completeCheckout, type CompletedCheckout as CompletedCheckoutResult } from "../../billing/complete-checkout.ts";
+import { defaultCardOf, finishCardUpdate, promotePaymentMethod, SingleUsePaymentMethodError, startCardUpdate } from "../../billing/cards.ts";
+import { sandboxFor } from "../../billing/service.ts";
+import { completeSignup } from "../../billing/signup.ts";
+import { itemiseQuote } from "../../billing/breakdown.ts";
+import { PriceBreakdownRef } from "./price-breakdown.ts";
 
 const CheckoutSelectionInput = builder.inputType("CheckoutSelectionInput", {
   fields: (t) => ({

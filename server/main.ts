@@ -1,21 +1,21 @@
 import closeWithGrace from "close-with-grace";
 import type { AddressInfo } from "node:net";
 import pino from "pino";
-import { loadConfigOrExit } from "./config.ts";
-import { configuredDatabase, openDatabase, type Database } from "./db.ts";
-import { exitIfInUse } from "./embedded-lock.ts";
-import { buildApp } from "./server.ts";
-import { startJobQueue, type JobQueue } from "./jobs/queue.ts";
-import { eventsPruneJob, eventsPruneSchedule } from "./jobs/events-prune-job.ts";
-import { renewalSchedule, renewalsJob } from "./jobs/renewals-job.ts";
-import { FULFILMENT_FREEZE_QUEUE, fulfilmentFreezeJob, fulfilmentFreezeSchedule } from "./jobs/fulfilment-job.ts";
-import { MAIL_DISPATCH_QUEUE, mailJobs, mailSchedules } from "./jobs/mail-jobs.ts";
-import { queueDueWork } from "./jobs/due-work.ts";
-import { smtpTransport } from "./mail/transport.ts";
-import { ShiftedClock, systemClock, type Clock } from "./shared/clock.ts";
+import { loadConfigOrExit } from "../api/config.ts";
+import { configuredDatabase, openDatabase, type Database } from "../api/db.ts";
+import { exitIfInUse } from "../api/embedded-lock.ts";
+import { buildApp } from "./app.ts";
+import { startJobQueue, type JobQueue } from "../api/jobs/queue.ts";
+import { eventsPruneJob, eventsPruneSchedule } from "../api/jobs/events-prune-job.ts";
+import { renewalSchedule, renewalsJob } from "../api/jobs/renewals-job.ts";
+import { FULFILMENT_FREEZE_QUEUE, fulfilmentFreezeJob, fulfilmentFreezeSchedule } from "../api/jobs/fulfilment-job.ts";
+import { MAIL_DISPATCH_QUEUE, mailJobs, mailSchedules } from "../api/jobs/mail-jobs.ts";
+import { queueDueWork } from "../api/jobs/due-work.ts";
+import { smtpTransport } from "../api/mail/transport.ts";
+import { ShiftedClock, systemClock, type Clock } from "../api/shared/clock.ts";
 
 /**
- * The server: `node api/main.ts` (Node's own type stripping; `npm start` imports this module in its own process).
+ * The server: `node server/main.ts` (Node's own type stripping; `npm start` imports this module in its own process).
  *
  * Stopping: SIGTERM, SIGINT or SIGHUP (or `shutdown()`, which start.mjs calls when npm goes away) stops accepting
  * connections, lets in-flight requests finish (at most DRAIN_LIMIT_MS, then their connections are closed), stops

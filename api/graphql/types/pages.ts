@@ -1,12 +1,12 @@
-import { builder } from "../graphql/builder.ts";
-import { can } from "../auth/policy.ts";
-import { payloadQuery } from "../graphql/payload-query.ts";
-import { COMMON_ERRORS } from "../graphql/errors.ts";
-import type { Page } from "../generated/prisma/client.ts";
-import { AddonInputRef, PlanInputRef } from "../catalog/schema.ts";
-import { bpsToPercent, docOf, FULFILLMENT_POINTS_MAX, faqsWithDocsOf, galleryOf, socialOf, themeOf, type FaqWithDoc, type Social, type Theme } from "./content.ts";
-import * as pages from "./service.ts";
-import { platformStats, type PlatformStats } from "./platform-stats.ts";
+import { builder } from "../builder.ts";
+import { can } from "../../auth/policy.ts";
+import { payloadQuery } from "../payload-query.ts";
+import { COMMON_ERRORS } from "../errors.ts";
+import type { Page } from "../../generated/prisma/client.ts";
+import { AddonInputRef, PlanInputRef } from "./catalog.ts";
+import { bpsToPercent, docOf, FULFILLMENT_POINTS_MAX, faqsWithDocsOf, galleryOf, socialOf, themeOf, type FaqWithDoc, type Social, type Theme } from "../../pages/content.ts";
+import * as pages from "../../pages/service.ts";
+import { platformStats, type PlatformStats } from "../../pages/platform-stats.ts";
 
 // ── Output: page content (spec §3) ───────────────────────────────────────────────────────────────────
 

@@ -2,7 +2,7 @@
  * Tenant resolution (spec §1, §7): a business is served at {slug}.{PUBLIC_HOST}; requests may also name the
  * tenant in the X-Tenant header. What a slug is: api/shared/slug.ts.
  */
-import { isValidSlug } from "./shared/slug.ts";
+import { isValidSlug } from "../api/shared/slug.ts";
 
 const stripPort = (host: string) => host.replace(/:\d+$/, "");
 

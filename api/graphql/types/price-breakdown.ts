@@ -1,6 +1,6 @@
-import { builder } from "../graphql/builder.ts";
-import { bpsToPercent } from "../pages/content.ts";
-import type { ItemisedPrice, PriceLine, PriceLineKind } from "./breakdown.ts";
+import { builder } from "../builder.ts";
+import { bpsToPercent } from "../../pages/content.ts";
+import type { ItemisedPrice, PriceLine, PriceLineKind } from "../../billing/breakdown.ts";
 
 const PRICE_LINE_KINDS = {
   PLAN: { description: "The plan at its pickup price (or its whole price when it has no pickup price)." },

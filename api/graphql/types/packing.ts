@@ -1,19 +1,19 @@
 /** Fulfilment of a month (issue 20): Business.fulfilment(month) and the operators' freezePackingSnapshot. */
 import { resolveCursorConnection } from "@pothos/plugin-relay";
-import { builder } from "../graphql/builder.ts";
-import { COMMON_ERRORS } from "../graphql/errors.ts";
-import { CURSOR_DECODER } from "../graphql/cursors.ts";
-import { controlCharacterIn } from "../http/input-limits.ts";
-import { MAX_ROW_ID, numericId } from "../graphql/ids.ts";
-import { FulfillmentModeEnum } from "../catalog/schema.ts";
-import { isoDate } from "../shared/calendar.ts";
-import { globalId } from "../shared/global-id.ts";
-import type { Difference } from "./differences.ts";
-import type { FulfillmentMode } from "../generated/prisma/client.ts";
-import { ValidationError } from "../shared/errors.ts";
-import { MODE_ORDER, toModeCode } from "../shared/fulfillment.ts";
-import type { Box, Count, PackingKey, PlanModeCount, PreviewMember } from "./preview.ts";
-import * as fulfilment from "./service.ts";
+import { builder } from "../builder.ts";
+import { COMMON_ERRORS } from "../errors.ts";
+import { CURSOR_DECODER } from "../cursors.ts";
+import { controlCharacterIn } from "../../http/input-limits.ts";
+import { MAX_ROW_ID, numericId } from "../ids.ts";
+import { FulfillmentModeEnum } from "./catalog.ts";
+import { isoDate } from "../../shared/calendar.ts";
+import { globalId } from "../../shared/global-id.ts";
+import type { Difference } from "../../fulfilment/differences.ts";
+import type { FulfillmentMode } from "../../generated/prisma/client.ts";
+import { ValidationError } from "../../shared/errors.ts";
+import { MODE_ORDER, toModeCode } from "../../shared/fulfillment.ts";
+import type { Box, Count, PackingKey, PlanModeCount, PreviewMember } from "../../fulfilment/preview.ts";
+import * as fulfilment from "../../fulfilment/service.ts";
 
 const CycleStateEnum = builder.enumType("FulfilmentCycleState", {
   description: "OPEN: before the freeze, boxes are the preview's. FROZEN: the packing snapshot exists, boxes are its copies.",

@@ -1,15 +1,15 @@
 /** Membership actions (spec §2, §4): skip, change (and its quote), cancel, restart. Each calls one service function. */
-import { builder } from "../graphql/builder.ts";
-import { payloadQuery } from "../graphql/payload-query.ts";
-import { RULE_ERRORS } from "../graphql/errors.ts";
-import { numericId } from "../graphql/ids.ts";
-import { FulfillmentModeEnum } from "../catalog/schema.ts";
-import * as subscriptions from "./service.ts";
-import * as restart from "./restart.ts";
-import { MembershipNode } from "./schema.ts";
-import { PriceBreakdownRef } from "../billing/breakdown-schema.ts";
-import { AddressInput } from "../users/schema.ts";
-import * as address from "./address.ts";
+import { builder } from "../../builder.ts";
+import { payloadQuery } from "../../payload-query.ts";
+import { RULE_ERRORS } from "../../errors.ts";
+import { numericId } from "../../ids.ts";
+import { FulfillmentModeEnum } from "../catalog.ts";
+import * as subscriptions from "../../../subscriptions/service.ts";
+import * as restart from "../../../subscriptions/restart.ts";
+import { MembershipNode } from "./membership.ts";
+import { PriceBreakdownRef } from "../price-breakdown.ts";
+import { AddressInput } from "../users.ts";
+import * as address from "../../../subscriptions/address.ts";
 
 const MembershipIdInput = (name: string) =>
   builder.inputType(name, {

@@ -1,7 +1,7 @@
 /** Memberships and orders of businesses (spec §2 admin memberships table; partners): Business fields and Query.memberships. */
-import { builder } from "../graphql/builder.ts";
-import * as membershipsList from "./memberships-list.ts";
-import { MembershipNode, MembershipStatusFilterEnum } from "./schema.ts";
+import { builder } from "../../builder.ts";
+import * as membershipsList from "../../../subscriptions/memberships-list.ts";
+import { MembershipNode, MembershipStatusFilterEnum } from "./membership.ts";
 
 // Both memberships lists pass their `query` (page and selection) to the service: one keyset statement returns
 // the page's rows with the fields the query selects.

@@ -1,10 +1,10 @@
-import { builder } from "../graphql/builder.ts";
-import { FulfillmentMode } from "../generated/prisma/enums.ts";
-import { canReadAddon, canReadPlan } from "../auth/read-rules.ts";
-import type { GraphQLContext } from "../graphql/builder.ts";
-import type { FulfillmentMode as Mode } from "../generated/prisma/client.ts";
-import { hasCapacity, placesTaken, soldOutOf, type PlacesTaken } from "./capacity.ts";
-import { planPriceCents, planVariations, variationFor, type VariationView } from "./service.ts";
+import { builder } from "../builder.ts";
+import { FulfillmentMode } from "../../generated/prisma/enums.ts";
+import { canReadAddon, canReadPlan } from "../../auth/read-rules.ts";
+import type { GraphQLContext } from "../builder.ts";
+import type { FulfillmentMode as Mode } from "../../generated/prisma/client.ts";
+import { hasCapacity, placesTaken, soldOutOf, type PlacesTaken } from "../../catalog/capacity.ts";
+import { planPriceCents, planVariations, variationFor, type VariationView } from "../../catalog/service.ts";
 
 export const FulfillmentModeEnum = builder.enumType(FulfillmentMode, {
   name: "FulfillmentMode",

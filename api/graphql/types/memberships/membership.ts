@@ -2,22 +2,22 @@
  * GraphQL types of memberships and orders (spec §3 shapes, §4 states). Their lists are in ./portal-schema.ts
  * (the member's own) and ./memberships-schema.ts (a business's, the admin table); actions in ./mutations-schema.ts.
  */
-import type { ServiceContext } from "../context.ts";
-import { builder } from "../graphql/builder.ts";
-import { OrderKind, SubscriptionStatus } from "../generated/prisma/enums.ts";
-import { addressSchema } from "../users/service.ts";
-import { AddressRef } from "../users/schema.ts";
-import { FulfillmentModeEnum } from "../catalog/schema.ts";
-import { canReadMembership, canReadOrder } from "../auth/read-rules.ts";
-import * as subscriptions from "./service.ts";
-import * as timing from "./timing.ts";
-import { orderSelectionView, orderStatus, type OrderStatus } from "./orders.ts";
-import { itemiseOrder } from "../billing/breakdown.ts";
-import { scheduledChangeBreakdown } from "../billing/renewal-pricing.ts";
-import { PriceBreakdownRef } from "../billing/breakdown-schema.ts";
-import { preloadedChange } from "./member-reads.ts";
-import { covers } from "../selection-sql/index.ts";
-import { soldOutForChange, type SoldOut } from "../catalog/capacity.ts";
+import type { ServiceContext } from "../../../context.ts";
+import { builder } from "../../builder.ts";
+import { OrderKind, SubscriptionStatus } from "../../../generated/prisma/enums.ts";
+import { addressSchema } from "../../../users/service.ts";
+import { AddressRef } from "../users.ts";
+import { FulfillmentModeEnum } from "../catalog.ts";
+import { canReadMembership, canReadOrder } from "../../../auth/read-rules.ts";
+import * as subscriptions from "../../../subscriptions/service.ts";
+import * as timing from "../../../subscriptions/timing.ts";
+import { orderSelectionView, orderStatus, type OrderStatus } from "../../../subscriptions/orders.ts";
+import { itemiseOrder } from "../../../billing/breakdown.ts";
+import { scheduledChangeBreakdown } from "../../../billing/renewal-pricing.ts";
+import { PriceBreakdownRef } from "../price-breakdown.ts";
+import { preloadedChange } from "../../../subscriptions/member-reads.ts";
+import { covers } from "../../../selection-sql/index.ts";
+import { soldOutForChange, type SoldOut } from "../../../catalog/capacity.ts";
 
 // ---------------------------------------------------------------------------------------------------------
 // Enums

@@ -1,6 +1,6 @@
-import { builder } from "../graphql/builder.ts";
-import { MembershipNode } from "../subscriptions/schema.ts";
-import * as metrics from "./service.ts";
+import { builder } from "../builder.ts";
+import { MembershipNode } from "./memberships/membership.ts";
+import * as metrics from "../../metrics/service.ts";
 
 const Totals = builder.objectRef<metrics.Totals>("MetricsTotals").implement({
   fields: (t) => ({

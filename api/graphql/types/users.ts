@@ -1,13 +1,13 @@
-import { builder } from "../graphql/builder.ts";
-import { payloadQuery } from "../graphql/payload-query.ts";
-import { COMMON_ERRORS } from "../graphql/errors.ts";
-import { ConflictError, RateLimitedError, RuleViolationError, ValidationError } from "../shared/errors.ts";
-import type { User } from "../generated/prisma/client.ts";
-import { can } from "../auth/policy.ts";
-import { canReadUser, grantSelf } from "../auth/read-rules.ts";
-import * as users from "./service.ts";
-import { numericId } from "../graphql/ids.ts";
-import { saveProfileAndMoveBoxes } from "../subscriptions/address.ts";
+import { builder } from "../builder.ts";
+import { payloadQuery } from "../payload-query.ts";
+import { COMMON_ERRORS } from "../errors.ts";
+import { ConflictError, RateLimitedError, RuleViolationError, ValidationError } from "../../shared/errors.ts";
+import type { User } from "../../generated/prisma/client.ts";
+import { can } from "../../auth/policy.ts";
+import { canReadUser, grantSelf } from "../../auth/read-rules.ts";
+import * as users from "../../users/service.ts";
+import { numericId } from "../ids.ts";
+import { saveProfileAndMoveBoxes } from "../../subscriptions/address.ts";
 
 export const AddressRef = builder.objectRef<users.Address>("Address").implement({
   fields: (t) => ({

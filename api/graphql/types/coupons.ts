@@ -1,12 +1,12 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
-import { builder } from "../graphql/builder.ts";
-import { payloadQuery } from "../graphql/payload-query.ts";
-import { COMMON_ERRORS } from "../graphql/errors.ts";
-import { CouponType } from "../generated/prisma/enums.ts";
-import { ConflictError } from "../shared/errors.ts";
-import { numericId } from "../graphql/ids.ts";
-import { canReadCoupon } from "../auth/read-rules.ts";
-import * as coupons from "./service.ts";
+import { builder } from "../builder.ts";
+import { payloadQuery } from "../payload-query.ts";
+import { COMMON_ERRORS } from "../errors.ts";
+import { CouponType } from "../../generated/prisma/enums.ts";
+import { ConflictError } from "../../shared/errors.ts";
+import { numericId } from "../ids.ts";
+import { canReadCoupon } from "../../auth/read-rules.ts";
+import * as coupons from "../../coupons/service.ts";
 
 const CouponTypeEnum = builder.enumType(CouponType, { name: "CouponType" });
 

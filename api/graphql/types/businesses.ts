@@ -1,16 +1,16 @@
-import { builder } from "../graphql/builder.ts";
-import { payloadQuery } from "../graphql/payload-query.ts";
-import { COMMON_ERRORS, RULE_ERRORS } from "../graphql/errors.ts";
-import { BusinessRole } from "../generated/prisma/enums.ts";
-import { can } from "../auth/policy.ts";
-import { canReadApiToken, canReadBusiness, canReadBusinessUser } from "../auth/read-rules.ts";
-import { catalogueQuery } from "../catalog/service.ts";
-import { isoDate, localDate } from "../shared/calendar.ts";
-import { signupTerms } from "../subscriptions/rules.ts";
-import { UserSummary } from "../users/schema.ts";
-import { NotFoundError, ValidationError } from "../shared/errors.ts";
-import type { ServiceContext } from "../context.ts";
-import * as businesses from "./service.ts";
+import { builder } from "../builder.ts";
+import { payloadQuery } from "../payload-query.ts";
+import { COMMON_ERRORS, RULE_ERRORS } from "../errors.ts";
+import { BusinessRole } from "../../generated/prisma/enums.ts";
+import { can } from "../../auth/policy.ts";
+import { canReadApiToken, canReadBusiness, canReadBusinessUser } from "../../auth/read-rules.ts";
+import { catalogueQuery } from "../../catalog/service.ts";
+import { isoDate, localDate } from "../../shared/calendar.ts";
+import { signupTerms } from "../../subscriptions/rules.ts";
+import { UserSummary } from "./users.ts";
+import { NotFoundError, ValidationError } from "../../shared/errors.ts";
+import type { ServiceContext } from "../../context.ts";
+import * as businesses from "../../businesses/service.ts";
 
 /** Spec §5's refusal or a next-month sign-up, today in the business's time zone (subscriptions/rules.ts signupTerms). */
 function signupTermsOf(ctx: { clock: { now(): Date } }, b: { timeZone: string; page: { cutoffDay: number | null; billingDay: number; afterCutoff: "REFUSE" | "NEXT_MONTH" } | null }) {

@@ -1,7 +1,7 @@
 /**
- * Search and share tags of a business page (issue 16): the `<head>` lines a crawler or a link preview reads from
+ * Search and share tags of a business page: the `<head>` lines a crawler or a link preview reads from
  * the HTML of `/b/{slug}` and of a tenant's home page, before any script runs. Pure functions: the business is
- * read by api/http/web-app.ts through the domain services.
+ * read by server/web-app.ts through the domain services.
  */
 
 /** Text or attribute value made inert in HTML (every context the tags use: element text and quoted attributes). */
@@ -28,24 +28,6 @@ function shortDescription(text: string, max = DESCRIPTION_LENGTH): string {
   const cut = plain.slice(0, max - 1);
   const edge = cut.lastIndexOf(" ");
   return `${(edge > max / 2 ? cut.slice(0, edge) : cut).replace(/[\s,;:.–-]+$/, "")}…`;
-}
-
-/** Spec §1: a business is served at {slug}.{host}, or at /b/{slug} on localhost, loopback and IP-address hosts. */
-export function businessUrl(slug: string, publicScheme: string, publicHost: string): string {
-  const hostname = publicHost.replace(/:\d+$/, "");
-  const local = hostname === "localhost" || hostname.endsWith(".localhost") || /^[\d.]+$/.test(hostname) || hostname.startsWith("[");
-  return local ? `${publicScheme}://${publicHost}/b/${encodeURIComponent(slug)}` : `${publicScheme}://${slug}.${publicHost}/`;
-}
-
-/** An image address as an absolute http(s) URL (uploads and demo images are paths on the main host), or null. */
-export function absoluteUrl(src: string | null | undefined, origin: string): string | null {
-  if (!src) return null;
-  try {
-    const url = new URL(src, `${origin}/`);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
-  } catch {
-    return null;
-  }
 }
 
 export interface BusinessShare {

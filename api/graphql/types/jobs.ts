@@ -1,8 +1,8 @@
-import { builder } from "../graphql/builder.ts";
-import { COMMON_ERRORS } from "../graphql/errors.ts";
-import { ConflictError } from "../shared/errors.ts";
-import * as demoClock from "./demo-clock.ts";
-import * as jobs from "./service.ts";
+import { builder } from "../builder.ts";
+import { COMMON_ERRORS } from "../errors.ts";
+import { ConflictError } from "../../shared/errors.ts";
+import * as demoClock from "../../jobs/demo-clock.ts";
+import * as jobs from "../../jobs/service.ts";
 
 const JobRunStateEnum = builder.enumType("JobRunState", {
   description: "Where a job is: queued (CREATED), waiting for a retry after a failed attempt (RETRY), running (ACTIVE), or finished.",

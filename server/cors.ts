@@ -1,4 +1,4 @@
-import { isValidSlug } from "./shared/slug.ts";
+import { isValidSlug } from "../api/shared/slug.ts";
 
 /**
  * The one CORS policy of the server (`/graphql`, `/api` and every other route; graphql-yoga's own CORS is off).

@@ -1,10 +1,10 @@
-import { builder } from "../graphql/builder.ts";
-import { COMMON_ERRORS, RULE_ERRORS } from "../graphql/errors.ts";
-import { numericId } from "../graphql/ids.ts";
-import { MailStatus } from "../generated/prisma/enums.ts";
-import { ValidationError } from "../shared/errors.ts";
-import * as mail from "./service.ts";
-import { isTemplateName, TEMPLATES } from "./templates.ts";
+import { builder } from "../builder.ts";
+import { COMMON_ERRORS, RULE_ERRORS } from "../errors.ts";
+import { numericId } from "../ids.ts";
+import { MailStatus } from "../../generated/prisma/enums.ts";
+import { ValidationError } from "../../shared/errors.ts";
+import * as mail from "../../mail/service.ts";
+import { isTemplateName, TEMPLATES } from "../../mail/templates.ts";
 
 const MailStatusEnum = builder.enumType(MailStatus, {
   name: "MailStatus",
