@@ -2,8 +2,8 @@ import type { Config } from "./config.ts";
 import type { PrismaClient } from "./db.ts";
 import type { Clock } from "./shared/clock.ts";
 import type { BusinessRole, PaymentMethod, User } from "./generated/prisma/client.ts";
-import type { PublicPageCache } from "./pages/public-cache.ts";
-import type { JobQueue } from "./jobs/queue.ts";
+import type { PublicPageCache } from "./cache/public-pages.ts";
+import type { JobQueue } from "./queue/job-queue.ts";
 import type { Log } from "./shared/log.ts";
 
 /** Who is making the request, resolved from the bearer token on the server (never from client claims). */
@@ -47,9 +47,9 @@ export interface ServiceContext {
   ip: string;
   /** Per-request memo of the actor's role in each business (policy checks). */
   roleCache: Map<number, BusinessRole | null>;
-  /** The process's cache of public pages (api/pages/public-cache.ts); writes that change a page invalidate it. */
+  /** The process's cache of public pages (api/cache/public-pages.ts); writes that change a page invalidate it. */
   publicCache?: PublicPageCache;
-  /** The process's job queue (api/jobs/queue.ts); absent where no queue runs (most tests, scripts). */
+  /** The process's job queue (api/queue/job-queue.ts); absent where no queue runs (most tests, scripts). */
   jobs?: JobQueue;
 }
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { ServiceContext } from "../api/context.ts";
 import * as businesses from "../api/businesses/service.ts";
 import * as pages from "../api/pages/service.ts";
-import { cachedPublicPage } from "../api/pages/public-cache.ts";
+import { cachedPublicPage } from "../api/cache/public-pages.ts";
 import { ContentResponse, pageContentJson, SaveContentBody, serviceCatalogue, serviceContent, type PageContentJson } from "./page-format.ts";
 import { businessIdParams, type Router } from "./router.ts";
 

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { Prisma } from "../api/generated/prisma/client.ts";
 import { addressSchema } from "../api/users/service.ts";
-import { orderSelectionView } from "../api/subscriptions/orders.ts";
+import { orderSelectionView } from "../api/billing/orders.ts";
 import { formatCents } from "../api/shared/money.ts";
 
 /** Spec status words: lower-case (active, canceled, past_due, incomplete). */

@@ -6,7 +6,7 @@ import pino, { type Logger } from "pino";
 import type { Config } from "../api/config.ts";
 import type { RequestContext } from "../api/context.ts";
 import type { Database } from "../api/db.ts";
-import type { JobQueue } from "../api/jobs/queue.ts";
+import type { JobQueue } from "../api/queue/job-queue.ts";
 import type { Clock } from "../api/shared/clock.ts";
 import { resolveActor } from "../api/auth/sessions.ts";
 import { requestTenant } from "./tenancy.ts";
@@ -17,7 +17,7 @@ import { installInputLimits } from "../api/http/input-limits.ts";
 import { serveWebApp } from "./web-app.ts";
 import { stripeWebhookRoute } from "../api/billing/webhooks.ts";
 import { uploadFileRoutes } from "../api/uploads/routes.ts";
-import { PublicPageCache } from "../api/pages/public-cache.ts";
+import { PublicPageCache } from "../api/cache/public-pages.ts";
 import { actorLogBindings, bindRequestLog, installObservability, noteRequestError, QuietRequestLog, requestIdOptions, withErrorStacks } from "../api/observability/index.ts";
 
 export interface AppDeps {

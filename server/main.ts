@@ -5,7 +5,7 @@ import { loadConfigOrExit } from "../api/config.ts";
 import { configuredDatabase, openDatabase, type Database } from "../api/db.ts";
 import { exitIfInUse } from "../api/embedded-lock.ts";
 import { buildApp } from "./app.ts";
-import { startJobQueue, type JobQueue } from "../api/jobs/queue.ts";
+import { startJobQueue, type JobQueue } from "../api/queue/job-queue.ts";
 import { eventsPruneJob, eventsPruneSchedule } from "../api/jobs/events-prune-job.ts";
 import { renewalSchedule, renewalsJob } from "../api/jobs/renewals-job.ts";
 import { FULFILMENT_FREEZE_QUEUE, fulfilmentFreezeJob, fulfilmentFreezeSchedule } from "../api/jobs/fulfilment-job.ts";

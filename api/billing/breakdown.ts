@@ -6,8 +6,8 @@
  */
 import type { FulfillmentMode } from "../generated/prisma/client.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
-import { orderSelectionView } from "../subscriptions/orders.ts";
-import type { PriceBreakdown } from "./pricing.ts";
+import { orderSelectionView } from "./orders.ts";
+import type { PriceBreakdown } from "../rules/pricing.ts";
 
 export type PriceLineKind = "PLAN" | "SURCHARGE" | "ADDON" | "DISCOUNT" | "TAX";
 

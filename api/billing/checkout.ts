@@ -3,17 +3,18 @@ import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import type { FulfillmentMode } from "../generated/prisma/client.ts";
 import { requireMember, requireUser } from "../auth/policy.ts";
-import { MEMBER_STATUSES } from "../businesses/service.ts";
+import { MEMBER_STATUSES } from "../rules/member.ts";
 import { assertPlaceAvailable } from "../catalog/capacity.ts";
 import { variationFor } from "../catalog/service.ts";
-import { discountCents, findActiveCoupon } from "../coupons/service.ts";
+import { findActiveCoupon } from "../coupons/service.ts";
+import { discountCents } from "../rules/pricing.ts";
 import { enteredAddressSchema } from "../users/service.ts";
-import { choosePoint, pointInDetails } from "../subscriptions/fulfillment-point.ts";
+import { choosePoint, pointInDetails } from "../rules/fulfillment-point.ts";
 import { addMonths, isoDate, localDate, parseYearMonth } from "../shared/calendar.ts";
 import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
 import { noBidiControls, parseInput } from "../shared/validation.ts";
-import { signupTerms } from "../subscriptions/rules.ts";
-import { priceSelection, type PriceBreakdown } from "./pricing.ts";
+import { signupTerms } from "../rules/dates.ts";
+import { priceSelection, type PriceBreakdown } from "../rules/pricing.ts";
 import { providerFor, recordPayment } from "./service.ts";
 import { PurchaseSchema, type Purchase } from "./purchase.ts";
 import { lockMember, samePurchase } from "./settlement.ts";
@@ -32,7 +33,7 @@ const SelectionSchema = z.object({
   mode: z.enum(["PICKUP", "SHIPPING", "DELIVERY"]),
   /** Add-on refs (spec chosenAddonIds). */
   addonRefs: z.array(z.string().trim().min(1)).max(50).default([]),
-  /** The pickup point (PICKUP) or delivery area (DELIVERY) chosen from the page's list (subscriptions/fulfillment-point.ts). */
+  /** The pickup point (PICKUP) or delivery area (DELIVERY) chosen from the page's list (api/rules/fulfillment-point.ts). */
   fulfillmentPoint: z.string().max(500).optional(),
   /** The spec selection's free text (REST): taken as the point only when it names one exactly. */
   fulfillmentDetails: z.string().max(2000).optional(),

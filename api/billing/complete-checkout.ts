@@ -9,7 +9,7 @@ import { requireMember } from "../auth/policy.ts";
 import { SoldOutError } from "../catalog/capacity.ts";
 import { addMonths, isoDate } from "../shared/calendar.ts";
 import { ConflictError, NotFoundError, RuleViolationError } from "../shared/errors.ts";
-import { memberAddress } from "../subscriptions/rules.ts";
+import { memberAddress } from "../rules/member.ts";
 import { saveDefaultCard } from "./cards.ts";
 import { providerFor, recordPayment } from "./service.ts";
 import { refundedMessage, refundUnmatched, settlePaidPeriod } from "./settlement.ts";

@@ -2,7 +2,7 @@ import DataLoader from "dataloader";
 import type { Addon, FulfillmentMode } from "../generated/prisma/client.ts";
 import type { PrismaClient } from "../db.ts";
 import { variationFor } from "../catalog/service.ts";
-import { priceScheduledChange, type PriceBreakdown } from "./pricing.ts";
+import { priceScheduledChange, type PriceBreakdown } from "../rules/pricing.ts";
 import { itemiseQuote, type ItemisedPrice } from "./breakdown.ts";
 import type { TaxSettings } from "./renewal-types.ts";
 

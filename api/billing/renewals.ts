@@ -1,6 +1,6 @@
 import { Prisma } from "../generated/prisma/client.ts";
 import { isoDate, localDate, yearMonthOf } from "../shared/calendar.ts";
-import { observeBillingRun } from "../observability/billing-events.ts";
+import { observeBillingRun } from "./run-events.ts";
 import { MAX_ATTEMPTS } from "./renewal-attempts.ts";
 import { emptyReport, renewClaimed } from "./renewal-batch.ts";
 import type { BillingContext, DueList, RenewalReport } from "./renewal-types.ts";

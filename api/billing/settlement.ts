@@ -19,7 +19,7 @@
  */
 import type { Actor, ServiceContext } from "../context.ts";
 import type { FulfillmentMode, OrderKind, Prisma } from "../generated/prisma/client.ts";
-import { MEMBER_STATUSES } from "../businesses/service.ts";
+import { MEMBER_STATUSES } from "../rules/member.ts";
 import { assertPlaceAvailable, heldSelections, SoldOutError, SOLD_OUT_MESSAGE } from "../catalog/capacity.ts";
 import { eventActorOf, writeEvents, type NewEvent } from "../events/outbox.ts";
 import { crashPoint } from "../shared/crash-points.ts";

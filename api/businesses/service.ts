@@ -8,16 +8,15 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from ".
 import { parseInput, singleLine } from "../shared/validation.ts";
 import { eventActorOf, writeEvents, type NewEvent } from "../events/outbox.ts";
 import { globalId } from "../shared/global-id.ts";
-import { publicPageChanged } from "../pages/public-cache.ts";
-import { richTextToPlain } from "../pages/richtext.ts";
+import { publicPageChanged } from "../cache/public-pages.ts";
+import { MEMBER_STATUSES } from "../rules/member.ts";
+import { richTextToPlain } from "../rules/richtext.ts";
 
 /** Public business list: every business is listed (spec §2 /businesses). */
 function publicBusinessesWhere(): Prisma.BusinessWhereInput {
   return {};
 }
 
-/** Members counted on business cards: active (and past-due, still members) subscriptions. */
-export const MEMBER_STATUSES = ["ACTIVE", "PAST_DUE"] as const;
 
 /** A business's id, name and slug (the reference the admin routes answer with); NotFound when it does not exist. */
 export async function businessById(ctx: Pick<ServiceContext, "db">, id: number) {

@@ -9,7 +9,7 @@ import type { ServiceContext } from "../context.ts";
 import type { Prisma, PlanVariation } from "../generated/prisma/client.ts";
 import { assertCan } from "../auth/policy.ts";
 import { FulfillmentMode } from "../generated/prisma/enums.ts";
-import { sanitizeRichText } from "../pages/richtext.ts";
+import { sanitizeRichText } from "../rules/richtext.ts";
 import { CAPACITY_MAX, CAPACITY_MESSAGE } from "../shared/capacity.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
 import { singleLine } from "../shared/validation.ts";

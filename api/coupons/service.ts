@@ -1,10 +1,10 @@
 /**
  * Coupons (spec §2 admin coupons, §3, §5 coupon create): platform-wide codes, administered by admins,
- * applied at checkout through findActiveCoupon + discountCents.
+ * applied at checkout through findActiveCoupon + discountCents (api/rules/pricing.ts).
  */
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
-import type { Coupon, CouponType, Prisma } from "../generated/prisma/client.ts";
+import type { Coupon, Prisma } from "../generated/prisma/client.ts";
 import { requireAdmin } from "../auth/policy.ts";
 import { eventActorOf, writeEvents, type NewEvent } from "../events/outbox.ts";
 import type { EventPayloads, EventType } from "../events/vocabulary.ts";
@@ -117,12 +117,3 @@ export async function findActiveCoupon(ctx: Pick<ServiceContext, "db">, code: st
   return coupon;
 }
 
-/**
- * The discount a coupon gives on a subtotal, in cents: a percentage rounded to the cent, or a fixed amount
- * capped at the subtotal so the total never goes below zero.
- */
-export function discountCents(coupon: { type: CouponType; value: number }, subtotalCents: number): number {
-  const subtotal = Math.max(0, subtotalCents);
-  const raw = coupon.type === "PERCENT" ? Math.round((subtotal * coupon.value) / 100) : coupon.value;
-  return Math.min(subtotal, Math.max(0, raw));
-}

@@ -7,7 +7,7 @@ import type { RequestContext, ServiceContext } from "../context.ts";
 import { noteRequestError } from "../observability/readiness.ts";
 import { DomainError } from "../shared/errors.ts";
 import { dropSessionReads } from "../auth/sessions.ts";
-import type { PublicPageCache } from "../pages/public-cache.ts";
+import type { PublicPageCache } from "../cache/public-pages.ts";
 import { schema } from "./schema.ts";
 import { inputLimitsPlugin } from "./input-limits.ts";
 import { cursorsPlugin } from "./cursors.ts";
@@ -32,7 +32,7 @@ function cacheKey(tenant: string | null, operationName: string | null | undefine
 }
 
 /**
- * The response cache of anonymous public reads (see api/pages/public-cache.ts): only requests without
+ * The response cache of anonymous public reads (see api/cache/public-pages.ts): only requests without
  * credentials, only operations made of PUBLIC_ROOT_FIELDS, only results without errors; keyed by the
  * document, variables, operation name and the request's tenant. Mutations are never cached; the domain
  * services invalidate the page, whichever adapter made the write.

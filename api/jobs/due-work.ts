@@ -1,6 +1,6 @@
 import { FULFILMENT_FREEZE_QUEUE } from "./fulfilment-job.ts";
 import { MAIL_REMINDERS_QUEUE } from "./mail-jobs.ts";
-import type { JobQueue } from "./queue.ts";
+import type { JobQueue } from "../queue/job-queue.ts";
 import { RENEWALS_QUEUE } from "./renewals-job.ts";
 
 /**

@@ -2,7 +2,7 @@ import type { Queue } from "pg-boss";
 import type { PrismaClient } from "../db.ts";
 import { pruneEvents } from "../events/outbox.ts";
 import type { Clock } from "../shared/clock.ts";
-import type { JobDefinition, JobSchedule } from "./queue.ts";
+import type { JobDefinition, JobSchedule } from "../queue/job-queue.ts";
 
 /** The outbox's retention: once a day, events older than the retention period (api/events/outbox.ts) go. */
 export const EVENTS_PRUNE_QUEUE = "events-prune";

@@ -3,7 +3,7 @@ import type { PrismaClient } from "../db.ts";
 import { freezeDue } from "../fulfilment/snapshot.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Log } from "../shared/log.ts";
-import type { JobDefinition, JobSchedule } from "./queue.ts";
+import type { JobDefinition, JobSchedule } from "../queue/job-queue.ts";
 
 /** Packing snapshots (api/fulfilment/): one job = one pass freezing every month whose freeze time has passed. */
 export const FULFILMENT_FREEZE_QUEUE = "fulfilment-freeze";

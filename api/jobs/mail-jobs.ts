@@ -3,7 +3,7 @@ import { dispatchEvents, type DispatchContext } from "../mail/dispatch.ts";
 import { planReminders } from "../mail/reminders.ts";
 import { deliver, type SendContext } from "../mail/sender.ts";
 import { MAIL_SEND_QUEUE } from "../mail/store.ts";
-import type { JobDefinition, JobQueue, JobSchedule } from "./queue.ts";
+import type { JobDefinition, JobQueue, JobSchedule } from "../queue/job-queue.ts";
 
 /** Reads the event outbox into messages (api/mail/dispatch.ts). */
 export const MAIL_DISPATCH_QUEUE = "mail-dispatch";

@@ -1,6 +1,6 @@
 import type { Queue } from "pg-boss";
 import { runRenewals, type BillingContext, type RenewalOptions, type RenewalReport } from "../billing/renewals.ts";
-import type { JobDefinition, JobSchedule } from "./queue.ts";
+import type { JobDefinition, JobSchedule } from "../queue/job-queue.ts";
 
 /** The billing clock's queue: one job = one renewal pass over every business (api/billing/renewals.ts). */
 export const RENEWALS_QUEUE = "billing-renewals";

@@ -1,7 +1,7 @@
 import type { ServiceContext } from "../context.ts";
 import { requireAdmin } from "../auth/policy.ts";
 import { ConflictError, NotFoundError } from "../shared/errors.ts";
-import { didNothing, type JobQueue } from "./queue.ts";
+import { didNothing, type JobQueue } from "../queue/job-queue.ts";
 
 /** Rows listed per queue on the Jobs screen, newest first (a row may stand for several runs that found nothing to do). */
 export const RECENT_RUNS = 20;

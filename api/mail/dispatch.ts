@@ -8,7 +8,7 @@
 import type { PrismaClient } from "../db.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Config } from "../config.ts";
-import type { JobQueue } from "../jobs/queue.ts";
+import type { JobQueue } from "../queue/job-queue.ts";
 import { ack, readEvents } from "../events/outbox.ts";
 import { planForEvent } from "./planner.ts";
 import { storeMessages } from "./store.ts";

@@ -20,7 +20,8 @@ import { itemiseMembership, itemiseOrder, membershipPriceSelect } from "../billi
 import { MAX_ATTEMPTS, nextRetryAt, unpaidAttempts } from "../billing/renewal-attempts.ts";
 import { addMonths, isoDate, localDate, parseYearMonth, yearMonthOf } from "../shared/calendar.ts";
 import { MODE_NAMES, type FulfillmentModeCode } from "../shared/fulfillment.ts";
-import { memberAddress, resumeDate } from "../subscriptions/rules.ts";
+import { resumeDate } from "../rules/dates.ts";
+import { memberAddress } from "../rules/member.ts";
 import { addressAppliesFrom } from "../subscriptions/address.ts";
 import { addressLines } from "../shared/address.ts";
 import { businessMailSelect, businessSender, platformSender, type Sender } from "./brand.ts";
@@ -59,8 +60,6 @@ type Membership = Prisma.SubscriptionGetPayload<{ select: typeof membershipSelec
 
 /** "Veg Box, pickup": a plan and how the box travels, as messages name a box. */
 export const boxLabel = (planName: string, mode: string) => `${planName}, ${(MODE_NAMES[mode as FulfillmentModeCode] ?? mode).toLowerCase()}`;
-
-export { memberAddress } from "../subscriptions/rules.ts";
 
 const nextCharge = (m: Membership, period: string) => isoDate(resumeDate(period, m.billingDay));
 

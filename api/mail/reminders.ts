@@ -14,10 +14,11 @@ import type { StoreContext } from "./store.ts";
 import type { DispatchContext } from "./dispatch.ts";
 import { changeTakesEffect, priceScheduledChanges, renewalAmountCents, type PricedChange } from "../billing/renewal-pricing.ts";
 import { addDays, dayNumber, dayOfMonth, daysBetween, isoDate, localDate, parseYearMonth, yearMonthOf, type LocalDate } from "../shared/calendar.ts";
-import { nextBillingPeriod, skipTargetMonth, windowState } from "../subscriptions/rules.ts";
+import { nextBillingPeriod, skipTargetMonth, windowState } from "../rules/dates.ts";
 import { timingOf } from "../subscriptions/timing.ts";
 import { adminUrl, businessMailSelect, businessSender, membershipDialogLinks, type MailBusiness } from "./brand.ts";
-import { boxLabel, memberAddress, type PlannedMessage } from "./planner.ts";
+import { boxLabel, type PlannedMessage } from "./planner.ts";
+import { memberAddress } from "../rules/member.ts";
 import { storeMessages } from "./store.ts";
 import { letters } from "./templates.ts";
 

@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import { fromPrisma } from "pg-boss";
 import type { Config } from "../config.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import type { JobQueue } from "../jobs/queue.ts";
+import type { JobQueue } from "../queue/job-queue.ts";
 import { ConflictError } from "../shared/errors.ts";
 import { renderLetter } from "./layout.ts";
 import type { PlannedMessage } from "./planner.ts";

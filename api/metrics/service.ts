@@ -19,7 +19,7 @@ import DataLoader from "dataloader";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { ServiceContext } from "../context.ts";
 import { assertCan, requireAdmin } from "../auth/policy.ts";
-import { MEMBER_STATUSES } from "../businesses/service.ts";
+import { MEMBER_STATUSES } from "../rules/member.ts";
 import { addMonths, localDate, yearMonthOf, type YearMonth } from "../shared/calendar.ts";
 import { membershipOrder } from "../subscriptions/memberships-list.ts";
 import { compileJoined, covers, type Joinable, joinSql, type Shape } from "../selection-sql/index.ts";

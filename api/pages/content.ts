@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { Page } from "../generated/prisma/client.ts";
 import { richTextDocSchema, richTextOf, type RichTextDoc } from "./richtext-doc.ts";
 import { singleLine } from "../shared/validation.ts";
+import { DEFAULT_WINDOW } from "../rules/dates.ts";
 
 // ── Spec §9 limits and §3 defaults ───────────────────────────────────────────────────────────────────
 const BILLING_DAY_MAX = 28;
@@ -16,7 +17,6 @@ const TAX_PERCENT_MAX = 100;
 const DEFAULT_TAX_RATE_BPS = 575;
 const DEFAULT_ADDON_SECTION_TITLE = "Available Add-ons";
 const DEFAULT_SHIPPING_TEXT = "Nationwide Shipping";
-export const DEFAULT_WINDOW = { startDay: 1, endDay: 14 } as const;
 
 const THEME_KEYS = [
   "primary",

@@ -16,7 +16,8 @@
  * share one computation. With the lifetime 0 (the tests) every read counts afresh.
  */
 import type { ServiceContext } from "../context.ts";
-import { list, MEMBER_STATUSES } from "../businesses/service.ts";
+import { list } from "../businesses/service.ts";
+import { MEMBER_STATUSES } from "../rules/member.ts";
 
 export interface PlatformStats {
   businesses: number;

@@ -5,7 +5,7 @@
  * source of truth; the HTML beside it is always rendered and sanitised here.
  */
 import { z } from "zod";
-import { isAllowedImageSrc, sanitizeInlineRichText, sanitizeRichText } from "./richtext.ts";
+import { isAllowedImageSrc, sanitizeInlineRichText, sanitizeRichText } from "../rules/richtext.ts";
 import {
   blocksToHtml,
   INLINE_IMAGE_MAX_BYTES,

@@ -9,7 +9,7 @@ import { NotFoundError } from "../shared/errors.ts";
 import { globalId } from "../shared/global-id.ts";
 import { parseInput } from "../shared/validation.ts";
 import { PageContentSchema, pageData, type PageContentInput, type StoredPointLists } from "./content.ts";
-import { publicPageChanged } from "./public-cache.ts";
+import { publicPageChanged } from "../cache/public-pages.ts";
 import { richTextDocSchema, richTextOf } from "./richtext-doc.ts";
 import type { AddonInput, PlanInput } from "../catalog/service.ts";
 

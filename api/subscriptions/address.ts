@@ -9,14 +9,14 @@
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { MEMBER_STATUSES } from "../businesses/service.ts";
+import { MEMBER_STATUSES } from "../rules/member.ts";
 import { cycleState, nextBoxPeriod } from "../fulfilment/cycle.ts";
 import { addMonths, parseYearMonth, yearMonthOf } from "../shared/calendar.ts";
 import { RuleViolationError, ValidationError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";
 import { addressSchema, enteredAddressSchema, updateProfile, type Address, type ProfileInput } from "../users/service.ts";
-import { choosePoint, type OfferedPoints } from "./fulfillment-point.ts";
-import { firstChargedPeriod } from "./rules.ts";
+import { choosePoint, type OfferedPoints } from "../rules/fulfillment-point.ts";
+import { firstChargedPeriod } from "../rules/dates.ts";
 import { membershipEvent, ownSubscription, type SubscriptionForRules } from "./service.ts";
 
 type Tx = Prisma.TransactionClient;

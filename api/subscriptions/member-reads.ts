@@ -13,7 +13,7 @@
 import type { ServiceContext } from "../context.ts";
 import type { Order, Prisma, Skip, Subscription } from "../generated/prisma/client.ts";
 import { requireMember } from "../auth/policy.ts";
-import { MEMBER_STATUSES } from "../businesses/service.ts";
+import { MEMBER_STATUSES } from "../rules/member.ts";
 import { canReadUser } from "../auth/read-rules.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
 import { asksRelations, covers, loadRows, type Shape } from "../selection-sql/index.ts";

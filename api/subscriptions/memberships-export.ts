@@ -10,7 +10,7 @@ import { nextRetryAt, unpaidAttempts } from "../billing/renewal-attempts.ts";
 import { isoDate, localDate } from "../shared/calendar.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
 import { assertMayList, list, type MembershipFilter } from "./memberships-list.ts";
-import { nextBillingPeriod, nextChargeDate } from "./rules.ts";
+import { nextBillingPeriod, nextChargeDate } from "../rules/dates.ts";
 import { todayIn } from "./timing.ts";
 
 /** The columns, in order: the browser export's (kept as they were) and issue 20's mode and next charge date. */

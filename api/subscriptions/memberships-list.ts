@@ -10,7 +10,7 @@ import { Prisma } from "../generated/prisma/client.ts";
 import { readRows } from "../db.ts";
 import { SubscriptionStatus } from "../generated/prisma/enums.ts";
 import { assertCan, businessesWhere, can, requireUser } from "../auth/policy.ts";
-import { MEMBER_STATUSES } from "../businesses/service.ts";
+import { MEMBER_STATUSES } from "../rules/member.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
 import { searchTerm } from "../shared/validation.ts";
 import { column, compileJoined, type Joinable, joinSql, readJoined } from "../selection-sql/index.ts";

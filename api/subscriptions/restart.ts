@@ -6,12 +6,12 @@ import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import { chargeForPeriod, claimOpenMembership, lockMember } from "../billing/settlement.ts";
 import { itemiseMembership, membershipPriceSelect, type ItemisedPrice } from "../billing/breakdown.ts";
-import { MEMBER_STATUSES } from "../businesses/service.ts";
+import { MEMBER_STATUSES } from "../rules/member.ts";
 import { assertPlaceAvailable, SoldOutError } from "../catalog/capacity.ts";
 import { isoDate, parseYearMonth } from "../shared/calendar.ts";
 import { ConflictError, RuleViolationError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";
-import { currentPeriod, nextChargeDate } from "./rules.ts";
+import { currentPeriod, nextChargeDate } from "../rules/dates.ts";
 import { membershipEvent, ownSubscription, pointFor, SubscriptionIdInput, type SubscriptionForRules } from "./service.ts";
 import { todayIn } from "./timing.ts";
 

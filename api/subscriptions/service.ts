@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import type { FulfillmentMode, Prisma } from "../generated/prisma/client.ts";
 import { assertCan, requireMember } from "../auth/policy.ts";
-import { priceScheduledChange, type PriceBreakdown } from "../billing/pricing.ts";
+import { priceScheduledChange, type PriceBreakdown } from "../rules/pricing.ts";
 import { itemiseQuote, type ItemisedPrice } from "../billing/breakdown.ts";
 import { assertPlaceAvailable, heldSelections } from "../catalog/capacity.ts";
 import { eventActorOf, writeEvents, type NewEvent } from "../events/outbox.ts";
@@ -15,8 +15,8 @@ import { isoDate, ordinal } from "../shared/calendar.ts";
 import { ConflictError, ForbiddenError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
 import { globalId } from "../shared/global-id.ts";
 import { parseInput } from "../shared/validation.ts";
-import { choosePoint, isOffered, pointInDetails } from "./fulfillment-point.ts";
-import { firstChargedPeriod, nextBillingPeriod, resumeDate, skipTargetMonth, windowState, type DayWindow, type WindowState } from "./rules.ts";
+import { choosePoint, isOffered, pointInDetails } from "../rules/fulfillment-point.ts";
+import { firstChargedPeriod, nextBillingPeriod, resumeDate, skipTargetMonth, windowState, type DayWindow, type WindowState } from "../rules/dates.ts";
 import { timingOf, timingSelect, todayIn, type PageTiming } from "./timing.ts";
 
 function outsideWindowMessage(action: string, window: DayWindow, state: WindowState): string {
@@ -225,7 +225,7 @@ export interface ChangeQuote {
 
 /**
  * What the change dialog quotes (spec §2: "no charge today"): the monthly price the new selection renews at,
- * tax included, priced by the same rule as the renewal that applies it (billing/pricing.priceScheduledChange).
+ * tax included, priced by the same rule as the renewal that applies it (api/rules/pricing.ts priceScheduledChange).
  */
 export async function quoteChange(ctx: ServiceContext, input: ChangeRequest): Promise<ChangeQuote> {
   const data = parseInput(ChangeInput, input);

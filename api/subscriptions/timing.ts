@@ -5,9 +5,9 @@
  */
 import type { ServiceContext } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { MEMBER_STATUSES } from "../businesses/service.ts";
+import { MEMBER_STATUSES } from "../rules/member.ts";
 import { isoDate, localDate, type LocalDate } from "../shared/calendar.ts";
-import { DEFAULT_BILLING_DAY, DEFAULT_WINDOW, nextBoxDate, windowState, type DayWindow, type WindowState } from "./rules.ts";
+import { DEFAULT_BILLING_DAY, DEFAULT_WINDOW, nextBoxDate, windowState, type DayWindow, type WindowState } from "../rules/dates.ts";
 
 /** The page settings that time a membership; select them wherever a membership's dates are computed. */
 export const timingSelect = {

@@ -10,7 +10,7 @@ import { SMTPServer } from "smtp-server";
 import type { Config } from "../../api/config.ts";
 import type { Database } from "../../api/db.ts";
 import { mailJobs } from "../../api/jobs/mail-jobs.ts";
-import { startJobQueue, type JobQueue } from "../../api/jobs/queue.ts";
+import { startJobQueue, type JobQueue } from "../../api/queue/job-queue.ts";
 import { dispatchEvents } from "../../api/mail/dispatch.ts";
 import { smtpTransport } from "../../api/mail/transport.ts";
 import type { Clock } from "../../api/shared/clock.ts";

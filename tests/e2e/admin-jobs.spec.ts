@@ -23,7 +23,7 @@ const server = `
   import { loadConfig } from ${imp("api/config.ts")};
   import { openDatabase } from ${imp("api/db.ts")};
   import { buildApp } from ${imp("server/app.ts")};
-  import { startJobQueue } from ${imp("api/jobs/queue.ts")};
+  import { startJobQueue } from ${imp("api/queue/job-queue.ts")};
   import { RENEWALS_QUEUE, renewalsJob } from ${imp("api/jobs/renewals-job.ts")};
   import { ShiftedClock } from ${imp("api/shared/clock.ts")};
   import { seedDemoData } from ${imp("prisma/seed-data.ts")};

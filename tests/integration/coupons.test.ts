@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { discountCents, findActiveCoupon } from "../../api/coupons/service.ts";
+import { findActiveCoupon } from "../../api/coupons/service.ts";
+import { discountCents } from "../../api/rules/pricing.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
 

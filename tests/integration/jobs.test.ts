@@ -10,7 +10,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../api/db.ts";
 import { EVENTS_PRUNE_QUEUE, eventsPruneJob, eventsPruneSchedule } from "../../api/jobs/events-prune-job.ts";
-import { startJobQueue, type JobQueue } from "../../api/jobs/queue.ts";
+import { startJobQueue, type JobQueue } from "../../api/queue/job-queue.ts";
 import { readEvents, SYSTEM_ACTOR, writeEvents } from "../../api/events/outbox.ts";
 import { globalId } from "../../api/shared/global-id.ts";
 import { RENEWALS_QUEUE, renewalSchedule, renewalsJob } from "../../api/jobs/renewals-job.ts";
@@ -225,7 +225,7 @@ describe.skipIf(!onPostgres)("a worker killed mid-job (PostgreSQL: the worker is
       import { testConfig } from ${imp("api/config.ts")};
       import { FixedClock } from ${imp("api/shared/clock.ts")};
       import { SandboxProvider } from ${imp("api/billing/sandbox.ts")};
-      import { startJobQueue } from ${imp("api/jobs/queue.ts")};
+      import { startJobQueue } from ${imp("api/queue/job-queue.ts")};
       import { renewalsJob } from ${imp("api/jobs/renewals-job.ts")};
       const charge = SandboxProvider.prototype.chargeSavedCards;
       SandboxProvider.prototype.chargeSavedCards = async function (requests) {

@@ -14,7 +14,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeEvents, SYSTEM_ACTOR } from "../../api/events/outbox.ts";
 import { mailJobs } from "../../api/jobs/mail-jobs.ts";
-import { startJobQueue, type JobQueue } from "../../api/jobs/queue.ts";
+import { startJobQueue, type JobQueue } from "../../api/queue/job-queue.ts";
 import { dispatchEvents } from "../../api/mail/dispatch.ts";
 import { smtpTransport } from "../../api/mail/transport.ts";
 import { globalId } from "../../api/shared/global-id.ts";

@@ -40,7 +40,7 @@ describe.skipIf(!serverUrl)("email across processes and crashes (PostgreSQL)", (
       import { openDatabase } from ${imp("api/db.ts")};
       import { testConfig } from ${imp("api/config.ts")};
       import { systemClock } from ${imp("api/shared/clock.ts")};
-      import { startJobQueue } from ${imp("api/jobs/queue.ts")};
+      import { startJobQueue } from ${imp("api/queue/job-queue.ts")};
       import { mailJobs, MAIL_DISPATCH_QUEUE } from ${imp("api/jobs/mail-jobs.ts")};
       import { smtpTransport } from ${imp("api/mail/transport.ts")};
       const db = await openDatabase({ ...${JSON.stringify(db.connection)}, poolSize: 3 });

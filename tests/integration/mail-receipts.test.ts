@@ -11,7 +11,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runRenewals } from "../../api/billing/renewals.ts";
 import { mailJobs } from "../../api/jobs/mail-jobs.ts";
-import { startJobQueue, type JobQueue } from "../../api/jobs/queue.ts";
+import { startJobQueue, type JobQueue } from "../../api/queue/job-queue.ts";
 import { dispatchEvents } from "../../api/mail/dispatch.ts";
 import { planReminders } from "../../api/mail/reminders.ts";
 import { smtpTransport } from "../../api/mail/transport.ts";

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runRenewals } from "../../api/billing/renewals.ts";
 import { writeEvents, SYSTEM_ACTOR } from "../../api/events/outbox.ts";
 import { mailJobs } from "../../api/jobs/mail-jobs.ts";
-import { startJobQueue, type JobQueue } from "../../api/jobs/queue.ts";
+import { startJobQueue, type JobQueue } from "../../api/queue/job-queue.ts";
 import { dispatchEvents, MAIL_CONSUMER } from "../../api/mail/dispatch.ts";
 import { planReminders } from "../../api/mail/reminders.ts";
 import { smtpTransport } from "../../api/mail/transport.ts";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runRenewals } from "../../api/billing/renewals.ts";
 import { sandboxFor } from "../../api/billing/service.ts";
 import { openDatabase, type Database } from "../../api/db.ts";
-import { observeBillingRun } from "../../api/observability/billing-events.ts";
+import { observeBillingRun } from "../../api/billing/run-events.ts";
 import { buildApp, type App } from "../../server/app.ts";
 import { createGraphQL } from "../../api/graphql/yoga.ts";
 import type { Plugin } from "graphql-yoga";

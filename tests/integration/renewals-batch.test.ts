@@ -9,7 +9,7 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runRenewals, type RenewalOptions } from "../../api/billing/renewals.ts";
-import { startJobQueue } from "../../api/jobs/queue.ts";
+import { startJobQueue } from "../../api/queue/job-queue.ts";
 import { RENEWALS_QUEUE, renewalsJob } from "../../api/jobs/renewals-job.ts";
 import { sandboxFor } from "../../api/billing/service.ts";
 import { SandboxProvider } from "../../api/billing/sandbox.ts";

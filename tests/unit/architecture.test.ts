@@ -1,33 +1,17 @@
 /**
- * The server's shape, checked on every run (issue 15): imports run one way (no circle in api/ or rest-compat/),
+ * The server's shape, checked on every run: imports run one way (no circle in api/ or rest-compat/),
  * the REST adapters read nothing themselves (no database call, no policy call: the services do both), and no
  * hand-written server file outgrows one screen of reading (400 lines; generated code aside).
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { importGraph, importsOf } from "../support/import-graph.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const SERVER_DIRS = ["api", "server", "rest-compat"];
-const GENERATED = join(ROOT, "api", "generated");
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return path === GENERATED ? [] : sourceFiles(path);
-    return /\.(ts|mts|mjs)$/.test(e.name) && !e.name.endsWith(".d.ts") ? [path] : [];
-  });
-}
-
-const files = SERVER_DIRS.flatMap((d) => sourceFiles(join(ROOT, d)));
+const graph = importGraph(ROOT, ["api", "server", "rest-compat"]);
+const files = [...graph.edges.keys()];
 const rel = (f: string) => relative(ROOT, f);
-
-/** Relative imports and re-exports, type-only ones included (they tie the modules together just the same). */
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, "utf8");
-  const specs = [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+["'](\.[^"']+)["']/gm), ...text.matchAll(/^\s*import\s+["'](\.[^"']+)["']/gm)];
-  return specs.map((m) => resolve(dirname(file), m[1])).filter((target) => !target.startsWith(GENERATED));
-}
 
 /** Strongly connected components with more than one file (or a file importing itself): Tarjan's algorithm. */
 function circles(graph: Map<string, string[]>): string[][] {
@@ -66,8 +50,7 @@ function circles(graph: Map<string, string[]>): string[][] {
 
 describe("server architecture", () => {
   it("has no import circle in api/, server/ or rest-compat/", () => {
-    const graph = new Map(files.map((f) => [f, importsOf(f)]));
-    expect(circles(graph)).toEqual([]);
+    expect(circles(graph.edges)).toEqual([]);
   });
 
   it("keeps every hand-written server file under 400 lines", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { didNothing } from "../../api/jobs/queue.ts";
+import { didNothing } from "../../api/queue/job-queue.ts";
 
 describe("a job run that did nothing (its job done line at debug)", () => {
   it("is one whose result has counts, all of them 0, nested ones included", () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { priceSelection } from "../../api/billing/pricing.ts";
-import { discountCents } from "../../api/coupons/service.ts";
+import { discountCents, priceSelection } from "../../api/rules/pricing.ts";
 
 describe("priceSelection", () => {
   it("adds add-ons to the plan and applies tax in basis points, rounded to the cent", () => {

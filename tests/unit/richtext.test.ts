@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isAllowedImageSrc, richTextToPlain, sanitizeRichText } from "../../api/pages/richtext.ts";
+import { isAllowedImageSrc, richTextToPlain, sanitizeRichText } from "../../api/rules/richtext.ts";
 
 describe("sanitizeRichText", () => {
   it("keeps the editor's formatting", () => {

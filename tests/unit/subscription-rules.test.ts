@@ -7,7 +7,7 @@ import {
   resumeDate,
   skipTargetMonth,
   windowState,
-} from "../../api/subscriptions/rules.ts";
+} from "../../api/rules/dates.ts";
 import { isoDate, localDate, type LocalDate } from "../../api/shared/calendar.ts";
 
 const d = (iso: string): LocalDate => {
@@ -179,7 +179,7 @@ describe("local date in the business time zone", () => {
 
 describe("order selection snapshot", () => {
   it("reads the typed fields of billing's snapshot and tolerates missing ones", async () => {
-    const { orderSelectionView } = await import("../../api/subscriptions/orders.ts");
+    const { orderSelectionView } = await import("../../api/billing/orders.ts");
     expect(
       orderSelectionView({
         mode: "pickup",

@@ -6,13 +6,13 @@ import { can } from "../../auth/policy.ts";
 import { canReadApiToken, canReadBusiness, canReadBusinessUser } from "../../auth/read-rules.ts";
 import { catalogueQuery } from "../../catalog/service.ts";
 import { isoDate, localDate } from "../../shared/calendar.ts";
-import { signupTerms } from "../../subscriptions/rules.ts";
+import { signupTerms } from "../../rules/dates.ts";
 import { UserSummary } from "./users.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import type { ServiceContext } from "../../context.ts";
 import * as businesses from "../../businesses/service.ts";
 
-/** Spec §5's refusal or a next-month sign-up, today in the business's time zone (subscriptions/rules.ts signupTerms). */
+/** Spec §5's refusal or a next-month sign-up, today in the business's time zone (api/rules/dates.ts signupTerms). */
 function signupTermsOf(ctx: { clock: { now(): Date } }, b: { timeZone: string; page: { cutoffDay: number | null; billingDay: number; afterCutoff: "REFUSE" | "NEXT_MONTH" } | null }) {
   return signupTerms(localDate(ctx.clock.now(), b.timeZone), { cutoffDay: b.page?.cutoffDay ?? null, billingDay: b.page?.billingDay ?? 1, afterCutoff: b.page?.afterCutoff ?? "REFUSE" });
 }

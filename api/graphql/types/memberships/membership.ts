@@ -11,7 +11,7 @@ import { FulfillmentModeEnum } from "../catalog.ts";
 import { canReadMembership, canReadOrder } from "../../../auth/read-rules.ts";
 import * as subscriptions from "../../../subscriptions/service.ts";
 import * as timing from "../../../subscriptions/timing.ts";
-import { orderSelectionView, orderStatus, type OrderStatus } from "../../../subscriptions/orders.ts";
+import { orderSelectionView, orderStatus, type OrderStatus } from "../../../billing/orders.ts";
 import { itemiseOrder } from "../../../billing/breakdown.ts";
 import { scheduledChangeBreakdown } from "../../../billing/renewal-pricing.ts";
 import { PriceBreakdownRef } from "../price-breakdown.ts";

@@ -1,4 +1,4 @@
-import { discountCents } from "../coupons/service.ts";
+import type { CouponType } from "../generated/prisma/enums.ts";
 
 /**
  * What a selection costs per period. The server recomputes every amount from the catalogue, the coupon and
@@ -78,4 +78,14 @@ export function priceScheduledChange(input: {
     discountFor: coupon ? (subtotal) => discountCents(coupon, subtotal) : undefined,
     taxRateBps: input.tax?.taxEnabled ? input.tax.taxRateBps : null,
   });
+}
+
+/**
+ * The discount a coupon gives on a subtotal, in cents: a percentage rounded to the cent, or a fixed amount
+ * capped at the subtotal so the total never goes below zero.
+ */
+export function discountCents(coupon: { type: CouponType; value: number }, subtotalCents: number): number {
+  const subtotal = Math.max(0, subtotalCents);
+  const raw = coupon.type === "PERCENT" ? Math.round((subtotal * coupon.value) / 100) : coupon.value;
+  return Math.min(subtotal, Math.max(0, raw));
 }

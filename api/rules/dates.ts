@@ -10,9 +10,8 @@ type Month = { year: number; month: number };
 /** Spec §9 defaults. */
 const DEFAULT_BOX_READY_DAY = 1;
 export const DEFAULT_BILLING_DAY = 1;
-// Window defaults are page settings (spec §3/§9): one definition, in the page content module.
-export { DEFAULT_WINDOW } from "../pages/content.ts";
-// Ordinals are calendar wording shared with the web app; re-exported for the services that read them from here.
+/** Spec §3/§9: a page's skip and change windows when it sets none. */
+export const DEFAULT_WINDOW = { startDay: 1, endDay: 14 } as const;
 
 /** A cutoff day only counts when it is a positive number (spec §5: "when it is a non-zero number"). */
 function effectiveCutoff(cutoffDay: number | null | undefined): number | null {
@@ -202,6 +201,3 @@ export function firstChargedPeriod(from: YearMonth, skippedMonths: ReadonlySet<Y
   for (let guard = 0; skipped.has(period) && guard < 120; guard++) period = yearMonthOf(addMonths(parseYearMonth(period), 1));
   return period;
 }
-
-/** Where a member's mail about a membership goes: their profile's email, else the one given at checkout ("" for none). */
-export const memberAddress = (m: { email: string | null; user: { email: string | null } }): string => m.user.email?.trim() || m.email?.trim() || "";
