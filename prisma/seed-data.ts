@@ -3,7 +3,7 @@ import type { Clock } from "../api/shared/clock.ts";
 import type { FulfillmentMode, OrderKind, Prisma } from "../api/generated/prisma/client.ts";
 import { hashPassword } from "../api/auth/passwords.ts";
 import { saveDefaultCard } from "../api/billing/cards.ts";
-import { SandboxProvider } from "../api/billing/sandbox.ts";
+import { SandboxProvider } from "../api/billing/providers/sandbox/provider.ts";
 import { addMonths, localDate, yearMonthOf } from "../api/shared/calendar.ts";
 
 /**

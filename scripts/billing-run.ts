@@ -12,7 +12,7 @@ import pino from "pino";
 import { loadConfig } from "../api/config.ts";
 import { configuredDatabase, openDatabase } from "../api/db.ts";
 import { exitIfInUse } from "../api/embedded-lock.ts";
-import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, runRenewals } from "../api/billing/renewals.ts";
+import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, runRenewals } from "../api/billing/renewals/clock.ts";
 import { FixedClock, systemClock } from "../api/shared/clock.ts";
 
 const { values } = parseArgs({

@@ -4,9 +4,9 @@ import { eventActorOf, writeEvents } from "../events/outbox.ts";
 import { requireUser } from "../auth/policy.ts";
 import { ConflictError, NotFoundError, RuleViolationError } from "../shared/errors.ts";
 import { globalId } from "../shared/global-id.ts";
-import type { CardSummary } from "./provider.ts";
+import type { CardSummary } from "./providers/provider.ts";
 import { providerFor } from "./service.ts";
-import { retryPastDue } from "./renewals.ts";
+import { retryPastDue } from "./renewals/clock.ts";
 
 /**
  * Saved cards: the member's default card is what renewals charge. Cards come from a confirmed checkout

@@ -5,10 +5,10 @@ import type { OrderKind, PaymentStatus, Prisma } from "../generated/prisma/clien
 import { globalId } from "../shared/global-id.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
 import { formatCents } from "../shared/money.ts";
-import type { IntentStatus, PaymentIntentInfo, PaymentProvider } from "./provider.ts";
-import type { Purchase } from "./purchase.ts";
-import { SandboxProvider } from "./sandbox.ts";
-import { createStripeClient, StripeProvider } from "./stripe.ts";
+import type { IntentStatus, PaymentIntentInfo, PaymentProvider } from "./providers/provider.ts";
+import type { Purchase } from "./checkout/purchase.ts";
+import { SandboxProvider } from "./providers/sandbox/provider.ts";
+import { createStripeClient, StripeProvider } from "./providers/stripe/provider.ts";
 
 const providers = new WeakMap<PrismaClient, PaymentProvider>();
 

@@ -1,6 +1,6 @@
 /**
  * Cache of anonymous public business page reads: the GraphQL response cache (api/graphql/yoga.ts) and the
- * REST page route (rest-compat/content.ts) keep their entries here, tagged by business, and one function,
+ * REST page route (rest-compat/pages.ts) keep their entries here, tagged by business, and one function,
  * `publicPageChanged`, drops them. Every domain write that changes what a public page shows calls it after
  * its commit, whichever adapter made the write.
  *

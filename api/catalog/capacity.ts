@@ -8,7 +8,7 @@
  * mode from the moment it is scheduled, so the renewal that applies it never overfills. CANCELED memberships
  * free their place; INCOMPLETE ones (a checkout not paid yet, the buyer's own included) hold none: the place is
  * taken when the payment settles, under the lock below, and a payment that finds it gone is refunded
- * (`sold_out`, api/billing/settlement.ts).
+ * (`sold_out`, api/billing/checkout/settlement.ts).
  *
  * Every write that takes a place (checkout settlement, restart, change) checks inside the transaction of the
  * membership write, after taking a transaction-scoped advisory lock on the business, so two processes cannot

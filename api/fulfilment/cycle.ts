@@ -3,7 +3,7 @@
  * packing snapshot job, the differences, the admin screen) asks these functions.
  *
  * - **Billing day.** The renewal run charges M on the business's billing day (1–28, in its time zone; each
- *   membership keeps the billing day it was sold with, api/billing/renewals.ts).
+ *   membership keeps the billing day it was sold with, api/billing/renewals/clock.ts).
  * - **Freeze.** The packing snapshot of M is frozen at the end of the business's cutoff day of M (its time zone:
  *   the first instant of the next local day). A cutoff day before the billing day freezes at the end of the
  *   billing day instead: before it, nothing of M is paid yet, so there would be nothing to pack. A cutoff day

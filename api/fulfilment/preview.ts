@@ -1,6 +1,6 @@
 /**
  * The cycle preview of month M for one business: per membership, whether M is paid, will be charged (when and how
- * much: the renewal run's own pricing, api/billing/renewal-pricing.ts), is skipped, waits for a retry or was
+ * much: the renewal run's own pricing, api/billing/renewals/pricing.ts), is skipped, waits for a retry or was
  * refunded; the boxes that follow from it and their totals. Read in a bounded number of statements whatever the
  * number of members: one for the business, one for every membership with what M needs of it (order, skip,
  * scheduled change, add-ons, renewal attempts), and three to price the scheduled changes taking effect in M.
@@ -9,9 +9,9 @@
  */
 import { Prisma, type FulfillmentMode } from "../generated/prisma/client.ts";
 import type { PrismaClient } from "../db.ts";
-import { nextRetryAt } from "../billing/renewal-attempts.ts";
-import { changeTakesEffect, priceScheduledChanges, renewalAmountCents, type ChangingMembership, type PricedChange } from "../billing/renewal-pricing.ts";
-import type { TaxSettings } from "../billing/renewal-types.ts";
+import { nextRetryAt } from "../billing/renewals/attempts.ts";
+import { changeTakesEffect, priceScheduledChanges, renewalAmountCents, type ChangingMembership, type PricedChange } from "../billing/renewals/pricing.ts";
+import type { TaxSettings } from "../billing/renewals/types.ts";
 import { daysInMonth, parseYearMonth, type LocalDate, type YearMonth } from "../shared/calendar.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
 import { NotFoundError } from "../shared/errors.ts";

@@ -1,8 +1,8 @@
 import type { Queue } from "pg-boss";
-import { runRenewals, type BillingContext, type RenewalOptions, type RenewalReport } from "../billing/renewals.ts";
+import { runRenewals, type BillingContext, type RenewalOptions, type RenewalReport } from "../billing/renewals/clock.ts";
 import type { JobDefinition, JobSchedule } from "../queue/job-queue.ts";
 
-/** The billing clock's queue: one job = one renewal pass over every business (api/billing/renewals.ts). */
+/** The billing clock's queue: one job = one renewal pass over every business (api/billing/renewals/clock.ts). */
 export const RENEWALS_QUEUE = "billing-renewals";
 
 /**

@@ -17,7 +17,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import type { StoredEvent } from "../events/outbox.ts";
 import type { EventPayloads } from "../events/vocabulary.ts";
 import { itemiseMembership, itemiseOrder, membershipPriceSelect } from "../billing/breakdown.ts";
-import { MAX_ATTEMPTS, nextRetryAt, unpaidAttempts } from "../billing/renewal-attempts.ts";
+import { MAX_ATTEMPTS, nextRetryAt, unpaidAttempts } from "../billing/renewals/attempts.ts";
 import { addMonths, isoDate, localDate, parseYearMonth, yearMonthOf } from "../shared/calendar.ts";
 import { MODE_NAMES, type FulfillmentModeCode } from "../shared/fulfillment.ts";
 import { resumeDate } from "../rules/dates.ts";

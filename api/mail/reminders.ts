@@ -12,7 +12,7 @@
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { StoreContext } from "./store.ts";
 import type { DispatchContext } from "./dispatch.ts";
-import { changeTakesEffect, priceScheduledChanges, renewalAmountCents, type PricedChange } from "../billing/renewal-pricing.ts";
+import { changeTakesEffect, priceScheduledChanges, renewalAmountCents, type PricedChange } from "../billing/renewals/pricing.ts";
 import { addDays, dayNumber, dayOfMonth, daysBetween, isoDate, localDate, parseYearMonth, yearMonthOf, type LocalDate } from "../shared/calendar.ts";
 import { nextBillingPeriod, skipTargetMonth, windowState } from "../rules/dates.ts";
 import { timingOf } from "../subscriptions/timing.ts";

@@ -6,7 +6,7 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client
 import type { Config } from "../config.ts";
 import type { Log } from "../context.ts";
 import type { Database } from "../db.ts";
-import { BILLING_RUN_CHANNEL, type BillingRunEvent } from "../billing/run-events.ts";
+import { BILLING_RUN_CHANNEL, type BillingRunEvent } from "../billing/renewals/run-events.ts";
 import { graphqlObservability, type GraphQLObservability } from "./graphql.ts";
 
 /**

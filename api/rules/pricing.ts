@@ -61,7 +61,7 @@ function modeSurchargeCents(planAmountCents: number, pickupAmountCents: number |
 /**
  * What a scheduled change renews at: the new selection at today's prices, the membership's coupon while it is
  * still active and the business's tax. One rule for the change dialog's quote (subscriptions.quoteChange) and the
- * renewal that applies the change (billing/renewal-changes.ts).
+ * renewal that applies the change (api/billing/renewals/changes.ts).
  */
 export function priceScheduledChange(input: {
   planAmountCents: number;

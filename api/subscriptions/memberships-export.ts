@@ -6,7 +6,7 @@
 import type { ServiceContext } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { SubscriptionStatus } from "../generated/prisma/enums.ts";
-import { nextRetryAt, unpaidAttempts } from "../billing/renewal-attempts.ts";
+import { nextRetryAt, unpaidAttempts } from "../billing/renewals/attempts.ts";
 import { isoDate, localDate } from "../shared/calendar.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
 import { assertMayList, list, type MembershipFilter } from "./memberships-list.ts";
@@ -106,7 +106,7 @@ function nextChargeOf(ctx: ServiceContext, m: ExportMembership, retryOn: string 
 
 /**
  * The next retry (ISO date, the business's time zone) of the page's past-due memberships: the renewal run's
- * schedule (renewal-attempts.ts) over the declined attempts at the period they owe, read in one statement.
+ * schedule (api/billing/renewals/attempts.ts) over the declined attempts at the period they owe, read in one statement.
  */
 async function retryDates(ctx: ServiceContext, page: ExportMembership[]): Promise<Map<number, string>> {
   const pastDue = page.filter((m) => m.status === "PAST_DUE");

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
-import { chargeForPeriod, claimOpenMembership, lockMember } from "../billing/settlement.ts";
+import { chargeForPeriod, claimOpenMembership, lockMember } from "../billing/checkout/settlement.ts";
 import { itemiseMembership, membershipPriceSelect, type ItemisedPrice } from "../billing/breakdown.ts";
 import { MEMBER_STATUSES } from "../rules/member.ts";
 import { assertPlaceAvailable, SoldOutError } from "../catalog/capacity.ts";

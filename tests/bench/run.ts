@@ -29,7 +29,7 @@ import { startPgbouncer } from "../support/pgbouncer.ts";
 import { buildApp } from "../../server/app.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { hashToken, newToken, SESSION_TOKEN_PREFIX } from "../../api/auth/tokens.ts";
-import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, runRenewals } from "../../api/billing/renewals.ts";
+import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, runRenewals } from "../../api/billing/renewals/clock.ts";
 import { startJobQueue, type JobQueue } from "../../api/queue/job-queue.ts";
 import { RENEWALS_QUEUE, renewalsJob } from "../../api/jobs/renewals-job.ts";
 import { seriesMonths } from "../../api/metrics/service.ts";

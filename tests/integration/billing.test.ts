@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pino from "pino";
 import { sandboxFor } from "../../api/billing/service.ts";
-import { chargeForPeriod } from "../../api/billing/settlement.ts";
-import { SandboxCardError } from "../../api/billing/sandbox-cards.ts";
+import { chargeForPeriod } from "../../api/billing/checkout/settlement.ts";
+import { SandboxCardError } from "../../api/billing/providers/sandbox/cards.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 
 let t: TestApp;

@@ -4,9 +4,9 @@
  */
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runRenewals } from "../../api/billing/renewals.ts";
+import { runRenewals } from "../../api/billing/renewals/clock.ts";
 import { recordPayment, sandboxFor } from "../../api/billing/service.ts";
-import { refundUnmatched } from "../../api/billing/settlement.ts";
+import { refundUnmatched } from "../../api/billing/checkout/settlement.ts";
 import { readEvents, type StoredEvent } from "../../api/events/outbox.ts";
 import { globalId } from "../../api/shared/global-id.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runRenewals } from "../../api/billing/renewals.ts";
+import { runRenewals } from "../../api/billing/renewals/clock.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
 import { PAY } from "../support/payments.ts";

@@ -7,7 +7,7 @@
  */
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runRenewals } from "../../api/billing/renewals.ts";
+import { runRenewals } from "../../api/billing/renewals/clock.ts";
 import { sandboxFor } from "../../api/billing/service.ts";
 import { cycleOf, cycleState, freezeAt } from "../../api/fulfilment/cycle.ts";
 import { previewOf } from "../../api/fulfilment/preview.ts";

@@ -224,7 +224,7 @@ describe.skipIf(!onPostgres)("a worker killed mid-job (PostgreSQL: the worker is
       import { openDatabase } from ${imp("api/db.ts")};
       import { testConfig } from ${imp("api/config.ts")};
       import { FixedClock } from ${imp("api/shared/clock.ts")};
-      import { SandboxProvider } from ${imp("api/billing/sandbox.ts")};
+      import { SandboxProvider } from ${imp("api/billing/providers/sandbox/provider.ts")};
       import { startJobQueue } from ${imp("api/queue/job-queue.ts")};
       import { renewalsJob } from ${imp("api/jobs/renewals-job.ts")};
       const charge = SandboxProvider.prototype.chargeSavedCards;

@@ -9,7 +9,7 @@
 import type { ParsedMail } from "mailparser";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runRenewals } from "../../api/billing/renewals.ts";
+import { runRenewals } from "../../api/billing/renewals/clock.ts";
 import { mailJobs } from "../../api/jobs/mail-jobs.ts";
 import { startJobQueue, type JobQueue } from "../../api/queue/job-queue.ts";
 import { dispatchEvents } from "../../api/mail/dispatch.ts";

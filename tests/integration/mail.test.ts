@@ -8,7 +8,7 @@
 import type { ParsedMail } from "mailparser";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runRenewals } from "../../api/billing/renewals.ts";
+import { runRenewals } from "../../api/billing/renewals/clock.ts";
 import { writeEvents, SYSTEM_ACTOR } from "../../api/events/outbox.ts";
 import { mailJobs } from "../../api/jobs/mail-jobs.ts";
 import { startJobQueue, type JobQueue } from "../../api/queue/job-queue.ts";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import pino from "pino";
-import { SandboxProvider } from "../../api/billing/sandbox.ts";
-import { IDEMPOTENCY_LEASE_MS } from "../../api/billing/sandbox-store.ts";
-import { chargeForPeriod } from "../../api/billing/settlement.ts";
+import { SandboxProvider } from "../../api/billing/providers/sandbox/provider.ts";
+import { IDEMPOTENCY_LEASE_MS } from "../../api/billing/providers/sandbox/store.ts";
+import { chargeForPeriod } from "../../api/billing/checkout/settlement.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
 import { expectMoneyBalanced, PAY, seedSavedCard } from "../support/payments.ts";

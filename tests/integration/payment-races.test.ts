@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { openSession } from "../../api/auth/sessions.ts";
 import { testConfig } from "../../api/config.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
-import { IDEMPOTENCY_LEASE_MS } from "../../api/billing/sandbox-store.ts";
+import { IDEMPOTENCY_LEASE_MS } from "../../api/billing/providers/sandbox/store.ts";
 import { expectMoneyBalanced, PAY, seedSavedCard } from "../support/payments.ts";
 import { killProcessGroup, listeningUrl, spawnProcessGroup, waitUntilHealthy } from "../support/server-process.ts";
 

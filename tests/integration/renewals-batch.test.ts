@@ -1,5 +1,5 @@
 /**
- * The billing clock renews in batches (api/billing/renewals.ts, renewal-batch.ts): what batching could break.
+ * The billing clock renews in batches (api/billing/renewals/clock.ts, batch.ts): what batching could break.
  * A batch mixing every outcome gives each membership what one-by-one billing gives it; runs overlapping on the
  * same batch (also one that outlives its lease) charge each period once; a provider or database failure in the
  * middle of a batch leaves the other memberships correct and the failed ones for the next run, which charges
@@ -8,11 +8,11 @@
  */
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runRenewals, type RenewalOptions } from "../../api/billing/renewals.ts";
+import { runRenewals, type RenewalOptions } from "../../api/billing/renewals/clock.ts";
 import { startJobQueue } from "../../api/queue/job-queue.ts";
 import { RENEWALS_QUEUE, renewalsJob } from "../../api/jobs/renewals-job.ts";
 import { sandboxFor } from "../../api/billing/service.ts";
-import { SandboxProvider } from "../../api/billing/sandbox.ts";
+import { SandboxProvider } from "../../api/billing/providers/sandbox/provider.ts";
 import type { Clock } from "../../api/shared/clock.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { globalId } from "../../api/shared/global-id.ts";

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_ATTEMPTS, runRenewals } from "../../api/billing/renewals.ts";
+import { MAX_ATTEMPTS, runRenewals } from "../../api/billing/renewals/clock.ts";
 import { sandboxFor } from "../../api/billing/service.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";

@@ -5,7 +5,7 @@ import { openSession } from "../../api/auth/sessions.ts";
 import { hashPassword } from "../../api/auth/passwords.ts";
 import { testConfig } from "../../api/config.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
-import { runRenewals } from "../../api/billing/renewals.ts";
+import { runRenewals } from "../../api/billing/renewals/clock.ts";
 import pino from "pino";
 import { killProcessGroup, listeningUrl, spawnProcessGroup, waitUntilHealthy } from "../support/server-process.ts";
 

@@ -1,7 +1,7 @@
 import pino from "pino";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runRenewals } from "../../api/billing/renewals.ts";
+import { runRenewals } from "../../api/billing/renewals/clock.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
 import { startStripeDouble, type StripeDouble } from "../support/stripe-double.ts";

@@ -5,10 +5,10 @@
  */
 import type Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import type { SavedCardCharge } from "../../api/billing/provider.ts";
-import { settleEach } from "../../api/billing/provider.ts";
-import { RENEWAL_CHARGE_CONCURRENCY, StripeProvider } from "../../api/billing/stripe.ts";
-import { nextRetryAt } from "../../api/billing/renewal-attempts.ts";
+import type { SavedCardCharge } from "../../api/billing/providers/provider.ts";
+import { settleEach } from "../../api/billing/providers/provider.ts";
+import { RENEWAL_CHARGE_CONCURRENCY, StripeProvider } from "../../api/billing/providers/stripe/provider.ts";
+import { nextRetryAt } from "../../api/billing/renewals/attempts.ts";
 
 const charge = (i: number): SavedCardCharge => ({
   customerId: `cus_${i}`,

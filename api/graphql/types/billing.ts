@@ -6,13 +6,13 @@ import { AddressInput } from "./users.ts";
 import { MembershipNode } from "./memberships/membership.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { bpsToPercent } from "../../pages/content.ts";
-import type { PaymentIntentInfo, SetupIntentInfo } from "../../billing/provider.ts";
-import { SandboxCardError } from "../../billing/sandbox-cards.ts";
-import { quoteSelection, startCheckout, type Quote, type StartedCheckout as StartedCheckoutResult } from "../../billing/checkout.ts";
-import { completeCheckout, type CompletedCheckout as CompletedCheckoutResult } from "../../billing/complete-checkout.ts";
+import type { PaymentIntentInfo, SetupIntentInfo } from "../../billing/providers/provider.ts";
+import { SandboxCardError } from "../../billing/providers/sandbox/cards.ts";
+import { quoteSelection, startCheckout, type Quote, type StartedCheckout as StartedCheckoutResult } from "../../billing/checkout/checkout.ts";
+import { completeCheckout, type CompletedCheckout as CompletedCheckoutResult } from "../../billing/checkout/complete.ts";
 import { defaultCardOf, finishCardUpdate, promotePaymentMethod, SingleUsePaymentMethodError, startCardUpdate } from "../../billing/cards.ts";
 import { sandboxFor } from "../../billing/service.ts";
-import { completeSignup } from "../../billing/signup.ts";
+import { completeSignup } from "../../billing/checkout/next-month-signup.ts";
 import { itemiseQuote } from "../../billing/breakdown.ts";
 import { PriceBreakdownRef } from "./price-breakdown.ts";
 

@@ -13,7 +13,7 @@ import * as subscriptions from "../../../subscriptions/service.ts";
 import * as timing from "../../../subscriptions/timing.ts";
 import { orderSelectionView, orderStatus, type OrderStatus } from "../../../billing/orders.ts";
 import { itemiseOrder } from "../../../billing/breakdown.ts";
-import { scheduledChangeBreakdown } from "../../../billing/renewal-pricing.ts";
+import { scheduledChangeBreakdown } from "../../../billing/renewals/pricing.ts";
 import { PriceBreakdownRef } from "../price-breakdown.ts";
 import { preloadedChange } from "../../../subscriptions/member-reads.ts";
 import { covers } from "../../../selection-sql/index.ts";

@@ -33,7 +33,7 @@ const RegisterMutation = graphql`
   }
 `;
 
-/** The server's limit of a gift message and of delivery instructions (api/billing/checkout.ts, api/users/service.ts). */
+/** The server's limit of a gift message and of delivery instructions (api/billing/checkout/checkout.ts, api/users/service.ts). */
 const GIFT_MESSAGE_MAX = 500;
 
 /** Spec §9 username check delay and §5 minimum length. */

@@ -1,8 +1,8 @@
-import type { ServiceContext } from "../context.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
-import { subscriptionForBilling } from "./service.ts";
+import type { ServiceContext } from "../../context.ts";
+import type { Prisma } from "../../generated/prisma/client.ts";
+import { subscriptionForBilling } from "../service.ts";
 
-/** The types the billing clock (renewals.ts) and the batch it renews (renewal-batch.ts and its parts) share. */
+/** The types the billing clock (clock.ts) and the batch it renews (batch.ts and its parts) share. */
 
 export type BillingContext = Pick<ServiceContext, "db" | "clock" | "config" | "log">;
 

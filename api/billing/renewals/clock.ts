@@ -1,9 +1,9 @@
-import { Prisma } from "../generated/prisma/client.ts";
-import { isoDate, localDate, yearMonthOf } from "../shared/calendar.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { isoDate, localDate, yearMonthOf } from "../../shared/calendar.ts";
 import { observeBillingRun } from "./run-events.ts";
-import { MAX_ATTEMPTS } from "./renewal-attempts.ts";
-import { emptyReport, renewClaimed } from "./renewal-batch.ts";
-import type { BillingContext, DueList, RenewalReport } from "./renewal-types.ts";
+import { MAX_ATTEMPTS } from "./attempts.ts";
+import { emptyReport, renewClaimed } from "./batch.ts";
+import type { BillingContext, DueList, RenewalReport } from "./types.ts";
 
 /**
  * The billing clock: on its billing day (1–28, in the business's time zone) each active or past-due membership

@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { PrismaClient } from "../db.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
-import { crashPoint } from "../shared/crash-points.ts";
-import type { Clock } from "../shared/clock.ts";
-import { SandboxCardError } from "./sandbox-cards.ts";
+import type { PrismaClient } from "../../../db.ts";
+import type { Prisma } from "../../../generated/prisma/client.ts";
+import { crashPoint } from "../../../shared/crash-points.ts";
+import type { Clock } from "../../../shared/clock.ts";
+import { SandboxCardError } from "./cards.ts";
 
 /**
  * Where the sandbox keeps its Stripe-shaped objects (the sandbox_objects table), and its idempotency keys: a key
  * is claimed with a lease before its work runs, so one key's work is done once, across server processes and
- * crashes. Every statement on sandbox_objects is here; what the objects mean is sandbox-intents.ts's.
+ * crashes. Every statement on sandbox_objects is here; what the objects mean is intents.ts's.
  */
 
 /**

@@ -1,4 +1,4 @@
-import type { PrismaClient } from "../db.ts";
+import type { PrismaClient } from "../../db.ts";
 
 /**
  * The renewal retry schedule: how many times a period is tried, when a declined one is tried again, and the

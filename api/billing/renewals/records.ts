@@ -1,12 +1,12 @@
-import { SYSTEM_ACTOR, writeEvents, type NewEvent } from "../events/outbox.ts";
-import type { PaymentStatus, Prisma } from "../generated/prisma/client.ts";
-import { globalId } from "../shared/global-id.ts";
-import type { PaymentIntentInfo } from "./provider.ts";
-import { MAX_ATTEMPTS, renewalKey } from "./renewal-attempts.ts";
-import type { Charge } from "./renewal-charges.ts";
-import type { BillingContext, Renewal, RenewalReport, RenewalSubscription } from "./renewal-types.ts";
-import { paymentStatusOf, periodOrder, providerFor } from "./service.ts";
-import { refundUnmatched, settlePaidPeriod } from "./settlement.ts";
+import { SYSTEM_ACTOR, writeEvents, type NewEvent } from "../../events/outbox.ts";
+import type { PaymentStatus, Prisma } from "../../generated/prisma/client.ts";
+import { globalId } from "../../shared/global-id.ts";
+import type { PaymentIntentInfo } from "../providers/provider.ts";
+import { MAX_ATTEMPTS, renewalKey } from "./attempts.ts";
+import type { Charge } from "./charges.ts";
+import type { BillingContext, Renewal, RenewalReport, RenewalSubscription } from "./types.ts";
+import { paymentStatusOf, periodOrder, providerFor } from "../service.ts";
+import { refundUnmatched, settlePaidPeriod } from "../checkout/settlement.ts";
 
 /**
  * Writing a charged renewal batch: its orders and payments with multi-row inserts, the memberships' new state

@@ -1,15 +1,15 @@
-import { nextRetryAt, unpaidAttempts } from "./renewal-attempts.ts";
-import { applyScheduledChanges } from "./renewal-changes.ts";
-import { changeTakesEffect } from "./renewal-pricing.ts";
-import { chargeRenewals } from "./renewal-charges.ts";
-import { recordRenewals } from "./renewal-records.ts";
-import { renewalInclude, type BillingContext, type DueList, type Renewal, type RenewalReport } from "./renewal-types.ts";
+import { nextRetryAt, unpaidAttempts } from "./attempts.ts";
+import { applyScheduledChanges } from "./changes.ts";
+import { changeTakesEffect } from "./pricing.ts";
+import { chargeRenewals } from "./charges.ts";
+import { recordRenewals } from "./records.ts";
+import { renewalInclude, type BillingContext, type DueList, type Renewal, type RenewalReport } from "./types.ts";
 
 /**
- * Renewing one claimed batch of memberships (see renewals.ts): which of them are tried now (the retry schedule),
- * their scheduled changes applied first (renewal-changes.ts), the charges made in one provider call
- * (renewal-charges.ts), and payments, orders and memberships written in one transaction that also releases the
- * leases (renewal-records.ts). A batch costs the same number of statements for 5 memberships as for 500.
+ * Renewing one claimed batch of memberships (see clock.ts): which of them are tried now (the retry schedule),
+ * their scheduled changes applied first (changes.ts), the charges made in one provider call
+ * (charges.ts), and payments, orders and memberships written in one transaction that also releases the
+ * leases (records.ts). A batch costs the same number of statements for 5 memberships as for 500.
  */
 
 export const emptyReport = (): RenewalReport => ({ due: 0, charged: 0, skipped: 0, busy: 0, failed: 0, canceled: 0, waiting: 0, changesApplied: 0, errors: 0 });

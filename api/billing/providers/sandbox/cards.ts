@@ -1,4 +1,4 @@
-import type { ProviderError } from "./provider.ts";
+import type { ProviderError } from "../provider.ts";
 
 /**
  * The sandbox's cards: Stripe's documented test card numbers with their documented outcomes, and the checks a

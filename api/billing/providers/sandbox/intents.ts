@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
-import type { Clock } from "../shared/clock.ts";
-import type { IntentStatus, PaymentIntentInfo, ProviderError, SavedCardCharge, SetupIntentInfo } from "./provider.ts";
-import { DECLINES, readTestCard, SandboxCardError, type ReadCard, type SandboxCardInput, type StoredCard } from "./sandbox-cards.ts";
-import { rid, type SandboxStore } from "./sandbox-store.ts";
+import type { Clock } from "../../../shared/clock.ts";
+import type { IntentStatus, PaymentIntentInfo, ProviderError, SavedCardCharge, SetupIntentInfo } from "../provider.ts";
+import { DECLINES, readTestCard, SandboxCardError, type ReadCard, type SandboxCardInput, type StoredCard } from "./cards.ts";
+import { rid, type SandboxStore } from "./store.ts";
 
 /**
  * The sandbox's payment and setup intents: their stored shape, how each is born, and the steps that move them on
  * (the card form's confirmation, the 3-D Secure challenge, an off-session charge of a saved card), with the
- * outcome Stripe gives for each test card. The provider (sandbox.ts) creates and keys them.
+ * outcome Stripe gives for each test card. The provider (provider.ts) creates and keys them.
  */
 
 /** A stored intent: what the provider answers about it (the id is its row's), and what only the sandbox knows. */

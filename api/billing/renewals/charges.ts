@@ -1,12 +1,12 @@
-import { settleEach, type PaymentIntentInfo, type SavedCardCharge } from "./provider.ts";
-import { renewalKey } from "./renewal-attempts.ts";
-import type { BillingContext, Renewal, RenewalSubscription } from "./renewal-types.ts";
-import { providerFor } from "./service.ts";
+import { settleEach, type PaymentIntentInfo, type SavedCardCharge } from "../providers/provider.ts";
+import { renewalKey } from "./attempts.ts";
+import type { BillingContext, Renewal, RenewalSubscription } from "./types.ts";
+import { providerFor } from "../service.ts";
 
 /**
  * Charging a renewal batch: a provider customer and a card for each member, the saved cards charged in one
  * provider call, members without a saved card sent an on-session payment; each charge's outcome, nothing written
- * but new customers' ids (renewal-records.ts writes the rest).
+ * but new customers' ids (records.ts writes the rest).
  */
 
 /** Provider calls made one by one (new customers, members without a saved card: rare) in flight at once. */

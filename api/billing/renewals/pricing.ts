@@ -1,15 +1,15 @@
 import DataLoader from "dataloader";
-import type { Addon, FulfillmentMode } from "../generated/prisma/client.ts";
-import type { PrismaClient } from "../db.ts";
-import { variationFor } from "../catalog/service.ts";
-import { priceScheduledChange, type PriceBreakdown } from "../rules/pricing.ts";
-import { itemiseQuote, type ItemisedPrice } from "./breakdown.ts";
-import type { TaxSettings } from "./renewal-types.ts";
+import type { Addon, FulfillmentMode } from "../../generated/prisma/client.ts";
+import type { PrismaClient } from "../../db.ts";
+import { variationFor } from "../../catalog/service.ts";
+import { priceScheduledChange, type PriceBreakdown } from "../../rules/pricing.ts";
+import { itemiseQuote, type ItemisedPrice } from "../breakdown.ts";
+import type { TaxSettings } from "./types.ts";
 
 /**
  * What a renewal charges for a period: the membership's stored total, or, when a scheduled change takes effect
  * in that period, the new selection at today's prices with the membership's coupon (while still active) and the
- * business's tax. The renewal run (renewal-changes.ts, renewal-batch.ts) and the fulfilment preview
+ * business's tax. The renewal run (changes.ts, batch.ts) and the fulfilment preview
  * (api/fulfilment/) both price through here, so the preview and the run cannot disagree.
  */
 

@@ -1,7 +1,7 @@
-import { SYSTEM_ACTOR, writeEvents } from "../events/outbox.ts";
-import { globalId } from "../shared/global-id.ts";
-import { priceScheduledChanges, type PricedChange } from "./renewal-pricing.ts";
-import type { BillingContext, RenewalSubscription, TaxSettings } from "./renewal-types.ts";
+import { SYSTEM_ACTOR, writeEvents } from "../../events/outbox.ts";
+import { globalId } from "../../shared/global-id.ts";
+import { priceScheduledChanges, type PricedChange } from "./pricing.ts";
+import type { BillingContext, RenewalSubscription, TaxSettings } from "./types.ts";
 
 /**
  * Pricing a renewal batch's scheduled changes (plan, mode, add-ons chosen in the change dialog) and writing the
@@ -10,7 +10,7 @@ import type { BillingContext, RenewalSubscription, TaxSettings } from "./renewal
 
 /**
  * The selections scheduled by changeSubscription take effect: new plan, mode, point and add-ons at today's prices,
- * with the membership's coupon (if still active) and its business's tax (renewal-pricing.ts). One transaction for
+ * with the membership's coupon (if still active) and its business's tax (pricing.ts). One transaction for
  * the batch.
  */
 export async function applyScheduledChanges(ctx: BillingContext, subs: RenewalSubscription[], tax: Map<number, TaxSettings>): Promise<void> {

@@ -5,19 +5,19 @@
  * this one (nothing is owed for it), so the renewal run makes the first charge on that month's billing day (an
  * INITIAL order) and no box, skip, reminder or notice comes before it. The place is taken at sign-up.
  */
-import type { Actor, ServiceContext } from "../context.ts";
-import { requireMember } from "../auth/policy.ts";
-import { assertPlaceAvailable, heldSelections } from "../catalog/capacity.ts";
-import { eventActorOf, writeEvents } from "../events/outbox.ts";
-import { addMonths, isoDate, parseYearMonth, yearMonthOf } from "../shared/calendar.ts";
-import { ConflictError, NotFoundError, RuleViolationError } from "../shared/errors.ts";
-import { globalId } from "../shared/global-id.ts";
-import { resumeDate } from "../rules/dates.ts";
-import { memberAddress } from "../rules/member.ts";
-import { saveDefaultCard } from "./cards.ts";
-import type { CompletedCheckout } from "./complete-checkout.ts";
-import type { SetupIntentInfo } from "./provider.ts";
-import { providerFor } from "./service.ts";
+import type { Actor, ServiceContext } from "../../context.ts";
+import { requireMember } from "../../auth/policy.ts";
+import { assertPlaceAvailable, heldSelections } from "../../catalog/capacity.ts";
+import { eventActorOf, writeEvents } from "../../events/outbox.ts";
+import { addMonths, isoDate, parseYearMonth, yearMonthOf } from "../../shared/calendar.ts";
+import { ConflictError, NotFoundError, RuleViolationError } from "../../shared/errors.ts";
+import { globalId } from "../../shared/global-id.ts";
+import { resumeDate } from "../../rules/dates.ts";
+import { memberAddress } from "../../rules/member.ts";
+import { saveDefaultCard } from "../cards.ts";
+import type { CompletedCheckout } from "./complete.ts";
+import type { SetupIntentInfo } from "../providers/provider.ts";
+import { providerFor } from "../service.ts";
 import { claimOpenMembership, lockMember } from "./settlement.ts";
 
 type SignupContext = Pick<ServiceContext, "db" | "clock" | "config" | "log"> & { actor?: Actor };

@@ -1,24 +1,24 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { ServiceContext } from "../context.ts";
-import type { FulfillmentMode } from "../generated/prisma/client.ts";
-import { requireMember, requireUser } from "../auth/policy.ts";
-import { MEMBER_STATUSES } from "../rules/member.ts";
-import { assertPlaceAvailable } from "../catalog/capacity.ts";
-import { variationFor } from "../catalog/service.ts";
-import { findActiveCoupon } from "../coupons/service.ts";
-import { discountCents } from "../rules/pricing.ts";
-import { enteredAddressSchema } from "../users/service.ts";
-import { choosePoint, pointInDetails } from "../rules/fulfillment-point.ts";
-import { addMonths, isoDate, localDate, parseYearMonth } from "../shared/calendar.ts";
-import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
-import { noBidiControls, parseInput } from "../shared/validation.ts";
-import { signupTerms } from "../rules/dates.ts";
-import { priceSelection, type PriceBreakdown } from "../rules/pricing.ts";
-import { providerFor, recordPayment } from "./service.ts";
+import type { ServiceContext } from "../../context.ts";
+import type { FulfillmentMode } from "../../generated/prisma/client.ts";
+import { requireMember, requireUser } from "../../auth/policy.ts";
+import { MEMBER_STATUSES } from "../../rules/member.ts";
+import { assertPlaceAvailable } from "../../catalog/capacity.ts";
+import { variationFor } from "../../catalog/service.ts";
+import { findActiveCoupon } from "../../coupons/service.ts";
+import { discountCents } from "../../rules/pricing.ts";
+import { enteredAddressSchema } from "../../users/service.ts";
+import { choosePoint, pointInDetails } from "../../rules/fulfillment-point.ts";
+import { addMonths, isoDate, localDate, parseYearMonth } from "../../shared/calendar.ts";
+import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from "../../shared/errors.ts";
+import { noBidiControls, parseInput } from "../../shared/validation.ts";
+import { signupTerms } from "../../rules/dates.ts";
+import { priceSelection, type PriceBreakdown } from "../../rules/pricing.ts";
+import { providerFor, recordPayment } from "../service.ts";
 import { PurchaseSchema, type Purchase } from "./purchase.ts";
 import { lockMember, samePurchase } from "./settlement.ts";
-import { openSignupSetup } from "./signup.ts";
+import { openSignupSetup } from "./next-month-signup.ts";
 
 /**
  * Checkout (spec §2 checkout, §4 payment, §5 cutoff): the server prices the selection from the catalogue,
@@ -277,7 +277,7 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
   });
 
   if (quote.startsNextMonth) {
-    // Nothing is charged today: the card is saved (signup.ts completes the membership once it is).
+    // Nothing is charged today: the card is saved (next-month-signup.ts completes the membership once it is).
     const setup = await openSignupSetup(ctx, { subscriptionId, customerId, idempotencyKey });
     return { subscriptionId, intent: "SETUP", paymentIntentId: setup.id, clientSecret: setup.clientSecret, quote };
   }

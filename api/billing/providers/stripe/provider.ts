@@ -7,8 +7,8 @@ import type {
   ProviderError,
   SavedCardCharge,
   SetupIntentInfo,
-} from "./provider.ts";
-import { settleEach } from "./provider.ts";
+} from "../provider.ts";
+import { settleEach } from "../provider.ts";
 
 /**
  * The Stripe provider: PaymentIntents for charges (on-session at checkout, off-session for renewals), SetupIntents

@@ -1,7 +1,7 @@
-import type { PrismaClient } from "../db.ts";
-import type { Clock } from "../shared/clock.ts";
-import type { CardSummary, PaymentIntentInfo, PaymentProvider, SavedCardCharge, SetupIntentInfo } from "./provider.ts";
-import { readTestCard, SandboxCardError, type ReadCard, type SandboxCardInput, type StoredCard } from "./sandbox-cards.ts";
+import type { PrismaClient } from "../../../db.ts";
+import type { Clock } from "../../../shared/clock.ts";
+import type { CardSummary, PaymentIntentInfo, PaymentProvider, SavedCardCharge, SetupIntentInfo } from "../provider.ts";
+import { readTestCard, SandboxCardError, type ReadCard, type SandboxCardInput, type StoredCard } from "./cards.ts";
 import {
   completeChallenge,
   confirmPayment,
@@ -12,14 +12,14 @@ import {
   savedCardIntent,
   setupInfo,
   type StoredIntent,
-} from "./sandbox-intents.ts";
-import { rid, SandboxStore } from "./sandbox-store.ts";
+} from "./intents.ts";
+import { rid, SandboxStore } from "./store.ts";
 
 /**
  * The sandbox payment provider: Stripe-shaped payment intents, setup intents, customers and cards, kept in our
  * own database (sandbox_objects), so checkout works offline and in tests. This file is the PaymentProvider
- * face: the server-side calls, each keyed like Stripe's (sandbox-store.ts), and the browser's steps handed on to
- * the intents (sandbox-intents.ts). The test cards and their outcomes are in sandbox-cards.ts.
+ * face: the server-side calls, each keyed like Stripe's (store.ts), and the browser's steps handed on to
+ * the intents (intents.ts). The test cards and their outcomes are in cards.ts.
  */
 export class SandboxProvider implements PaymentProvider {
   readonly name = "sandbox" as const;

@@ -1,5 +1,5 @@
 import diagnostics from "node:diagnostics_channel";
-import type { RenewalReport } from "./renewal-types.ts";
+import type { RenewalReport } from "./types.ts";
 
 /**
  * What one billing pass did, published on a diagnostics channel so the billing code needs no reference to a

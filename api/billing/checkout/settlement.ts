@@ -17,18 +17,18 @@
  * Every path that opens a membership (checkout start, settlement, reactivation) takes the same lock, so
  * concurrent requests of one member (two tabs, two server processes) are decided one after the other.
  */
-import type { Actor, ServiceContext } from "../context.ts";
-import type { FulfillmentMode, OrderKind, Prisma } from "../generated/prisma/client.ts";
-import { MEMBER_STATUSES } from "../rules/member.ts";
-import { assertPlaceAvailable, heldSelections, SoldOutError, SOLD_OUT_MESSAGE } from "../catalog/capacity.ts";
-import { eventActorOf, writeEvents, type NewEvent } from "../events/outbox.ts";
-import { crashPoint } from "../shared/crash-points.ts";
-import { NotFoundError } from "../shared/errors.ts";
-import { globalId } from "../shared/global-id.ts";
-import { formatCents } from "../shared/money.ts";
-import type { PaymentIntentInfo } from "./provider.ts";
+import type { Actor, ServiceContext } from "../../context.ts";
+import type { FulfillmentMode, OrderKind, Prisma } from "../../generated/prisma/client.ts";
+import { MEMBER_STATUSES } from "../../rules/member.ts";
+import { assertPlaceAvailable, heldSelections, SoldOutError, SOLD_OUT_MESSAGE } from "../../catalog/capacity.ts";
+import { eventActorOf, writeEvents, type NewEvent } from "../../events/outbox.ts";
+import { crashPoint } from "../../shared/crash-points.ts";
+import { NotFoundError } from "../../shared/errors.ts";
+import { globalId } from "../../shared/global-id.ts";
+import { formatCents } from "../../shared/money.ts";
+import type { PaymentIntentInfo } from "../providers/provider.ts";
 import { PurchaseSchema, type Purchase } from "./purchase.ts";
-import { periodOrder, providerFor, recordPayment, subscriptionForBilling } from "./service.ts";
+import { periodOrder, providerFor, recordPayment, subscriptionForBilling } from "../service.ts";
 
 type Tx = Prisma.TransactionClient;
 /** `actor`: who the events of a settlement name (absent: the system, e.g. a provider webhook). */

@@ -2,16 +2,16 @@
  * Completing a checkout (spec §4 "After payment success"): once the provider says the first payment succeeded, the
  * card is kept for renewals, the first period's order made and the membership activated (settlement.ts decides
  * what the payment buys). The member's completion and the provider's webhook both come here; a next-month sign-up
- * completes in ./signup.ts instead.
+ * completes in ./next-month-signup.ts instead.
  */
-import type { Actor, ServiceContext } from "../context.ts";
-import { requireMember } from "../auth/policy.ts";
-import { SoldOutError } from "../catalog/capacity.ts";
-import { addMonths, isoDate } from "../shared/calendar.ts";
-import { ConflictError, NotFoundError, RuleViolationError } from "../shared/errors.ts";
-import { memberAddress } from "../rules/member.ts";
-import { saveDefaultCard } from "./cards.ts";
-import { providerFor, recordPayment } from "./service.ts";
+import type { Actor, ServiceContext } from "../../context.ts";
+import { requireMember } from "../../auth/policy.ts";
+import { SoldOutError } from "../../catalog/capacity.ts";
+import { addMonths, isoDate } from "../../shared/calendar.ts";
+import { ConflictError, NotFoundError, RuleViolationError } from "../../shared/errors.ts";
+import { memberAddress } from "../../rules/member.ts";
+import { saveDefaultCard } from "../cards.ts";
+import { providerFor, recordPayment } from "../service.ts";
 import { refundedMessage, refundUnmatched, settlePaidPeriod } from "./settlement.ts";
 
 export interface CompletedCheckout {
@@ -48,7 +48,7 @@ export async function completeCheckout(ctx: ServiceContext, input: { paymentInte
 
 /**
  * The part of completion that needs no actor (shared with provider webhooks): settles the payment's own purchase
- * (api/billing/settlement.ts). A payment that cannot be matched is refunded: one for a period already paid
+ * (api/billing/checkout/settlement.ts). A payment that cannot be matched is refunded: one for a period already paid
  * answers with that period's order (a double submit), any other is refused with the reason.
  */
 export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "clock" | "config" | "log"> & { actor?: Actor }, paymentId: number): Promise<PaidCheckout> {
