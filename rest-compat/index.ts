@@ -7,7 +7,7 @@ import { catalogRoutes } from "./catalog.ts";
 import { checkoutRoutes } from "./checkout.ts";
 import { couponRoutes } from "./coupons.ts";
 import { restErrorHandler } from "./errors.ts";
-import { fulfilmentRoutes } from "./fulfilment.ts";
+import { fulfilmentRoutes } from "./packing.ts";
 import { memberHistoryRoutes } from "./member-history.ts";
 import { memberSubscriptionRoutes } from "./member-subscriptions.ts";
 import { membershipRoutes } from "./memberships.ts";

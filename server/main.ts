@@ -8,7 +8,7 @@ import { buildApp } from "./app.ts";
 import { startJobQueue, type JobQueue } from "../api/queue/job-queue.ts";
 import { eventsPruneJob, eventsPruneSchedule } from "../api/jobs/events-prune-job.ts";
 import { renewalSchedule, renewalsJob } from "../api/jobs/renewals-job.ts";
-import { FULFILMENT_FREEZE_QUEUE, fulfilmentFreezeJob, fulfilmentFreezeSchedule } from "../api/jobs/fulfilment-job.ts";
+import { FULFILMENT_FREEZE_QUEUE, fulfilmentFreezeJob, fulfilmentFreezeSchedule } from "../api/jobs/packing-job.ts";
 import { MAIL_DISPATCH_QUEUE, mailJobs, mailSchedules } from "../api/jobs/mail-jobs.ts";
 import { queueDueWork } from "../api/jobs/due-work.ts";
 import { smtpTransport } from "../api/mail/transport.ts";
@@ -105,7 +105,7 @@ startup = (async () => {
   // The job queue (api/jobs/): pg-boss on the same database, in every process; each job runs once across them.
   // The billing clock is its cron schedule (BILLING_INTERVAL_MINUTES; 0: no schedule, the queue still runs);
   // the event outbox's retention runs daily; packing snapshots are frozen hourly and after each renewal pass
-  // (api/jobs/fulfilment-job.ts); email reads the outbox every few seconds (api/jobs/mail-jobs.ts).
+  // (api/jobs/packing-job.ts); email reads the outbox every few seconds (api/jobs/mail-jobs.ts).
   jobs = await startJobQueue({
     db: database,
     log,

@@ -1,4 +1,4 @@
-import { FULFILMENT_FREEZE_QUEUE } from "./fulfilment-job.ts";
+import { FULFILMENT_FREEZE_QUEUE } from "./packing-job.ts";
 import { MAIL_REMINDERS_QUEUE } from "./mail-jobs.ts";
 import type { JobQueue } from "../queue/job-queue.ts";
 import { RENEWALS_QUEUE } from "./renewals-job.ts";

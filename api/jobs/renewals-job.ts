@@ -48,7 +48,7 @@ function incomplete(report: RenewalReport, aborted: boolean): string | null {
 /**
  * The renewal queue's definition: its worker runs one pass and fails the attempt when the pass is incomplete.
  * `afterPass` runs once a pass completed (the packing snapshot job is sent then: months frozen "when the renewal
- * run completes", api/fulfilment/cycle.ts); its failure is logged, never the pass's.
+ * run completes", api/packing/cycle.ts); its failure is logged, never the pass's.
  */
 export function renewalsJob(
   ctx: BillingContext,

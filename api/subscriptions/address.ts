@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { MEMBER_STATUSES } from "../rules/member.ts";
-import { cycleState, nextBoxPeriod } from "../fulfilment/cycle.ts";
+import { cycleState, nextBoxPeriod } from "../packing/cycle.ts";
 import { addMonths, parseYearMonth, yearMonthOf } from "../shared/calendar.ts";
 import { RuleViolationError, ValidationError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";

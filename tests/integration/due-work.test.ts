@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceContext } from "../../api/context.ts";
 import { moveDemoClock } from "../../api/jobs/demo-clock.ts";
 import { queueDueWork } from "../../api/jobs/due-work.ts";
-import { FULFILMENT_FREEZE_QUEUE, fulfilmentFreezeJob } from "../../api/jobs/fulfilment-job.ts";
+import { FULFILMENT_FREEZE_QUEUE, fulfilmentFreezeJob } from "../../api/jobs/packing-job.ts";
 import { startJobQueue, type JobDefinition, type JobQueue } from "../../api/queue/job-queue.ts";
 import { renewalsJob } from "../../api/jobs/renewals-job.ts";
 import { recentRuns, runNow } from "../../api/jobs/service.ts";

@@ -7,7 +7,7 @@
  * Runs on both databases.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { freeze } from "../../api/fulfilment/snapshot.ts";
+import { freeze } from "../../api/packing/snapshot.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
 

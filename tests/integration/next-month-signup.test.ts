@@ -8,7 +8,7 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runRenewals } from "../../api/billing/renewals/clock.ts";
-import { previewOf } from "../../api/fulfilment/preview.ts";
+import { previewOf } from "../../api/packing/preview.ts";
 import { planReminders } from "../../api/mail/reminders.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";

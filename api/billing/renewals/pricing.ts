@@ -10,7 +10,7 @@ import type { TaxSettings } from "./types.ts";
  * What a renewal charges for a period: the membership's stored total, or, when a scheduled change takes effect
  * in that period, the new selection at today's prices with the membership's coupon (while still active) and the
  * business's tax. The renewal run (changes.ts, batch.ts) and the fulfilment preview
- * (api/fulfilment/) both price through here, so the preview and the run cannot disagree.
+ * (api/packing/) both price through here, so the preview and the run cannot disagree.
  */
 
 /** The scheduled change as a membership carries it (subscription_changes). */

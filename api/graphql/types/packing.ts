@@ -8,12 +8,12 @@ import { MAX_ROW_ID, numericId } from "../ids.ts";
 import { FulfillmentModeEnum } from "./catalog.ts";
 import { isoDate } from "../../shared/calendar.ts";
 import { globalId } from "../../shared/global-id.ts";
-import type { Difference } from "../../fulfilment/differences.ts";
+import type { Difference } from "../../packing/differences.ts";
 import type { FulfillmentMode } from "../../generated/prisma/client.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { MODE_ORDER, toModeCode } from "../../shared/fulfillment.ts";
-import type { Box, Count, PackingKey, PlanModeCount, PreviewMember } from "../../fulfilment/preview.ts";
-import * as fulfilment from "../../fulfilment/service.ts";
+import type { Box, Count, PackingKey, PlanModeCount, PreviewMember } from "../../packing/preview.ts";
+import * as fulfilment from "../../packing/service.ts";
 
 const CycleStateEnum = builder.enumType("FulfilmentCycleState", {
   description: "OPEN: before the freeze, boxes are the preview's. FROZEN: the packing snapshot exists, boxes are its copies.",

@@ -1,7 +1,7 @@
 /** Issue 20: the packing lists of a business's month as a streamed CSV download (the readers of Business.fulfilment). */
 import { z } from "zod";
 import * as businesses from "../api/businesses/service.ts";
-import * as packingCsv from "../api/fulfilment/packing-csv.ts";
+import * as packingCsv from "../api/packing/packing-csv.ts";
 import { sendCsv } from "../api/http/csv-stream.ts";
 import { toModeCode } from "../api/shared/fulfillment.ts";
 import { idParam, type Router } from "./router.ts";

@@ -9,7 +9,7 @@
  *   billing day instead: before it, nothing of M is paid yet, so there would be nothing to pack. A cutoff day
  *   beyond the month's length is its last day. Without a cutoff day the snapshot is frozen when the renewal run
  *   for M has completed: from the start of the billing day, once no membership of the business is still due for
- *   M (the freeze job checks that after each renewal pass, api/fulfilment/snapshot.ts).
+ *   M (the freeze job checks that after each renewal pass, api/packing/snapshot.ts).
  * - **Box ready.** The box of M is ready on the business's box-ready day of M (default 1st).
  *
  * Pure functions of a business's timing settings, its time zone and an instant from the injectable clock.

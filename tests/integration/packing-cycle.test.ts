@@ -9,10 +9,10 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runRenewals } from "../../api/billing/renewals/clock.ts";
 import { sandboxFor } from "../../api/billing/service.ts";
-import { cycleOf, cycleState, freezeAt } from "../../api/fulfilment/cycle.ts";
-import { previewOf } from "../../api/fulfilment/preview.ts";
-import { freeze, freezeDue } from "../../api/fulfilment/snapshot.ts";
-import { fulfilmentFreezeJob } from "../../api/jobs/fulfilment-job.ts";
+import { cycleOf, cycleState, freezeAt } from "../../api/packing/cycle.ts";
+import { previewOf } from "../../api/packing/preview.ts";
+import { freeze, freezeDue } from "../../api/packing/snapshot.ts";
+import { fulfilmentFreezeJob } from "../../api/jobs/packing-job.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
 

@@ -1,11 +1,11 @@
 import type { Queue } from "pg-boss";
 import type { PrismaClient } from "../db.ts";
-import { freezeDue } from "../fulfilment/snapshot.ts";
+import { freezeDue } from "../packing/snapshot.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Log } from "../shared/log.ts";
 import type { JobDefinition, JobSchedule } from "../queue/job-queue.ts";
 
-/** Packing snapshots (api/fulfilment/): one job = one pass freezing every month whose freeze time has passed. */
+/** Packing snapshots (api/packing/): one job = one pass freezing every month whose freeze time has passed. */
 export const FULFILMENT_FREEZE_QUEUE = "fulfilment-freeze";
 
 const freezeQueue: Queue = {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pino from "pino";
-import { freeze } from "../../api/fulfilment/snapshot.ts";
+import { freeze } from "../../api/packing/snapshot.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories } from "../support/factories.ts";
 
