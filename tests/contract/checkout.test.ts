@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../support/app.ts";
-import { card, restClient, sandbox, seedFarm, type Farm } from "./helpers.ts";
+import type { TestApp } from "../support/app.ts";
+import { card, type Farm, type RestClient, sandbox, startFarm } from "./helpers.ts";
 
 let t: TestApp;
 let s: Farm;
-let call: ReturnType<typeof restClient>;
+let call: RestClient;
 let seq = 0;
 
 const body = (over: Record<string, unknown> = {}) => ({
@@ -19,11 +19,7 @@ async function buyer() {
   return { user: u, token: await s.f.session(u, "farm") };
 }
 
-beforeAll(async () => {
-  t = await createTestApp();
-  s = await seedFarm(t);
-  call = restClient(t);
-});
+beforeAll(async () => ({ t, s, call } = await startFarm()));
 afterAll(() => t.close());
 
 describe("checkout", () => {

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../support/app.ts";
-import { restClient, seedFarm, type Farm } from "./helpers.ts";
+import type { TestApp } from "../support/app.ts";
+import { type Farm, type RestClient, startFarm } from "./helpers.ts";
 
 let t: TestApp;
 let s: Farm;
-let call: ReturnType<typeof restClient>;
+let call: RestClient;
 beforeAll(async () => {
-  t = await createTestApp();
-  s = await seedFarm(t);
-  call = restClient(t);
-  await t.db.prisma.nextBox.create({ data: { businessId: s.farm.id, contentHtml: "<p>Carrots</p>" } });
+  ({ t, s, call } = await startFarm(async (s, t) => {
+    await t.db.prisma.nextBox.create({ data: { businessId: s.farm.id, contentHtml: "<p>Carrots</p>" } });
+  }));
 });
 afterAll(() => t.close());
 

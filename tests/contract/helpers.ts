@@ -1,5 +1,5 @@
 import { sandboxFor } from "../../api/billing/service.ts";
-import type { TestApp } from "../support/app.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories } from "../support/factories.ts";
 import { checkAnswer } from "./declared.ts";
 
@@ -72,3 +72,16 @@ export async function seedFarm(t: TestApp) {
   };
 }
 export type Farm = Awaited<ReturnType<typeof seedFarm>>;
+
+export type RestClient = ReturnType<typeof restClient>;
+
+/**
+ * A contract file's world: the whole server on a fresh database with the farm seeded, what the file adds to it
+ * (`more`), and a REST client on it. Each file starts one in beforeAll and closes `t` in afterAll.
+ */
+export async function startFarm(more?: (s: Farm, t: TestApp) => Promise<unknown>): Promise<{ t: TestApp; s: Farm; call: RestClient }> {
+  const t = await createTestApp();
+  const s = await seedFarm(t);
+  await more?.(s, t);
+  return { t, s, call: restClient(t) };
+}

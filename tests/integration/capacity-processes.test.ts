@@ -6,10 +6,10 @@ import { openSession } from "../../api/auth/sessions.ts";
 import { testConfig } from "../../api/config.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { expectMoneyBalanced, PAY } from "../support/payments.ts";
-import { killProcessGroup, listeningUrl, spawnProcessGroup, waitUntilHealthy } from "../support/server-process.ts";
+import { killProcessGroup, serverEnv, startServer, tenantGraphql, waitUntilHealthy } from "../support/server-process.ts";
 
 /**
- * Issue 20, capacity across server processes (`tsx server/main.ts`) on one PostgreSQL database: 20 members check out
+ * Capacity across server processes (`tsx server/main.ts`) on one PostgreSQL database: 20 members check out
  * the last place of a plan at once, half on each server. Every checkout opens (an unpaid checkout holds no place)
  * and every card is charged; the settlements then race for the place under the business's capacity lock
  * (api/catalog/capacity.ts): exactly one becomes a membership, the 19 others answer "sold out" and their payments
@@ -23,7 +23,6 @@ const serverUrl = process.env.TEST_DATABASE_URL;
 if (!serverUrl) console.warn("capacity-processes.test.ts skipped: set TEST_DATABASE_URL=postgresql://… (server processes need a shared PostgreSQL database)");
 
 const CLOCK = "2026-03-05T15:00:00Z";
-const tsx = "node_modules/.bin/tsx";
 const MEMBERS = 20;
 
 describe.skipIf(!serverUrl)("capacity across server processes (PostgreSQL)", () => {
@@ -37,26 +36,10 @@ describe.skipIf(!serverUrl)("capacity across server processes (PostgreSQL)", () 
   beforeAll(async () => {
     db = await createTestDatabase({ poolSize: 4 });
 
-    const booting = ["a", "b"].map((key) => {
-      const child = spawnProcessGroup(tsx, ["server/main.ts"], {
-        env: {
-          ...process.env,
-          NODE_ENV: "development",
-          ...db.env,
-          BILLING_INTERVAL_MINUTES: "0",
-          SEED_DEMO: "0",
-          LOG_LEVEL: "warn",
-          PAYMENT_PROVIDER: "sandbox",
-          HOST: "127.0.0.1",
-          PORT: "0",
-          CLOCK_START: CLOCK,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      children.push(child);
-      child.stdout!.on("data", (d) => logs.push(`[${key}] ${d}`));
-      child.stderr!.on("data", (d) => logs.push(`[${key}] ${d}`));
-      return listeningUrl(child);
+    const booting = ["a", "b"].map((name) => {
+      const server = startServer(name, serverEnv(db.env, { CLOCK_START: CLOCK }), logs);
+      children.push(server.child);
+      return server.url;
     });
 
     const business = await db.prisma.business.create({
@@ -80,16 +63,7 @@ describe.skipIf(!serverUrl)("capacity across server processes (PostgreSQL)", () 
     await db?.drop();
   }, 30_000);
 
-  const gql = async (server: string, query: string, variables: Record<string, unknown>, token: string) => {
-    const res = await fetch(`${server}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-tenant": "full-farm", authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await res.json()) as { data?: any; errors?: unknown[] };
-    expect(body.errors, `${server}: ${JSON.stringify(body.errors)}`).toBeUndefined();
-    return body.data;
-  };
+  const gql = tenantGraphql("full-farm");
 
   it("20 concurrent checkouts for the last place: exactly one membership, 19 sold out and refunded", async () => {
     const clock = new FixedClock(CLOCK);

@@ -7,10 +7,10 @@ import { testConfig } from "../../api/config.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { IDEMPOTENCY_LEASE_MS } from "../../api/billing/providers/sandbox/store.ts";
 import { expectMoneyBalanced, PAY, seedSavedCard } from "../support/payments.ts";
-import { killProcessGroup, listeningUrl, spawnProcessGroup, waitUntilHealthy } from "../support/server-process.ts";
+import { killProcessGroup, serverEnv, startServer, tenantGraphql, waitUntilHealthy } from "../support/server-process.ts";
 
 /**
- * Issue 12, money under races and crashes, with real server processes (`tsx server/main.ts`) on one PostgreSQL
+ * Money under races and crashes, with real server processes (`tsx server/main.ts`) on one PostgreSQL
  * database: a restart racing a checkout of the same business (20 rounds), two checkout attempts paid crosswise at
  * once, and servers killed (SIGKILL, via the test-only CRASH_AT points of api/shared/crash-points.ts) (a) while
  * holding an idempotency claim before calling the provider and (b) after the provider took the charge but before
@@ -27,7 +27,6 @@ if (!serverUrl) console.warn("payment-races.test.ts skipped: set TEST_DATABASE_U
 /** The crashing servers live before the others by more than a claim's lease: their claims have expired for the others. */
 const CRASH_CLOCK = "2026-03-05T15:00:00Z";
 const CLOCK = new Date(new Date(CRASH_CLOCK).getTime() + IDEMPOTENCY_LEASE_MS + 5 * 60_000).toISOString();
-const tsx = "node_modules/.bin/tsx";
 
 
 describe.skipIf(!serverUrl)("payments across server processes and crashes (PostgreSQL)", () => {
@@ -43,35 +42,17 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
   beforeAll(async () => {
     db = await createTestDatabase({ poolSize: 4 });
 
-    const boot = async (key: keyof typeof servers, extra: Record<string, string>) => {
-      const child = spawnProcessGroup(tsx, ["server/main.ts"], {
-        env: {
-          ...process.env,
-          NODE_ENV: "development",
-          ...db.env,
-          BILLING_INTERVAL_MINUTES: "0",
-          SEED_DEMO: "0",
-          LOG_LEVEL: "warn",
-          PAYMENT_PROVIDER: "sandbox",
-          HOST: "127.0.0.1",
-          // Each server binds a free port itself and prints it (a port picked here could be taken meanwhile).
-          PORT: "0",
-          CLOCK_START: CLOCK,
-          ...extra,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      children.push(child);
-      child.stdout!.on("data", (d) => logs.push(`[${key}] ${d}`));
-      child.stderr!.on("data", (d) => logs.push(`[${key}] ${d}`));
-      booting.push(listeningUrl(child).then((url) => void (servers[key] = { url, child })));
-    };
     const booting: Promise<void>[] = [];
-    await boot("a", {});
-    await boot("b", {});
-    await boot("claimCrash", { CRASH_AT: "sandbox:claimed", CLOCK_START: CRASH_CLOCK });
-    await boot("settleCrash", { CRASH_AT: "settle:before-commit" });
-    await boot("restartCrash", { CRASH_AT: "settle:before-commit" });
+    const boot = (key: keyof typeof servers, extra: Record<string, string>) => {
+      const server = startServer(key, serverEnv(db.env, { CLOCK_START: CLOCK, ...extra }), logs);
+      children.push(server.child);
+      booting.push(server.url.then((url) => void (servers[key] = { url, child: server.child })));
+    };
+    boot("a", {});
+    boot("b", {});
+    boot("claimCrash", { CRASH_AT: "sandbox:claimed", CLOCK_START: CRASH_CLOCK });
+    boot("settleCrash", { CRASH_AT: "settle:before-commit" });
+    boot("restartCrash", { CRASH_AT: "settle:before-commit" });
 
     const business = await db.prisma.business.create({
       data: { slug: "race-farm", name: "Race Farm", timeZone: "America/New_York", page: { create: { brandName: "Race Farm", billingDay: 3, cutoffDay: 25 } } },
@@ -92,17 +73,7 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
   }, 30_000);
 
   /** A GraphQL answer, or the failure of the request itself (a killed server). */
-  const gql = async (server: string, query: string, variables: Record<string, unknown>, token: string) => {
-    const res = await fetch(`${server}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-tenant": "race-farm", authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await res.json()) as { data?: any; errors?: unknown[] };
-    // No internal errors, whatever the interleaving: every outcome is a typed answer.
-    expect(body.errors, `${server}: ${JSON.stringify(body.errors)}`).toBeUndefined();
-    return body.data;
-  };
+  const gql = tenantGraphql("race-farm");
 
   /** The types of the events about a member (the outbox, api/events/), in sequence order. */
   const eventTypesOf = async (userId: number) =>

@@ -7,10 +7,10 @@ import { testConfig } from "../../api/config.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { runRenewals } from "../../api/billing/renewals/clock.ts";
 import pino from "pino";
-import { killProcessGroup, listeningUrl, spawnProcessGroup, waitUntilHealthy } from "../support/server-process.ts";
+import { killProcessGroup, serverEnv, spawnProcessGroup, startServer, tenantGraphql, waitUntilHealthy } from "../support/server-process.ts";
 
 /**
- * Issue 7, scale-out: two real server processes (`tsx server/main.ts`) on one PostgreSQL database, two billing
+ * Scale-out: two real server processes (`tsx server/main.ts`) on one PostgreSQL database, two billing
  * runs (`scripts/billing-run.ts`) at the same time, and duplicate checkouts sent to both servers at once.
  * Exactly one charge and one order per membership and period, one membership per member and business, and
  * login throttling shared by both processes (its counters live in the database).
@@ -38,21 +38,10 @@ describe.skipIf(!serverUrl)("scale-out: two server processes and two billing run
   let businessId = 0;
   let planRef = "";
 
-  const env = (extra: Record<string, string>) => ({
-    ...process.env,
-    NODE_ENV: "development",
-    ...db.env,
-    BILLING_INTERVAL_MINUTES: "0",
-    SEED_DEMO: "0",
-    LOG_LEVEL: "warn",
-    PAYMENT_PROVIDER: "sandbox",
-    ...extra,
-  });
-
   /** Runs a command to its end; resolves with its output (rejects on a non-zero exit). */
   const run = (args: string[], extra: Record<string, string> = {}) =>
     new Promise<string>((resolve, reject) => {
-      const child = spawnProcessGroup(tsx, args, { env: env(extra), stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawnProcessGroup(tsx, args, { env: serverEnv(db.env, extra), stdio: ["ignore", "pipe", "pipe"] });
       children.push(child);
       let out = "";
       child.stdout!.on("data", (d) => (out += d));
@@ -60,16 +49,7 @@ describe.skipIf(!serverUrl)("scale-out: two server processes and two billing run
       child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(" ")} exited ${code}:\n${out}`))));
     });
 
-  const gql = async (server: string, query: string, variables: Record<string, unknown> = {}, token?: string) => {
-    const res = await fetch(`${server}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-tenant": "scale-farm", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await res.json()) as { data?: any; errors?: unknown[] };
-    if (body.errors?.length) throw new Error(`GraphQL errors from ${server}: ${JSON.stringify(body.errors)}`);
-    return body.data;
-  };
+  const gql = tenantGraphql("scale-farm");
 
   beforeAll(async () => {
     db = await createTestDatabase({ poolSize: 4 });
@@ -77,12 +57,9 @@ describe.skipIf(!serverUrl)("scale-out: two server processes and two billing run
     // The servers boot (tsx start-up takes a while) while the rows below are written.
     const booting: Promise<string>[] = [];
     for (const name of ["a", "b"]) {
-      // PORT=0: each server binds a free port itself and prints it (a port picked here could be taken meanwhile).
-      const child = spawnProcessGroup(tsx, ["server/main.ts"], { env: env({ HOST: "127.0.0.1", PORT: "0", CLOCK_START }), stdio: ["ignore", "pipe", "pipe"] });
-      children.push(child);
-      child.stdout!.on("data", (d) => logs.push(`[${name}] ${d}`));
-      child.stderr!.on("data", (d) => logs.push(`[${name}] ${d}`));
-      booting.push(listeningUrl(child));
+      const server = startServer(name, serverEnv(db.env, { CLOCK_START }), logs);
+      children.push(server.child);
+      booting.push(server.url);
     }
 
     // Two businesses billing on the 28th, six members each with a saved sandbox card, paid through March.

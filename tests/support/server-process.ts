@@ -97,3 +97,47 @@ export async function waitUntilHealthy(urls: readonly string[], logs: readonly s
     }
   }
 }
+
+/**
+ * The environment of a server process a test starts on its own database: development mode, no demo data, no
+ * billing clock, the sandbox provider, quiet logs, and a port the server binds itself (PORT=0, see listeningUrl).
+ */
+export function serverEnv(databaseEnv: Readonly<Record<string, string>>, extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: "development",
+    ...databaseEnv,
+    BILLING_INTERVAL_MINUTES: "0",
+    SEED_DEMO: "0",
+    LOG_LEVEL: "warn",
+    PAYMENT_PROVIDER: "sandbox",
+    HOST: "127.0.0.1",
+    PORT: "0",
+    ...extra,
+  };
+}
+
+/** The product's server (`tsx server/main.ts`) in a process group of its own; its output goes to `logs`, each chunk tagged with `name`. */
+export function startServer(name: string, env: NodeJS.ProcessEnv, logs: string[]): { child: ChildProcess; url: Promise<string> } {
+  const child = spawnProcessGroup("node_modules/.bin/tsx", ["server/main.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout!.on("data", (d) => logs.push(`[${name}] ${d}`));
+  child.stderr!.on("data", (d) => logs.push(`[${name}] ${d}`));
+  return { child, url: listeningUrl(child) };
+}
+
+/**
+ * GraphQL over HTTP as a member of one business sends it: to any of the servers, with the tenant header and a
+ * bearer token. A GraphQL error fails the request: whatever the interleaving, every outcome must be a typed answer.
+ */
+export function tenantGraphql(tenant: string) {
+  return async (server: string, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<any> => {
+    const res = await fetch(`${server}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-tenant": tenant, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await res.json()) as { data?: any; errors?: unknown[] };
+    if (body.errors?.length) throw new Error(`GraphQL errors from ${server}: ${JSON.stringify(body.errors)}`);
+    return body.data;
+  };
+}

@@ -60,20 +60,23 @@ export interface SavedCardCharge {
   metadata: Record<string, string>;
 }
 
+/** An on-session payment to open: who pays, how much, under which key, and whether the card is kept. */
+export interface PaymentIntentRequest {
+  customerId: string;
+  amountCents: number;
+  currency: string;
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+  /** Save the card for later off-session renewals. */
+  saveForFuture: boolean;
+}
+
 export interface PaymentProvider {
   readonly name: ProviderName;
   /** Creates the provider customer for a user (or returns `existingId`). */
   ensureCustomer(args: { userId: number; email?: string | null; name?: string | null; existingId?: string | null }): Promise<string>;
   /** An on-session payment the client confirms with its card form (checkout, restart without a saved card). */
-  createPaymentIntent(args: {
-    customerId: string;
-    amountCents: number;
-    currency: string;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-    /** Save the card for later off-session renewals. */
-    saveForFuture: boolean;
-  }): Promise<PaymentIntentInfo>;
+  createPaymentIntent(args: PaymentIntentRequest): Promise<PaymentIntentInfo>;
   retrievePaymentIntent(id: string): Promise<PaymentIntentInfo>;
   /** Off-session charge of a saved card (renewals, restart). Declines come back as status + lastError. */
   chargeSavedCard(args: SavedCardCharge): Promise<PaymentIntentInfo>;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Clock } from "../../../shared/clock.ts";
-import type { IntentStatus, PaymentIntentInfo, ProviderError, SavedCardCharge, SetupIntentInfo } from "../provider.ts";
+import type { IntentStatus, PaymentIntentInfo, PaymentIntentRequest, ProviderError, SavedCardCharge, SetupIntentInfo } from "../provider.ts";
 import { DECLINES, readTestCard, SandboxCardError, type ReadCard, type SandboxCardInput, type StoredCard } from "./cards.ts";
 import { rid, type SandboxStore } from "./store.ts";
 
@@ -24,7 +24,7 @@ const clientSecretOf = (id: string) => `${id}_secret_${randomBytes(12).toString(
 /** A payment intent waiting for the member's card. */
 export function newPaymentIntent(
   id: string,
-  args: { customerId: string; amountCents: number; currency: string; metadata: Record<string, string>; saveForFuture: boolean },
+  args: Omit<PaymentIntentRequest, "idempotencyKey">,
 ): StoredIntent {
   return {
     kind: "payment_intent",

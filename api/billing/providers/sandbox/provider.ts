@@ -1,6 +1,6 @@
 import type { PrismaClient } from "../../../db.ts";
 import type { Clock } from "../../../shared/clock.ts";
-import type { CardSummary, PaymentIntentInfo, PaymentProvider, SavedCardCharge, SetupIntentInfo } from "../provider.ts";
+import type { CardSummary, PaymentIntentInfo, PaymentIntentRequest, PaymentProvider, SavedCardCharge, SetupIntentInfo } from "../provider.ts";
 import { readTestCard, SandboxCardError, type ReadCard, type SandboxCardInput, type StoredCard } from "./cards.ts";
 import {
   completeChallenge,
@@ -41,14 +41,7 @@ export class SandboxProvider implements PaymentProvider {
     return id;
   }
 
-  async createPaymentIntent(args: {
-    customerId: string;
-    amountCents: number;
-    currency: string;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-    saveForFuture: boolean;
-  }): Promise<PaymentIntentInfo> {
+  async createPaymentIntent(args: PaymentIntentRequest): Promise<PaymentIntentInfo> {
     return this.store.idempotent(
       `pi:${args.idempotencyKey}`,
       async (db) => {

@@ -3,6 +3,7 @@ import type {
   CardSummary,
   IntentStatus,
   PaymentIntentInfo,
+  PaymentIntentRequest,
   PaymentProvider,
   ProviderError,
   SavedCardCharge,
@@ -85,14 +86,7 @@ export class StripeProvider implements PaymentProvider {
     return customer.id;
   }
 
-  async createPaymentIntent(args: {
-    customerId: string;
-    amountCents: number;
-    currency: string;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-    saveForFuture: boolean;
-  }): Promise<PaymentIntentInfo> {
+  async createPaymentIntent(args: PaymentIntentRequest): Promise<PaymentIntentInfo> {
     const pi = await this.stripe.paymentIntents.create(
       {
         amount: args.amountCents,
