@@ -172,7 +172,7 @@ describe("metrics and memberships", () => {
     expect((await call("GET", "/api/admin/memberships?status=bogus", { token: s.adminToken })).status).toBe(400);
   });
 
-  it("GET /api/admin/memberships.csv: the list's filters as a CSV download (issue 20)", async () => {
+  it("GET /api/admin/memberships.csv: the list's filters as a CSV download", async () => {
     const res = await call("GET", "/api/admin/memberships.csv?business=farm&q=mara&status=any", { token: s.ownerToken });
     expect(res.status).toBe(200);
     expect(res.headers["content-disposition"]).toMatch(/^attachment; filename="memberships-farm-\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -183,7 +183,7 @@ describe("metrics and memberships", () => {
     expect((await call("GET", "/api/admin/memberships.csv", { token: s.memberToken })).status).toBe(403);
   });
 
-  it("GET /api/admin/businesses/{id}/fulfilment/{month}/packing.csv: the month's packing list as a CSV download (issue 20)", async () => {
+  it("GET /api/admin/businesses/{id}/fulfilment/{month}/packing.csv: the month's packing list as a CSV download", async () => {
     const res = await call("GET", `/api/admin/businesses/${s.farm.id}/fulfilment/2026-04/packing.csv?mode=pickup`, { token: s.ownerToken });
     expect(res.status).toBe(200);
     expect(res.headers["content-disposition"]).toBe('attachment; filename="packing-farm-2026-04-pickup.csv"');

@@ -144,7 +144,7 @@ describe("skip, config, change, restart", () => {
       payload: { selection: { businessSlug: "farm", chosenItemId: "item_veg", chosenAddons: [], mode: "shipping", ts: 1 } },
     });
     expect(res.status).toBe(200);
-    // April was skipped above: the change takes effect from May, the first month charged (issue 30).
+    // April was skipped above: the change takes effect from May, the first month charged.
     expect(res.body).toEqual({ ok: true, effective_period: "2026-05" });
     expect(await t.db.prisma.subscriptionChange.findUniqueOrThrow({ where: { subscriptionId: s.sub.id } })).toMatchObject({ mode: "SHIPPING", addonIds: [] });
   });

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { checkAnswer, declaredRouteKeys } from "./declared.ts";
 import { restClient } from "./helpers.ts";
 
-/** Every call of spec §7, as the spec writes it, the memberships CSV and the packing lists' CSV (issue 20, text/csv). */
+/** Every call of spec §7, as the spec writes it, the memberships CSV and the packing lists' CSV (text/csv). */
 const SPEC_ROUTES = `
 GET /api/page
 GET /api/admin/page

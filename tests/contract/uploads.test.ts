@@ -50,7 +50,7 @@ describe("POST /api/admin/upload", () => {
     const served = await t.app.inject({ method: "GET", url: body.file.url });
     expect(served.statusCode).toBe(200);
     expect(served.rawPayload.equals(PNG)).toBe(true);
-    // Public images load in emails shown in a sandboxed frame (an opaque origin, issue 30); the API stays same-origin.
+    // Public images load in emails shown in a sandboxed frame (an opaque origin); the API stays same-origin.
     expect(served.headers["cross-origin-resource-policy"]).toBe("cross-origin");
     const api = await t.app.inject({ method: "GET", url: "/api/businesses" });
     expect(api.headers["cross-origin-resource-policy"]).toBe("same-origin");

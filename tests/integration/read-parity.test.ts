@@ -4,7 +4,7 @@ import { factories } from "../support/factories.ts";
 import { restClient } from "../contract/helpers.ts";
 
 /**
- * Issue 15: REST and GraphQL read through the same service functions, so the same case gives the same rows
+ * REST and GraphQL read through the same service functions, so the same case gives the same rows
  * (and the same refusals) through both. Also the cutoff / box-ready day rule: 0 means "not set" in both.
  */
 let t: TestApp;
