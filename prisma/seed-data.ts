@@ -83,7 +83,7 @@ const BUSINESSES: DemoBusiness[] = [
       taxRateBps: 575,
       billingDay: 1,
       cutoffDay: 25,
-      // Past the 25th, sign-ups are taken for next month's box (issue 31): the card is saved, charged on the 1st.
+      // Past the 25th, sign-ups are taken for next month's box: the card is saved, charged on the 1st.
       afterCutoff: "NEXT_MONTH",
       supportPhone: "(330) 555-0142",
       boxReadyDay: 6,

@@ -1,4 +1,4 @@
-/** Issue 20: the packing lists of a business's month as a streamed CSV download (the readers of Business.fulfilment). */
+/** The packing lists of a business's month as a streamed CSV download (the readers of Business.fulfilment). */
 import { z } from "zod";
 import * as businesses from "../api/businesses/service.ts";
 import * as packingCsv from "../api/packing/packing-csv.ts";

@@ -1,5 +1,5 @@
 /**
- * The browser edge (issue 16): the built web app (WEB_DIST_DIR) and every answer no other route gives.
+ * The browser edge: the built web app (WEB_DIST_DIR) and every answer no other route gives.
  *
  * - `/assets/*` (content-hashed by Vite): one year, `immutable`; brotli or gzip from the `.br`/`.gz` files the
  *   build writes beside each file (web/vite.config.ts), chosen by Accept-Encoding.

@@ -109,7 +109,7 @@ export function requireAdmin(ctx: Pick<ServiceContext, "actor">): UserActor {
  * A member acting on their own data at a business; the callers check that the data is the member's own.
  * On the REST routes (spec §7, `memberSessionScope` "tenant") a session created for tenant A is refused on
  * tenant B: the legacy client only sends the token to its own tenant, and the server checks it too. On
- * GraphQL (`memberSessionScope` "account", issue 14) one login reaches every membership the member holds, so
+ * GraphQL (`memberSessionScope` "account") one login reaches every membership the member holds, so
  * the session's tenant is not checked here.
  */
 export function requireMember(ctx: Pick<ServiceContext, "actor" | "tenant" | "memberSessionScope">, businessSlug?: string): UserActor {

@@ -1,5 +1,5 @@
 /**
- * The one priced breakdown a person reads (issue 30): the checkout's summary, the change and restart dialogs, an
+ * The one priced breakdown a person reads: the checkout's summary, the change and restart dialogs, an
  * order in the order history and every receipt show these lines, in cents, built from the amounts that are charged
  * (a quote's PriceBreakdown, a membership's stored prices, an order's stored amounts), never recomputed from today's
  * catalogue. Its lines sum to the total: plan + surcharge + add-ons = subtotal; subtotal − coupon + tax = total.

@@ -1,5 +1,5 @@
 /**
- * Capacity (issue 20): an optional maximum of memberships per plan (`plans.capacity`, all modes together) and per
+ * Capacity: an optional maximum of memberships per plan (`plans.capacity`, all modes together) and per
  * plan and mode (`plan_variations.capacity`); null is no limit. Both may be set and both apply.
  *
  * Who holds a place: a membership whose status is ACTIVE or PAST_DUE. That covers paused ones (a skipped month

@@ -6,7 +6,7 @@
 export interface EventPayloads {
   /** A checkout's first payment settled: the membership is ACTIVE. */
   "membership.started.v1": { membershipId: number; userId: number; orderId: number; period: string; planId: number; mode: string; totalCents: number };
-  /** A sign-up past the cutoff for next month's box (issue 31): the card is saved, the membership ACTIVE, nothing charged until `firstPeriod`'s billing day. */
+  /** A sign-up past the cutoff for next month's box: the card is saved, the membership ACTIVE, nothing charged until `firstPeriod`'s billing day. */
   "membership.signed_up.v1": { membershipId: number; userId: number; firstPeriod: string; planId: number; mode: string; totalCents: number };
   /** A renewal paid a new period (billing run, or a past-due payment confirmed by the member). */
   "membership.renewed.v1": { membershipId: number; userId: number; orderId: number; period: string; totalCents: number };
@@ -18,7 +18,7 @@ export interface EventPayloads {
   "membership.canceled.v1": { membershipId: number; userId: number; reason: "business" | "payment_failed" };
   /** The member skipped a month: no box and no charge that month. */
   "membership.skipped.v1": { membershipId: number; userId: number; month: string; resumeDate: string };
-  /** The member scheduled a new selection from `effectivePeriod` (the first month charged), at `totalCents` a month as priced then (absent on events before issue 30). */
+  /** The member scheduled a new selection from `effectivePeriod` (the first month charged), at `totalCents` a month as priced then (absent on events stored before changes carried their price). */
   "membership.changed.v1": { membershipId: number; userId: number; planId: number; mode: string; addonIds: number[]; effectivePeriod: string; totalCents?: number };
   /** A renewal applied the scheduled change from `period`: the membership now holds it at `totalCents` a month. */
   "membership.change_applied.v1": { membershipId: number; userId: number; planId: number; mode: string; addonIds: number[]; period: string; totalCents: number };

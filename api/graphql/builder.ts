@@ -69,7 +69,7 @@ export const builder = new SchemaBuilder<{
       business: ({ id, permission }) => can(ctx, id, permission),
     }),
     // Same errors the services throw, so clients see one vocabulary whichever layer refused.
-    // A partner token outside its scopes is told which scope it lacks (issue 32).
+    // A partner token outside its scopes is told which scope it lacks.
     unauthorizedError: (parent, ctx, info, result) => {
       if (ctx.actor.kind === "anonymous") return new UnauthenticatedError();
       const scope = ctx.actor.kind === "partner" ? lackedScope(ctx, parent, getNamedType(info.returnType).name, result.failure) : null;

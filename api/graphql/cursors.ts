@@ -1,5 +1,5 @@
 /**
- * Connection cursors are checked before anything runs (issue 32): the `after` and `before` of every connection
+ * Connection cursors are checked before anything runs: the `after` and `before` of every connection
  * field in the operation must decode to that connection's own cursor shape, or the request is refused with
  * one BAD_USER_INPUT error (HTTP 400, reason `invalid_input`, the issue's path naming the field's argument:
  * `mailMessages.after`, `business.memberships.before`), as the input limits refuse (input-limits.ts). Nothing

@@ -1,5 +1,5 @@
 /**
- * A CSV download written as it is read (issue 20): rows come from an async iterable (a domain walk in keyset
+ * A CSV download written as it is read: rows come from an async iterable (a domain walk in keyset
  * pages), csv-stringify quotes them, and every cell goes through the shared formula guard (@shared/csv.ts
  * csvCell, the rule toCsv uses). Pulled by the reply: a slow client slows the walk (backpressure), and a client
  * that goes away destroys the stream, which ends the iterable's walk.

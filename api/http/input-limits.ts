@@ -1,5 +1,5 @@
 /**
- * Input limits at the edge (issue 12, hostile input): every request's JSON body, query string and route
+ * Input limits at the edge (hostile input): every request's JSON body, query string and route
  * parameters, every GraphQL variable and inline literal (api/graphql/input-limits.ts) and every multipart
  * field and filename (rest-compat/uploads.ts) is refused with a 400 when it holds
  *

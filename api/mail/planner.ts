@@ -258,7 +258,7 @@ const handlers: Partial<Record<keyof EventPayloads, Handler>> = {
 /**
  * An account message (card, password; every template planned here): drawn as the business of the member's most
  * recent membership when there is one (that is whom they know), else as the platform. It is the member's own
- * mail, not the business's: it is stored with no business (mail_messages.business_id NULL, issue 32), so only
+ * mail, not the business's: it is stored with no business (mail_messages.business_id NULL), so only
  * administrators read it on Sent mail and no business owner reads or resends it. This is the one place that decides it.
  */
 async function accountMessage(db: Db, config: Config, event: StoredEvent, userId: number, template: TemplateName, letter: (s: Sender) => Letter): Promise<PlannedMessage[]> {

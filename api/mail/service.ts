@@ -43,7 +43,7 @@ async function readableMessage(ctx: ServiceContext, id: number): Promise<MailMes
   return row;
 }
 
-/** Most resends of one message in 24 hours, and of one business's messages in an hour (issue 32: no mail-bombing). */
+/** Most resends of one message in 24 hours, and of one business's messages in an hour (no mail-bombing). */
 const RESEND_LIMITS = { perMessagePerDay: 3, perBusinessPerHour: 50 } as const;
 
 /** First key of the two-int advisory locks (pg_try_advisory_xact_lock(class, id)): one resend of a message at a time. */

@@ -137,7 +137,7 @@ export const letters = {
     };
   },
   /**
-   * A next-month sign-up's welcome (issue 31): when the first box comes and what will be charged then, line by line;
+   * A next-month sign-up's welcome: when the first box comes and what will be charged then, line by line;
    * no receipt (nothing was charged).
    */
   signup_welcome(a: { brand: string; firstPeriod: string; chargeDate: string; price: ItemisedPrice; links: PortalLinks }): Letter {

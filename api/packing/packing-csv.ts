@@ -1,5 +1,5 @@
 /**
- * The packing lists of a month as CSV rows (issue 20): the boxes in packing order (pickup by point, delivery by
+ * The packing lists of a month as CSV rows: the boxes in packing order (pickup by point, delivery by
  * area, shipping; each group alphabetical, then member name), the frozen snapshot's once frozen, else the
  * preview's: either walked in keyset pages of PACKING_PAGE_ROWS (service.ts boxPage), so a list of tens of
  * thousands of boxes holds one page in memory. The HTTP adapter streams the rows out.

@@ -1,5 +1,5 @@
 /**
- * Fulfilment of a business's month (issue 20): the cycle (cycle.ts), its preview before the freeze (preview.ts),
+ * Fulfilment of a business's month: the cycle (cycle.ts), its preview before the freeze (preview.ts),
  * the packing snapshot after it (snapshot.ts) and what changed since (differences.ts). Who may read it: the
  * business's owner, editors and viewers, administrators, and the business's partner API tokens with fulfilment:read
  * (readFulfilment, api/auth/policy.ts). Operators (administrators) may freeze a month by hand; the job does it otherwise.

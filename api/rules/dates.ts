@@ -44,7 +44,7 @@ export interface SignupTerms {
 }
 
 /**
- * A sign-up today (issue 31): this month's box, paid now; or past the cutoff day, spec §5's refusal (REFUSE, the
+ * A sign-up today: this month's box, paid now; or past the cutoff day, spec §5's refusal (REFUSE, the
  * default) or next month's box (NEXT_MONTH), its first charge on that month's billing day.
  */
 export function signupTerms(today: LocalDate, page: { cutoffDay: number | null | undefined; afterCutoff: AfterCutoffPolicy; billingDay: number | null | undefined }): SignupTerms {

@@ -1,5 +1,5 @@
 /**
- * Capacity (issue 20) as the page editor and the server both read it: the most places a plan, or a plan in one
+ * Capacity as the page editor and the server both read it: the most places a plan, or a plan in one
  * mode, may take; empty = no limit. Dependency-free (the web app imports it as `@shared/capacity.ts`).
  */
 

@@ -1,5 +1,5 @@
 /**
- * Resized WebP copies of an uploaded image (issue 16), named after the upload: `/uploads/<id>.png` has
+ * Resized WebP copies of an uploaded image, named after the upload: `/uploads/<id>.png` has
  * `/uploads/<id>-320w.webp` and so on. The server makes them at upload (api/uploads/variants.ts) and, for files
  * uploaded before variants existed, on the first request of one; the web app lists them in `srcset`, with the
  * original as `src`. Shared by both so that neither names a width the other does not know.

@@ -1,7 +1,7 @@
 /**
- * The states a US address may name: the 50 state codes of spec §2's select, and DC (issue 34 adds the District of
- * Columbia on purpose). The domain's address validation refuses any other state on a US address
- * (api/users/service.ts); the web's select keeps its own labelled list ("OH — Ohio").
+ * The states a US address may name: the 50 state codes of spec §2's select, and DC (the District of Columbia:
+ * not a state, but its addresses need a code too). The domain's address validation refuses any other state on a
+ * US address (api/users/service.ts); the web's select keeps its own labelled list ("OH — Ohio").
  */
 export const US_STATE_CODES: readonly string[] = [
   "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS",

@@ -1,5 +1,5 @@
 /**
- * Where a membership's box goes (issue 31): the delivery address of a shipping or delivery membership, which the
+ * Where a membership's box goes: the delivery address of a shipping or delivery membership, which the
  * member changes on its card or, with a Profile address change, for the memberships they tick.
  *
  * Which boxes: a month not yet frozen is packed at the new address (the cycle's preview reads the membership's

@@ -72,7 +72,7 @@ export interface MembershipsFilter {
   businessSlug?: string | null;
   /** Spec §4: one membership per business, the first in the portal's order. */
   onePerBusiness?: boolean;
-  /** Only the current shipping and delivery ones: their boxes travel to an address (issue 31's Profile prompt). */
+  /** Only the current shipping and delivery ones: their boxes travel to an address (the Profile asks which of them a new address applies to). */
   boxAddress?: boolean;
 }
 

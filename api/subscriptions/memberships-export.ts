@@ -1,5 +1,5 @@
 /**
- * The memberships CSV of the admin area (issue 20): the filtered memberships list (./memberships-list.ts, its
+ * The memberships CSV of the admin area: the filtered memberships list (./memberships-list.ts, its
  * filter, authorization and order, not a copy) walked in keyset pages of EXPORT_PAGE_ROWS, one row per
  * membership, so a file of any length holds one page in memory. The HTTP adapter streams the rows out.
  */
@@ -13,7 +13,7 @@ import { assertMayList, list, type MembershipFilter } from "./memberships-list.t
 import { nextBillingPeriod, nextChargeDate } from "../rules/dates.ts";
 import { todayIn } from "./timing.ts";
 
-/** The columns, in order: the browser export's (kept as they were) and issue 20's mode and next charge date. */
+/** The columns, in order: the browser export's (kept as they were), then the mode and the next charge date. */
 export const MEMBERSHIP_CSV_HEADER = [
   "subscription_id",
   "provider_subscription_id",

@@ -20,7 +20,7 @@ type MembershipSelection = { select?: Prisma.SubscriptionSelect | null; include?
 export type StatusFilter = "ANY" | "ACTIVE" | "PAST_DUE" | "CANCELED";
 
 /**
- * Status filter of the memberships lists (spec §2: any, active, canceled; plus past due, issue 14). "active"
+ * Status filter of the memberships lists (spec §2: any, active, canceled; plus past due). "active"
  * means a current member: ACTIVE and PAST_DUE (a failed renewal still being retried); "past due" only the
  * latter, the members whose card needs attention. Checkouts that never completed (INCOMPLETE) are not
  * memberships and are listed under none of them. (The member portal's own list uses the Prisma form.)

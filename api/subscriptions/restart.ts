@@ -1,6 +1,6 @@
 /**
  * Restarting a canceled membership (spec §5 restart confirmation): what it charges today and next (the quote the
- * dialog shows first, issue 30), and the restart itself, which refuses an amount that changed since that quote.
+ * dialog shows first), and the restart itself, which refuses an amount that changed since that quote.
  */
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";

@@ -1,7 +1,7 @@
 /**
  * GET (and HEAD) /uploads/<name>: the files of UPLOADS_DIR (api/uploads/service.ts stores them under random
  * names and never rewrites one, so they are cached for a year, `immutable`), and their WebP variants
- * `/uploads/<id>-<width>w.webp` (issue 16). A variant not on disk, of an upload from before variants, is made
+ * `/uploads/<id>-<width>w.webp`. A variant not on disk, of an upload from before variants, is made
  * on its first request; one that cannot be made (GIF, BMP, ICO, an undecodable file) redirects to the original,
  * so a srcset never shows a broken image. The same goes for the email PNG `/uploads/<id>-email.png`
  * (./email-png.ts). Anything else is the app's 404.

@@ -1,5 +1,5 @@
 /**
- * WebP variants of uploaded images (issue 16): each width of IMAGE_VARIANT_WIDTHS, never wider than the
+ * WebP variants of uploaded images: each width of IMAGE_VARIANT_WIDTHS, never wider than the
  * original, beside the original in UPLOADS_DIR as `<id>-<width>w.webp` (api/shared/image-variants.ts).
  */
 import fs from "node:fs/promises";

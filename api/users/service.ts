@@ -36,7 +36,7 @@ const addressFields = {
   zip: singleLine("ZIP code").trim().max(20),
   country: singleLine("Country").trim().max(100),
 };
-/** Delivery instructions for the driver (issue 20: gate codes, where to leave the box): may span lines. */
+/** Delivery instructions for the driver (gate codes, where to leave the box): may span lines. */
 const instructionsSchema = noBidiControls("Delivery instructions").trim().max(500, "Delivery instructions can be at most 500 characters");
 /** A complete address (spec §3); missing parts are empty strings, instructions are kept only when given. */
 export const addressSchema = z.object({
@@ -48,7 +48,7 @@ export const addressSchema = z.object({
 export type Address = z.infer<typeof addressSchema>;
 /**
  * An address as a member enters it (checkout, Profile, a card's "Delivery address"): a US address names its state
- * by code, as the forms' select offers them (issue 34), written in capitals. An empty state stays allowed: checkout
+ * by code, as the forms' select offers them, written in capitals. An empty state stays allowed: checkout
  * saves the address while it is typed and enforces only the street (spec §2). Stored addresses are read with
  * `addressSchema`, so one saved before this rule still shows.
  */

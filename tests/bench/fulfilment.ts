@@ -11,8 +11,8 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import pino from "pino";
 import { openDatabase } from "../../api/db.ts";
-import { packingKeyOf, previewBoxPage, previewBusiness, previewOf, type PackingKey } from "../../api/fulfilment/preview.ts";
-import { freeze, freezeDue } from "../../api/fulfilment/snapshot.ts";
+import { packingKeyOf, previewBoxPage, previewBusiness, previewOf, type PackingKey } from "../../api/packing/preview.ts";
+import { freeze, freezeDue } from "../../api/packing/snapshot.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
 import { BENCH_BILLING_INSTANT } from "./seed-large.ts";
 

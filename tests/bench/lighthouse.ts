@@ -1,5 +1,5 @@
 /**
- * Lighthouse on the public pages (issue 16): `npm run bench:lighthouse` (build first: `npm run web:build`; this
+ * Lighthouse on the public pages: `npm run bench:lighthouse` (build first: `npm run web:build`; this
  * script builds nothing and stops when dist/web is missing).
  *
  * Starts the server as `npm start` runs it, in production mode (NODE_ENV=production) on a fresh embedded database

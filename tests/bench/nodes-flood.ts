@@ -1,7 +1,7 @@
 /**
  * `npx tsx tests/bench/nodes-flood.ts [--db postgresql://postgres@127.0.0.1:5432/postgres] [--ids 40000] [--probes 20]`
  *
- * Issue 12: a `nodes(ids:)` call with 40,000 ids used to take over 4 s and stall every other request meanwhile.
+ * A `nodes(ids:)` call with 40,000 ids used to take over 4 s and stall every other request meanwhile.
  * Starts the server (production config, silent logs, billing clock off) on a free loopback port over a fresh
  * database (embedded PGlite in memory; with --db, a throwaway database created on that PostgreSQL server and
  * dropped afterwards), times a small request alone (`node(id:)` of one plan, anonymous: never cached), then

@@ -2,7 +2,7 @@
  * `npm run bench:seed -- --db postgresql://postgres@127.0.0.1:5432/mp_bench [--seed 42] [--scale 1] [--reset]`
  *
  * Creates (or, with --reset, re-creates) a PostgreSQL database, applies the migrations and fills it with the
- * benchmark data set of issue 7: 1,000 businesses (page, plans with variations, add-ons, an owner each),
+ * benchmark data set: 1,000 businesses (page, plans with variations, add-ons, an owner each),
  * 100,000 members with one membership each (active, skipped this month, canceled, past due), a saved sandbox
  * card per member, 1,000,000 orders and coupons. Rows are generated from a seeded PRNG (same seed, same rows)
  * and loaded with multi-row `INSERT … SELECT FROM unnest($1, $2, …)`, tens of thousands of rows per

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:soak -- [--minutes 10] [--connections 20] [--upstream postgresql://postgres@127.0.0.1:5432/postgres]`
  *
- * Soak behind a transaction pooler (issue 43): creates a database of its own (`mp_soak_<pid>`) on the upstream
+ * Soak behind a transaction pooler: creates a database of its own (`mp_soak_<pid>`) on the upstream
  * PostgreSQL server, starts PgBouncer in transaction mode in front of it (tests/support/pgbouncer.ts) and two
  * production server processes on it (DATABASE_POOL_MODE=transaction, migrations through DIRECT_DATABASE_URL,
  * demo data seeded by the first, the billing clock every minute), then drives a mixed load for the given minutes with N concurrent

@@ -70,7 +70,7 @@ export function measureBundles(distDir: string): { entry: string; entryGzip: num
 
 export const isPublicRoute = (route: string) => PUBLIC_ROUTES.includes(route);
 
-/** Issue 7's target: initial JS of every public page ≤ 250 kB gzip (kB = 1,000 bytes). */
+/** The target: initial JS of every public page ≤ 250 kB gzip (kB = 1,000 bytes). */
 export const PUBLIC_INITIAL_BUDGET = 250_000;
 
 // `npx tsx tests/bench/web-bundles.ts [--dist dir]`: the table alone, without a database.

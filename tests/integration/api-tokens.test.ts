@@ -116,7 +116,7 @@ describe("API token list", () => {
 });
 
 /**
- * Issue 32: a token reads only what its scopes (chosen at creation) allow: memberships:read, orders:read,
+ * A token reads only what its scopes (chosen at creation) allow: memberships:read, orders:read,
  * fulfilment:read (packing lists and their CSV, with members' addresses, phones and gift messages). Outside them
  * GraphQL and the CSV routes refuse it with a message naming the scope.
  */

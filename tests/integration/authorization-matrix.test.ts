@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
 
 /**
- * Partner tokens of A (issue 32): `partnerA` is a token from before scopes (memberships:read and orders:read, the
+ * Partner tokens of A: `partnerA` is a token from before scopes (memberships:read and orders:read, the
  * backfill); the others hold one scope each.
  */
 type PartnerName = "partnerA" | "partnerMembershipsA" | "partnerOrdersA" | "partnerFulfilmentA";
@@ -144,7 +144,7 @@ const OPERATIONS: Operation[] = [
     run: (a) => query(a, `query($id: ID!) { node(id: $id) { ... on Order { totalCents } } }`, (d) => d.node?.totalCents, { id: gid("Order", ids.orderA) }),
   },
   {
-    // Issue 30: the member's own receipt only; staff read it on the Sent mail page, never through the order.
+    // The member's own receipt only; staff read it on the Sent mail page, never through the order.
     name: "Order.receipt of member A's order",
     allowed: ["memberA"],
     run: (a) =>
@@ -176,7 +176,7 @@ const OPERATIONS: Operation[] = [
   },
   {
     name: "business A fulfilment cycle (preview, boxes, differences)",
-    // Issue 32: packing lists (addresses, phones, gift messages) need fulfilment:read, which no token from before has.
+    // Packing lists (addresses, phones, gift messages) need fulfilment:read, which no token from before has.
     allowed: [...STAFF_A, "partnerFulfilmentA"],
     run: (a) =>
       query(
@@ -306,7 +306,7 @@ const OPERATIONS: Operation[] = [
     },
   },
   {
-    // Issue 31: the member's own shipping or delivery membership only; staff cannot move a member's boxes.
+    // The member's own shipping or delivery membership only; staff cannot move a member's boxes.
     name: "changeMembershipAddress(member A's membership)",
     allowed: ["memberA"],
     run: async (a) => {
@@ -341,8 +341,8 @@ const OPERATIONS: Operation[] = [
     },
   },
   {
-    // Any signed-in user, member B's session of business B included: on GraphQL one login reaches every business
-    // (issue 14); the membership it opens is the caller's own. The REST routes keep the tenant binding.
+    // Any signed-in user, member B's session of business B included: on GraphQL one login reaches every business;
+    // the membership it opens is the caller's own. The REST routes keep the tenant binding.
     name: "startCheckout at A (any signed-in user, whatever business the session was made on)",
     allowed: USERS,
     run: async (a) => {

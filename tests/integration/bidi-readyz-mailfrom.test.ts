@@ -1,5 +1,5 @@
 /**
- * Issue 32: bidirectional controls (a right-to-left override reorders what an owner reads on a packing slip)
+ * Bidirectional controls (a right-to-left override reorders what an owner reads on a packing slip)
  * are refused, naming the field, in every single-line field and in gift messages and delivery instructions;
  * /readyz answers 503 "schema missing" on a database whose product tables were dropped while
  * `_prisma_migrations` stayed; MAIL_FROM takes the `Name <address>` form operators write.

@@ -5,7 +5,7 @@ import { factories, type Factories } from "../support/factories.ts";
 import { expectMoneyBalanced, PAY, seedSavedCard } from "../support/payments.ts";
 
 /**
- * Issue 20, capacity: which memberships hold a place, a plan's and a plan-and-mode's maximum, the refusal at
+ * Capacity: which memberships hold a place, a plan's and a plan-and-mode's maximum, the refusal at
  * checkout (before paying, and when the place went while paying: refunded), restart and change, the public
  * soldOut flags, and the editor's capacity fields. Concurrency across processes: capacity-processes.test.ts.
  */

@@ -153,7 +153,7 @@ describe("checkout", () => {
     expect((await t.gqlOk(COMPLETE, { id: s.paymentIntentId }, { token })).completeCheckout.data.membership.status).toBe("ACTIVE");
   });
 
-  it("refuses real card numbers; a member's session bound to another business checks out here (issue 14)", async () => {
+  it("refuses real card numbers; a member's session bound to another business checks out here", async () => {
     const token = await member();
     const s = (await start(token)).startCheckout.data;
     const real = await t.gqlOk(CONFIRM, { secret: s.clientSecret, card: card("4012888888881881") });

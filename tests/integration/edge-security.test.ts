@@ -1,5 +1,5 @@
 /**
- * The server's edge (issue 12, "Hardening"): one CORS policy for /graphql and /api (the main host and its
+ * The server's edge: one CORS policy for /graphql and /api (the main host and its
  * tenant subdomains, scheme checked; any other Origin gets no Access-Control-* header at all, preflight
  * included), GraphQL introspection in production only for partner API tokens and administrators, and no
  * internal error text (Prisma messages and codes, SQL, source paths) in any production answer, each masked

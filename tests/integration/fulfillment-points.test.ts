@@ -6,7 +6,7 @@ import { factories, type Factories } from "../support/factories.ts";
 import { PAY } from "../support/payments.ts";
 
 /**
- * Issue 20, the member's pickup point or delivery area: chosen at checkout from the page's lists (one entry is
+ * The member's pickup point or delivery area: chosen at checkout from the page's lists (one entry is
  * the default; anything not listed is refused naming the field), stored on the membership when the payment
  * settles and on each order (initial, renewal, restart); delivery instructions with the address; a gift message;
  * a change of point alone at once, a change of box with its point from the next period; the REST selection's

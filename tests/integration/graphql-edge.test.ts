@@ -1,5 +1,5 @@
 /**
- * Issue 13: every refusal of a GraphQL document (a limit of graphql-armor, a validation rule, a syntax error)
+ * Every refusal of a GraphQL document (a limit of graphql-armor, a validation rule, a syntax error)
  * answers HTTP 400 with one clear message and an `extensions.code`, for both response media types, and never
  * runs anything. Missing nodes answer null without an error, and no answer carries Prisma or file-system text.
  */

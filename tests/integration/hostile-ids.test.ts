@@ -1,5 +1,5 @@
 /**
- * Hostile ids and cursors (issue 32, item 1): an id outside 1..2^31−1 (every id column is a 32-bit integer),
+ * Hostile ids and cursors: an id outside 1..2^31−1 (every id column is a 32-bit integer),
  * a malformed or foreign global id, and a connection cursor that is not the connection's own answer a
  * validation error, never an internal one: a `ValidationError` in the result union of a mutation, a
  * BAD_USER_INPUT error for a connection argument, REST 400 `invalid_input`; no error-level log line.

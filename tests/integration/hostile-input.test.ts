@@ -1,5 +1,5 @@
 /**
- * Hostile input (issue 12): NUL and other control characters, JSON nested deeper than 32 levels and arrays
+ * Hostile input: NUL and other control characters, JSON nested deeper than 32 levels and arrays
  * over 1,000 entries are refused at the edge with our clear-error shapes (REST 400 `{ error, reason:
  * "invalid_input", issues }`, GraphQL HTTP 400 `{ errors: [{ message, extensions: { reason, issues } }] }`)
  * before any service runs, so nothing is written; single-line fields refuse tabs and line breaks through

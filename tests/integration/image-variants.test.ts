@@ -1,5 +1,5 @@
 /**
- * Image variants (issue 16): an uploaded PNG/JPEG/WebP gets WebP copies at the widths the web app lists in
+ * Image variants: an uploaded PNG/JPEG/WebP gets WebP copies at the widths the web app lists in
  * srcset, served as image/webp and cached for a year; uploads from before variants keep their URL and get
  * their variants on first request; what cannot be resized redirects to the original; unknown names are 404s.
  */

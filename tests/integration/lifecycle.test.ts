@@ -1,5 +1,5 @@
 /**
- * Issue 3's acceptance story on a fake clock: a member subscribes, renews three times, skips a month, changes
+ * A membership's acceptance story on a fake clock: a member subscribes, renews three times, skips a month, changes
  * the box, is canceled and restarts; every amount and date is what the spec's rules give. Runs on both databases.
  *
  * The business bills on the 28th (February has exactly 28 days in 2026), taxes 5.75 %, cutoff on the 20th,

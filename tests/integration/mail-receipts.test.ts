@@ -1,5 +1,5 @@
 /**
- * Email about money (issue 30), through a real SMTP server: receipts show the ORDER's breakdown line by line (plan,
+ * Email about money, through a real SMTP server: receipts show the ORDER's breakdown line by line (plan,
  * surcharge, add-on, coupon, tax with its rate, Subtotal, Total charged) with its number, date in the business's
  * time zone, the card that paid and how to reach the business, and are stored with their order's id; a renewal
  * receipt keeps the order's amounts after the catalogue's prices changed; the change confirmation names its month
@@ -259,7 +259,7 @@ describe("receipts, the change confirmation and the pre-charge notice", () => {
     expect(stored.orderId).toBe(order.id);
   });
 
-  it("a new delivery address: the member is told where the boxes go and from which month (issue 31)", async () => {
+  it("a new delivery address: the member is told where the boxes go and from which month", async () => {
     // April 16th: April's list froze at the end of its cutoff day (the 8th), so the new address applies from May.
     t.clock.set("2026-04-16T15:00:00Z");
     const moved = await t.gqlOk(

@@ -1,5 +1,5 @@
 /**
- * Issue 32, the Sent mail page's resend and account mail (api/mail/service.ts resendMessage, planner.ts
+ * The Sent mail page's resend and account mail (api/mail/service.ts resendMessage, planner.ts
  * accountMessage): concurrent resends of one message never collide on the dedupe key (one at a time, the others
  * told a resend is in progress), resends are limited (3 of a message a day, 50 of a business's messages an hour,
  * counted in the database on the injectable clock), and a member's account mail (password changed, card updated)
@@ -76,7 +76,7 @@ describe("resend: one at a time", () => {
   it("six concurrent resends of one message: never an unexpected error, one resend at a time", async () => {
     const original = await message();
     const answers = await Promise.all(Array.from({ length: 6 }, () => resend(original.id, ownerToken)));
-    // Before issue 32 two resends computed the same resend:<id>:<n> key and answered "Unexpected error.".
+    // Two resends used to compute the same resend:<id>:<n> key and answer "Unexpected error.".
     for (const a of answers) expect(a.errors ?? []).toEqual([]);
     const results = answers.map((a) => a.data!.resendMailMessage!);
     const successes = results.filter((r) => r.__typename === "ResendMailMessageSuccess");

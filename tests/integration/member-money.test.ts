@@ -1,5 +1,5 @@
 /**
- * Issue 30 on the injectable clock: the amount before a restart (and a restart refused when that amount changed
+ * Amounts a member is shown, on the injectable clock: the amount before a restart (and a restart refused when that amount changed
  * before it was confirmed), and a change of box made while next month is skipped, which takes effect, and is named,
  * from the first month charged. Green Acres' timing: billing day 1, skip and change windows 1st–14th.
  */

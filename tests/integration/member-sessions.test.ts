@@ -1,5 +1,5 @@
 /**
- * One login for every membership (issue 14). A member's session is created on the tenant they logged in at; on
+ * One login for every membership. A member's session is created on the tenant they logged in at; on
  * GraphQL (the web app) it acts on that member's own memberships at every business, while the REST routes of
  * spec §7 keep refusing it on another tenant (403 tenant_mismatch). Other members' data and staff rights stay
  * isolated: ownership and business roles decide them, never the session's tenant.

@@ -1,5 +1,5 @@
 /**
- * Issue 31, part 1 on the injectable clock: a membership's delivery address. A business billing on the 3rd with a
+ * A membership's delivery address, on the injectable clock. A business billing on the 3rd with a
  * cutoff on the 10th (the month's packing list freezes at the end of the 10th, New York) and box-ready on the 15th.
  * An address change before the freeze moves that month's box; after it the frozen list keeps the old address, the
  * month's differences say CHANGED and the next month is packed at the new one; a delivery area is chosen again with

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories } from "../support/factories.ts";
 
 /**
- * Issue 20: GET /api/admin/memberships.csv streams the filtered memberships list as CSV: the list's filters,
+ * GET /api/admin/memberships.csv streams the filtered memberships list as CSV: the list's filters,
  * readers and order (memberships-list.ts), its columns plus fulfillment mode and next charge date, every cell
  * through the shared formula guard; 50,000 rows with bounded memory. The clock is 2026-03-05 (New York).
  */

@@ -20,7 +20,7 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories } from "../support/factories.ts";
 
 /**
- * Issues 7 and 15: the memberships list (memberships-list.ts `list`) runs as one keyset statement instead of
+ * The memberships list (memberships-list.ts `list`) runs as one keyset statement instead of
  * Prisma's relation filters and cursor. It must return exactly the rows, in exactly the order and with exactly
  * the fields, that the Prisma filter below (the rule written as Prisma would: membershipsWhere + membershipOrder +
  * cursor) returns, for every filter, page, selection and reader; and the GraphQL connections keep their Relay
@@ -157,7 +157,7 @@ describe("memberships list", () => {
     }
   });
 
-  it("the past-due filter lists exactly the PAST_DUE memberships, through GraphQL and REST (issue 14)", async () => {
+  it("the past-due filter lists exactly the PAST_DUE memberships, through GraphQL and REST", async () => {
     const expected = (await t.db.prisma.subscription.findMany({ where: { status: "PAST_DUE" }, orderBy: membershipOrder, select: { id: true } })).map((r) => r.id);
     expect(expected.length).toBe(12);
     expect(await membershipPageIds(ctxOf(admin), { status: "PAST_DUE" }, { take: 100 })).toEqual(expected);

@@ -1,5 +1,5 @@
 /**
- * Issue 13: `npm run db:status` and `npm run db:migrate` (scripts/prisma-wasm.mjs) on a fresh clone, before the
+ * `npm run db:status` and `npm run db:migrate` (scripts/prisma-wasm.mjs) on a fresh clone, before the
  * server ever started: the data folder does not exist yet, and the embedded database must be created in it.
  */
 import { execFile } from "node:child_process";

@@ -1,5 +1,5 @@
 /**
- * Issue 31, part 2 on the injectable clock: a sign-up the day after the cutoff (the 20th) under both settings.
+ * Next-month sign-ups on the injectable clock: a sign-up the day after the cutoff (the 20th) under both settings.
  * REFUSE answers §8's text (GraphQL and REST). NEXT_MONTH saves the card and charges nothing that day, has no box,
  * reminder or notice before its first month, and the renewal run makes the first charge (an INITIAL order) on that
  * month's billing day, sandbox and the local Stripe double alike; REST past the cutoff is refused there too.

@@ -1,5 +1,5 @@
 /**
- * Issue 12: every Node type's read rule through `node(id:)` and `nodes(ids:)`, as every role. The list of Node
+ * Every Node type's read rule through `node(id:)` and `nodes(ids:)`, as every role. The list of Node
  * types comes from the schema, so a new Node type without a case here fails. A node the caller may not read
  * answers exactly like a missing one: `null`, no error (per entry in `nodes`); a malformed id is null too, and
  * `nodes` takes at most 100 ids, refusing more before anything runs.

@@ -18,7 +18,7 @@ import { factories } from "../support/factories.ts";
 import { freePort } from "../support/server-process.ts";
 
 /**
- * Issue 13, the operator's view: Prometheus /metrics (process, HTTP by route, GraphQL operations, database,
+ * The operator's view: Prometheus /metrics (process, HTTP by route, GraphQL operations, database,
  * billing) and who may read it, X-Request-Id in and out and on every log line with the operation, user and
  * tenant, unexpected errors logged with their stack, /healthz (liveness) and /readyz (readiness).
  */

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories } from "../support/factories.ts";
 
 /**
- * Issue 20: GET /api/admin/businesses/{id}/fulfilment/{month}/packing.csv streams the month's packing list: the
+ * GET /api/admin/businesses/{id}/fulfilment/{month}/packing.csv streams the month's packing list: the
  * preview's boxes while open, the snapshot's once frozen (walked in keyset pages), in packing order (pickup by
  * point, shipping, delivery by area; then member name), a hold marked, every cell through the formula guard, for
  * the readers of Business.fulfilment only. The clock is 2026-04-05 (New York); April is billed on the 1st.

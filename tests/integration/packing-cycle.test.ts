@@ -1,5 +1,5 @@
 /**
- * The fulfilment cycle of a month (issue 20) on the injectable clock: a business billing on the 3rd with a cutoff
+ * The fulfilment cycle of a month on the injectable clock: a business billing on the 3rd with a cutoff
  * on the 10th (New York), through April 2026. The preview before the billing day equals what the renewal run
  * charges (members and amounts, to the cent: a scheduled change, a skip, a coupon, tax); the freeze job snapshots
  * the month after the cutoff day (a failed charge on hold); later changes come back as differences; totals by
@@ -120,7 +120,7 @@ beforeAll(async () => {
   tokens.otherOwner = await f.session(otherOwner);
   tokens.partner = await f.partnerToken(business, owner);
   tokens.otherPartner = await f.partnerToken(other, otherOwner);
-  // Issue 32: reading the cycle takes the fulfilment:read scope (the factory's tokens hold memberships and orders).
+  // Reading the cycle takes the fulfilment:read scope (the factory's tokens hold memberships and orders).
   await t.db.prisma.apiToken.updateMany({ data: { scopes: ["memberships:read", "orders:read", "fulfilment:read"] } });
   tokens.partnerNoFulfilment = await f.partnerToken(business, owner);
 });

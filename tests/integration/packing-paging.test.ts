@@ -1,5 +1,5 @@
 /**
- * Issue 20: a month's boxes are read in keyset pages in the database, open or frozen. The packing CSV of an open
+ * A month's boxes are read in keyset pages in the database, open or frozen. The packing CSV of an open
  * month walks the preview's memberships a page at a time, each page priced by the renewal's code, and its rows are
  * the preview's boxes in the preview's order across page boundaries; a few thousand members stream with bounded
  * memory (peak printed). The GraphQL `boxes` connection pages the same way: first, next and last pages, opaque

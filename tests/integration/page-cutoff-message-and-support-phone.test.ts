@@ -3,7 +3,7 @@ import { openSession } from "../../api/auth/sessions.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { restClient } from "../contract/helpers.ts";
 
-/** Issue 14: the past-cutoff message on the business page, and the support phone page setting. */
+/** The past-cutoff message on the business page, and the support phone page setting. */
 let t: TestApp;
 let call: ReturnType<typeof restClient>;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import type * as Passwords from "../../api/auth/passwords.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 
 /**
- * Issue 12, throttles: every password check (login, change-password from the member and the admin forms, GraphQL
+ * Throttles: every password check (login, change-password from the member and the admin forms, GraphQL
  * and REST) takes its point before the hash is evaluated, in one statement, so a concurrent burst gets no more
  * guesses than the limit and a throttled request is refused without checking its password, the right one
  * included. On PostgreSQL (TEST_DATABASE_URL) the burst's requests really run at once on several connections.

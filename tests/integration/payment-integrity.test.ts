@@ -8,7 +8,7 @@ import { factories, type Factories } from "../support/factories.ts";
 import { expectMoneyBalanced, PAY, seedSavedCard } from "../support/payments.ts";
 
 /**
- * Issue 12, money under races and crashes, one step after another (the embedded database has one connection; the
+ * Money under races and crashes, one step after another (the embedded database has one connection; the
  * same scenarios run concurrently on two server processes in payment-races.test.ts): each payment activates exactly
  * what it was created for, a payment that cannot be matched is refunded, and a claim left by a dead request expires.
  */

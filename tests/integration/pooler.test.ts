@@ -11,7 +11,7 @@ import { killProcessGroup, listeningUrl, spawnProcessGroup, waitUntilHealthy } f
 import { portalViewerQuery } from "../bench/queries.ts";
 
 /**
- * Issue 43: production server processes behind PgBouncer in transaction mode (npm test's pooler run sets
+ * Production server processes behind PgBouncer in transaction mode (npm test's pooler run sets
  * TEST_POOLER_URL). Before the fix, 800 signed-in portal requests from two processes got 40 answers: 73 were
  * "Unexpected error." (`prepared statement "login-session" already exists`) and the rest hung, the login
  * session's named prepared statement meeting server connections another client had prepared it on, or had not.

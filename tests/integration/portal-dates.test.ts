@@ -1,5 +1,5 @@
 /**
- * Issue 14 (member portal dates): the month "Skip a month" names is the month the server skips, and the next
+ * Member portal dates: the month "Skip a month" names is the month the server skips, and the next
  * box is never before today. On the injectable clock, with Green Acres' timing (billing day 1, cutoff 25th,
  * box ready on the 6th, skip window 1st–14th).
  */

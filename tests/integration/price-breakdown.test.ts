@@ -1,5 +1,5 @@
 /**
- * Issue 30: one priced breakdown. For every combination of add-on, mode surcharge, percent or fixed coupon and tax,
+ * One priced breakdown. For every combination of add-on, mode surcharge, percent or fixed coupon and tax,
  * through the sandbox and through the real Stripe SDK against the local Stripe double, the checkout quote's lines
  * sum to its total, the provider is charged exactly that total, and the order's breakdown (read from its own stored
  * amounts) is the quote's, line for line. Then the catalogue, coupon and tax change and the order does not.

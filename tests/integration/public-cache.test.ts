@@ -7,7 +7,7 @@ import { seedFarm, type Farm } from "../contract/helpers.ts";
 import { businessPageQuery } from "../bench/queries.ts";
 
 /**
- * Issue 7: anonymous public business pages (GraphQL BusinessRoute query, REST /api/businesses/{slug}/page)
+ * Anonymous public business pages (GraphQL BusinessRoute query, REST /api/businesses/{slug}/page)
  * answer from the public page cache; every edit shows on the next read, whichever adapter made it; nothing
  * of a logged-in viewer is ever stored in or served from the shared cache.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13: the suites that start real servers (scale-out, payment races) left them running after the run, because
+ * The suites that start real servers (scale-out, payment races) used to leave them running after the run, because
  * their SIGKILL reached only the tsx wrapper. tests/support/server-process.ts stops the whole process group.
  */
 import { spawn, type ChildProcess } from "node:child_process";

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
 
 /**
- * Issue 15: the login session's statement reads the signed-in user's row and default card with the session, so
+ * The login session's statement reads the signed-in user's row and default card with the session, so
  * the portal's profile, email preferences and card cost no statement of their own; a mutation reads them again
  * after its writes.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13, signals: README's command (`npm start`) run as an operator's process manager runs it, then stopped.
+ * Signals: README's command (`npm start`) run as an operator's process manager runs it, then stopped.
  * SIGTERM to npm's pid (with a request in flight), SIGINT to the server's own pid, Ctrl-C (SIGINT to the whole
  * process group, so the server gets it twice) and npm killed outright (SIGKILL): each time the server logs
  * "shutting down" then "stopped", every process of the tree (collected before the signal) is gone within 10 s,

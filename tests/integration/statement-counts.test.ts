@@ -4,7 +4,7 @@ import { factories, type Factories } from "../support/factories.ts";
 import { businessPageQuery, dashboardQuery, membershipsPageQuery, portalViewerQuery } from "../bench/queries.ts";
 
 /**
- * Issue 7: the SQL statements behind each screen the benchmarks measure do not grow with the page size (no
+ * The SQL statements behind each screen the benchmarks measure do not grow with the page size (no
  * N+1). Each operation runs on a small and a large variant of the same data (5 and 50 rows per list) and must
  * issue exactly as many statements for both. The benchmark (tests/bench/run.ts) prints these counts.
  */

@@ -177,7 +177,7 @@ describe("skipMonth", () => {
     await f.db.subscription.delete({ where: { id: sub.id } });
   });
 
-  it("is refused to another member, anonymous, and on a canceled subscription; the member's session of another tenant may (issue 14)", async () => {
+  it("is refused to another member, anonymous, and on a canceled subscription; the member's session of another tenant may", async () => {
     const sub = await activeSub();
     const input = { subscriptionId: String(sub.id) };
     expect((await t.gqlOk(SKIP, { input }, { token: bobToken })).skipMonth).toMatchObject({ __typename: "ForbiddenError", reason: "not_owner" });

@@ -1,5 +1,5 @@
 /**
- * Issue 34: a US address names its state by code, the 50 states and DC, wherever a member enters one (Profile over
+ * A US address names its state by code, the 50 states and DC, wherever a member enters one (Profile over
  * GraphQL and REST, checkout, a card's delivery address); the server refuses another with a clear message, as the
  * forms' select only offers the codes. An empty state and a foreign address's state stay allowed.
  */

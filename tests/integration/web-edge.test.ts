@@ -1,5 +1,5 @@
 /**
- * The browser edge (issue 16, server/web-app.ts), on a small web build written here (an index.html, one hashed
+ * The browser edge (server/web-app.ts), on a small web build written here (an index.html, one hashed
  * asset with its .br/.gz, the real robots.txt): compressed and cached assets, the app shell for navigations only,
  * real 404s, HEAD as GET, CSP and HSTS by public scheme, and a business's search and share tags in the HTML.
  */

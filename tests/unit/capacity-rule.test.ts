@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { heldSelections, soldOutOf, type PlacesTaken } from "../../api/catalog/capacity.ts";
 
 /**
- * Issue 20: what a plan has no place left in (soldOutOf), for a visitor and for a member whose membership already
+ * What a plan has no place left in (soldOutOf), for a visitor and for a member whose membership already
  * holds places: the one rule behind Plan.soldOut / soldOutModes, Membership.soldOutForChange and
  * assertPlaceAvailable (the business page and the change dialog only show its answers).
  */

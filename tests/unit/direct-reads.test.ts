@@ -5,7 +5,7 @@ import { carries, DirectReadsPlugin, NODE_ID_EXTENSION, staticSelection } from "
 import { schema } from "../../api/graphql/schema.ts";
 
 /**
- * Issue 15: node ids and column fields read their row at once (api/graphql/direct-reads.ts). The answers must be
+ * Node ids and column fields read their row at once (api/graphql/direct-reads.ts). The answers must be
  * the ones the Relay and Prisma plugins give: a row that lacks a column still goes through the Prisma plugin
  * (which loads it), and a node id is the Relay plugin's encoding.
  */

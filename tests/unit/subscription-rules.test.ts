@@ -110,7 +110,7 @@ describe("nextBoxDate", () => {
     expect(next("2026-03-05", { skippedMonths: new Set(["2026-03"]) })).toBe("2026-04-01");
   });
 
-  it("is never before today when the cutoff is later than the box-ready day (issue 14)", () => {
+  it("is never before today when the cutoff is later than the box-ready day", () => {
     // Green Acres: box ready on the 6th, cutoff the 25th.
     const o = { boxReadyDay: 6, cutoffDay: 25 };
     expect(next("2026-11-23", o)).toBe("2026-12-06");
@@ -141,7 +141,7 @@ describe("skip target and resume date", () => {
     expect(skipTargetMonth({ today: d("2026-12-10") })).toBe("2027-01");
     expect(skipTargetMonth({ today: d("2026-03-05"), boxReadyDay: 20 })).toBe("2026-03");
   });
-  it("on December 5th with December billed targets January, not the next box's December (issue 14)", () => {
+  it("on December 5th with December billed targets January, not the next box's December", () => {
     const o = { boxReadyDay: 6, cutoffDay: 25 };
     expect(skipTargetMonth({ today: d("2026-12-05"), paidThroughPeriod: "2026-12", ...o })).toBe("2027-01");
     // started November 23rd, November paid: December, the month of the next box (December 6th)

@@ -64,7 +64,7 @@ export interface Quote {
   /** ISO date of the first renewal. */
   nextBillingDate: string;
   /**
-   * A sign-up past the cutoff at a business that takes them for next month (issue 31): the card is saved today with
+   * A sign-up past the cutoff at a business that takes them for next month: the card is saved today with
    * a setup intent, nothing is charged until `firstChargeDate`, the billing day of `period`.
    */
   startsNextMonth: boolean;

@@ -1,5 +1,5 @@
 /**
- * Next-month sign-ups (issue 31): past its cutoff day, a business whose page takes them (afterCutoff NEXT_MONTH)
+ * Next-month sign-ups: past its cutoff day, a business whose page takes them (afterCutoff NEXT_MONTH)
  * signs a visitor up for next month's box. Nothing is charged today: checkout saves the card with a setup intent,
  * and once the provider says it is saved the membership is ACTIVE with `first_period` next month and paid through
  * this one (nothing is owed for it), so the renewal run makes the first charge on that month's billing day (an

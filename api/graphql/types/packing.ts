@@ -1,4 +1,4 @@
-/** Fulfilment of a month (issue 20): Business.fulfilment(month) and the operators' freezePackingSnapshot. */
+/** Fulfilment of a month: Business.fulfilment(month) and the operators' freezePackingSnapshot. */
 import { resolveCursorConnection } from "@pothos/plugin-relay";
 import { builder } from "../builder.ts";
 import { COMMON_ERRORS } from "../errors.ts";

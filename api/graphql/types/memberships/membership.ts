@@ -140,7 +140,7 @@ const PlanSoldOutRef = builder.objectRef<SoldOut & { planRef: string }>("PlanSol
 });
 
 /**
- * Issue 32: members' addresses (with their phones) and gift messages are fulfilment data: a partner token reads them
+ * Members' addresses (with their phones) and gift messages are fulfilment data: a partner token reads them
  * only with the fulfilment:read scope (refused, naming it, otherwise); everyone else by the row's own read rule.
  */
 const fulfilmentDataScopes = (row: { businessId: number }, ctx: ServiceContext) =>
