@@ -4,7 +4,7 @@ import { gql, loginAs } from "./admin-support.ts";
 import { fillCard, login, pinClock } from "./member-support.ts";
 import { adminToken, checkout, createOwnBusiness, memberSession, runSuffix } from "./tenant-support.ts";
 
-// Issue 16: no critical or serious axe-core violation (WCAG 2.0/2.1 A and AA) on any public, portal or admin page,
+// No critical or serious axe-core violation (WCAG 2.0/2.1 A and AA) on any public, portal or admin page,
 // each portal tab and each dialog open. Every check is soft, so one run lists every page that fails, each
 // violation by rule id and the elements it names.
 

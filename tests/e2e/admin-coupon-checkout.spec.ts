@@ -71,7 +71,7 @@ test("a member checks out with the coupon: summary, pay button and charge are di
 
   // The new coupon (typed in lower case; the field shows it upper case): 25 % of $40.00.
   await applyCoupon(page, CODE.toLowerCase());
-  // Issue 34: the accepted code, upper case, with the server's discount and Remove in place of the field.
+  // The accepted code, upper case, with the server's discount and Remove in place of the field.
   await expect(page.getByTestId("coupon-applied")).toContainText(`${CODE} applied · −$10.00`);
   await expect(page.getByTestId("coupon-applied").getByRole("button", { name: "Remove" })).toBeVisible();
   await expect(page.getByText(INVALID)).toBeHidden();

@@ -3,8 +3,8 @@ import { gql, loginAs } from "./admin-support.ts";
 import { CLOCK } from "./member-support.ts";
 import { checkLayout } from "./layout-support.ts";
 
-// Issue 14, minor items: the admin dashboard at phone and desktop widths, the Next Box editor of a business the
-// owner is not attached to, the past-due memberships filter, the Profile state list and the home page sections.
+// The admin dashboard at phone and desktop widths, the Next Box editor of a business the owner is not attached to,
+// the past-due memberships filter, the Profile state list and the home page sections.
 
 test("the admin dashboard fits at 375 and 1280 px, Recent subscriptions whole", async ({ page }, testInfo) => {
   await loginAs(page, "admin", "admin1234");

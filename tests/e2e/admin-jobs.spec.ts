@@ -99,7 +99,8 @@ test("the admin sees each queue's runs, a failed run with its error, retries it 
   await expect(run).toContainText("export target unreachable (connection refused)");
   await expect(run).toContainText("1 of 1");
   await screenshots(page, "jobs-failed");
-  // Issue 16's bar on this page too: no critical or serious axe violation (WCAG 2.0/2.1 A and AA).
+  // Every page's accessibility bar (accessibility.spec.ts) on this page too: no critical or serious axe violation
+  // (WCAG 2.0/2.1 A and AA).
   const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 

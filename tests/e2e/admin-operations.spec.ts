@@ -66,7 +66,7 @@ test("memberships: filter, CSV export and cancel immediately", async ({ page }) 
   await screenshots(page, "memberships");
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
-  // The server's streamed CSV of the filtered list (issue 20): named after the business and the day.
+  // The server's streamed CSV of the filtered list: named after the business and the day.
   expect(download.suggestedFilename()).toMatch(/^memberships-ember-oak-coffee-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString());
   const lines = csv.trimEnd().split("\r\n");

@@ -61,7 +61,7 @@ test("past the cutoff day the business page and checkout step 0 refuse before an
 test("a business before its cutoff day takes checkouts as before", async ({ page }, testInfo) => {
   await page.goto("/b/green-acres-farm");
   await expect(page.getByTestId("cutoff-notice")).toHaveCount(0);
-  // Two pickup points (issue 20): Checkout waits for the member's choice.
+  // Two pickup points: Checkout waits for the member's choice.
   await page.getByRole("radiogroup", { name: "Choose a pickup point" }).getByRole("radio").first().check();
   await expect(page.getByRole("button", { name: "Checkout" })).toBeEnabled();
   await checkLayout(page, testInfo, "business-page", (p) => [p.getByRole("heading", { level: 1, name: "Green Acres Farm" }), p.getByRole("button", { name: "Checkout" })]);

@@ -4,7 +4,7 @@ import { CLOCK } from "./member-support.ts";
 import { adminToken, createOwnBusiness, runSuffix } from "./tenant-support.ts";
 import { checkLayout } from "./layout-support.ts";
 
-// Issue 14: one footer on business pages, and the support phone (a page setting) in that footer and in the
+// One footer on business pages, and the support phone (a page setting) in that footer and in the
 // portal's disabled-action note.
 
 test("a business page has one footer, with the support phone", async ({ page }, testInfo) => {
@@ -25,7 +25,7 @@ test("the portal's disabled-action notes show each business's support phone", as
   await loginAs(page, "member", "member1234");
   await page.goto("/membership");
   await expect(page.getByRole("heading", { name: "My membership" })).toBeVisible();
-  // Issue 34: the seeded member holds memberships at three businesses, so the footer points to the cards and each
+  // The seeded member holds memberships at three businesses, so the footer points to the cards and each
   // card gives its own business's line (seeded phones).
   await expect(page.getByTestId("portal-note")).toHaveText("Each membership's dates and phone are on its card. Cancellation is by phone only.");
   await page.getByRole("tab", { name: "Subscriptions" }).click();
@@ -51,8 +51,8 @@ test("the page editor's Subscription Settings set the support phone the business
     await expect(page.getByRole("heading", { level: 1, name: "Edit Page" })).toBeVisible();
     const field = page.getByLabel("Support phone");
     await expect(field).toHaveValue("");
-    // (A number the server refuses is covered by tests/integration/page-settings-issue14.test.ts: spec §8 shows
-    // no message for a refused page save.)
+    // (A number the server refuses is covered by tests/integration/page-cutoff-message-and-support-phone.test.ts:
+    // spec §8 shows no message for a refused page save.)
     await field.fill("(216) 555-0199");
     await page.getByRole("button", { name: "Save Changes" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { fillCard, pinClock, shot } from "./member-support.ts";
 
 /**
- * Issue 20: a visitor chooses a delivery area on the business page (the page lists three), gives delivery
+ * A visitor chooses a delivery area on the business page (the page lists three), gives delivery
  * instructions and a gift message at checkout, sees them on review and in the Order Summary, pays, and finds the
  * area and the message on their membership in the portal.
  */

@@ -86,7 +86,7 @@ async function moveClock(request: APIRequestContext, adminToken: string, to: str
 
 /** The gift a visitor buys on March 5 (delivered to a Green Acres delivery area), packed in April. */
 const GIFT = { recipient: "Rosa Giftee", message: "Happy spring, Rosa!", area: "Hudson and Stow", instructions: "Leave by the side gate" };
-/** The screen's word for a box whose charge failed (web/src/features/admin/fulfilment/format.ts HOLD_LABEL) and the CSV's. */
+/** The screen's word for a box whose charge failed (web/src/features/admin/packing/format.ts HOLD_LABEL) and the CSV's. */
 const HOLD_ON_SCREEN = "Hold — payment failed";
 const HOLD_IN_CSV = "hold — payment failed";
 

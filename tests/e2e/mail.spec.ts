@@ -3,7 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { loginAs, screenshots } from "./admin-support.ts";
 import { fillCard, login, pinClock, shot } from "./member-support.ts";
 
-// Issue 19: the member's email preferences in the portal, and the Sent mail page where, without SMTP_URL (the
+// The member's email preferences in the portal, and the Sent mail page where, without SMTP_URL (the
 // test server has none), every message the product would send is kept and shown as rendered.
 
 /** Where the page editor's shots go (as member-support's shot()). */

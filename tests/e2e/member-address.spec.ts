@@ -5,7 +5,7 @@ import { login, pinClock } from "./member-support.ts";
 import { adminToken, memberSession, runSuffix } from "./tenant-support.ts";
 
 /**
- * Issue 31: boxes follow the member. A member changes the delivery address of a delivery membership on its card (the
+ * Boxes follow the member. A member changes the delivery address of a delivery membership on its card (the
  * area with it), and the business's packing list and slips for the month the portal names show the new address; a
  * Profile address change asks "Also send my boxes here?" and moves only the ticked membership. The businesses and
  * members are made through the API, so the seeded demo data other specs read stays as seeded.

@@ -61,7 +61,7 @@ test("the past-due notice opens the card update form", async ({ page }) => {
     const response = await route.fetch();
     const json = await response.json();
     if (!json.data?.viewer) return route.fulfill({ response, json });
-    // The portal lists every business's membership (issue 14): make Green Acres' one past due.
+    // The portal lists every business's membership: make Green Acres' one past due.
     json.data.viewer.subscriptions.find((s: { business: { slug: string } }) => s.business.slug === "green-acres-farm").status = "PAST_DUE";
     return route.fulfill({ response, json });
   });

@@ -4,7 +4,7 @@ import { fillCard, login, pinClock } from "./member-support.ts";
 import { adminToken, checkout, memberSession, runSuffix, type OwnBusiness } from "./tenant-support.ts";
 
 /**
- * One login for every membership (issue 14): a member signed in at business A manages the membership at B
+ * One login for every membership: a member signed in at business A manages the membership at B
  * (change the box) and checks out at C without logging in again. The businesses and the member are made
  * through the API, so the seeded demo data other specs read stays as seeded.
  */

@@ -9,7 +9,7 @@ test("a member skips a month inside the skip window", async ({ page }) => {
   await page.getByRole("tab", { name: "Subscriptions" }).click();
   const card = page.getByTestId("subscription-card").filter({ hasText: "Green Acres" });
   await expect(card.getByTestId("window-note")).toContainText("Skip window closes March 14, 2026");
-  // Issue 14: on March 5th, March is billed and its box (the 6th) is still to come, so a skip pauses April,
+  // On March 5th, March is billed and its box (the 6th) is still to come, so a skip pauses April,
   // the month the server records: the modal names April, not the next box's March.
   await expect(card.getByText("Next box: March 6, 2026")).toBeVisible();
   await expect(card.getByTestId("skipped-month")).toHaveCount(0);
@@ -41,8 +41,8 @@ test("a member changes the box through ?change=true", async ({ page }) => {
   await expect(update).toBeEnabled();
   await update.click();
   await expect(page.getByText("The change takes effect next billing cycle. There is no charge today.")).toBeVisible();
-  // Issue 14: the price quoted is the server's, with Green Acres' 5.75 % tax (and the member's WELCOME10 coupon).
-  // Issue 30: April was skipped in the test above, so the change takes effect from May, the first month charged.
+  // The price quoted is the server's, with Green Acres' 5.75 % tax (and the member's WELCOME10 coupon).
+  // April was skipped in the test above, so the change takes effect from May, the first month charged.
   await expect(page.getByTestId("change-quote")).toHaveText(/^New monthly price: \$\d+\.\d{2} \/ month \(after \$\d+\.\d{2} discount, incl\. \$\d+\.\d{2} tax at 5\.75%\), from May 2026\.$/);
   await shot(page, "change-dialog");
   await page.getByRole("button", { name: "Confirm update" }).click();
@@ -65,7 +65,7 @@ test("a member restarts a canceled membership", async ({ page }) => {
     await fillCard(page, "4242 4242 4242 4242");
     await page.getByRole("button", { name: /and restart$/ }).click();
   }
-  // Issue 14: the charge is confirmed (amount and next billing date) before the dialog closes.
+  // The charge is confirmed (amount and next billing date) before the dialog closes.
   const confirmation = page.getByTestId("restart-confirmation");
   await expect(confirmation).toContainText(/You were charged \$\d+\.\d{2} for the current period\. Your Rise & Crumb Bakery membership is active again\./, { timeout: 10_000 });
   await expect(confirmation).toContainText("Next billing: April 5, 2026");

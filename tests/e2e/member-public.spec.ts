@@ -20,7 +20,7 @@ test("past the cutoff day the business page shows the refusal and offers no chec
   );
   expect(saved.saveBusinessPage.__typename).toBe("SaveBusinessPageSuccess");
   try {
-    // Issue 14: said before anyone registers or types an address (tests/e2e/business-page-cutoff.spec.ts has checkout).
+    // Said before anyone registers or types an address (tests/e2e/business-page-cutoff.spec.ts has checkout).
     await page.goto(`/b/${slug}`);
     await expect(page.getByText("The last day to subscribe for this month has passed. The cutoff day is the 2nd of each month. Please try again next month.")).toBeVisible();
     await expect(page.getByRole("button", { name: "Checkout" })).toBeDisabled();

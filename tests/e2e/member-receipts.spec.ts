@@ -2,10 +2,10 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { fillCard, pinClock, shot } from "./member-support.ts";
 
 /**
- * Issue 30, "Members trust the money": a visitor buys a plan with an add-on and the WELCOME10 coupon; the success
- * panel names the card that paid and where the receipt went; the portal's Order History names the month, says
- * "Paid", opens to the server's lines (the add-on, the coupon) that add up to what was charged, and shows the
- * receipt email itself.
+ * What a member paid, as the server recorded it: a visitor buys a plan with an add-on and the WELCOME10 coupon;
+ * the success panel names the card that paid and where the receipt went; the portal's Order History names the
+ * month, says "Paid", opens to the server's lines (the add-on, the coupon) that add up to what was charged, and
+ * shows the receipt email itself.
  */
 
 test.beforeEach(async ({ page }) => pinClock(page));

@@ -5,8 +5,8 @@ import { fillCard, login, pinClock } from "./member-support.ts";
 import { adminToken, checkout, memberSession, runSuffix, type OwnBusiness } from "./tenant-support.ts";
 
 /**
- * Issue 30, "Members trust the money": the restart dialog names today's charge and the next one (the server's
- * quote) under the §5 sentence; a change of box names the first month it is charged (past a skipped month) with
+ * The amounts a member confirms are the server's: the restart dialog names today's charge and the next one (the
+ * server's quote) under the §5 sentence; a change of box names the first month it is charged (past a skipped month) with
  * its new monthly price, on the card and in the dialog; the pre-charge notice's links open a membership's Skip
  * dialog or change flow. The server runs on the fixed demo clock (March 5th, 2026). The businesses and members are
  * the spec's own (the demo member's memberships stay as other specs expect), except the demo member sofia's
@@ -144,7 +144,7 @@ test("a restart whose amount changed meanwhile is refused, quoted again and conf
   let tampered = false;
   await page.route("**/graphql", async (route) => {
     const body = route.request().postDataJSON() as { query?: string; variables?: { input?: Record<string, unknown> } } | null;
-    if (!tampered && body?.query?.includes("SubscriptionCardRestartMutation") && body.variables?.input) {
+    if (!tampered && body?.query?.includes("RestartDialogMutation") && body.variables?.input) {
       tampered = true;
       body.variables.input.expectedTotalCents = 2400;
       await route.continue({ postData: JSON.stringify(body) });

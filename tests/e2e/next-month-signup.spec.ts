@@ -9,7 +9,7 @@ import { checkLayout } from "./layout-support.ts";
 import { fillCard, pinClock } from "./member-support.ts";
 import { runSuffix } from "./tenant-support.ts";
 
-// Issue 31: past its cutoff day, a business whose page takes sign-ups for next month's box (afterCutoff NEXT_MONTH)
+// Past its cutoff day, a business whose page takes sign-ups for next month's box (afterCutoff NEXT_MONTH)
 // signs a visitor up today with the card saved and nothing charged; the first charge comes on the first month's
 // billing day, and that month's packing list has the box. The business day is March 5th (CLOCK_START); the spec's
 // businesses cut off on the 4th and bill on the 6th, so a sign-up today is April's. The charge needs the demo clock

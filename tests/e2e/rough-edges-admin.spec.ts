@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { apiLogin, CLOCK, loginAs, screenshots } from "./admin-support.ts";
 
-// Issue 34 "Rough edges, part 2": each test checks the state the issue expects, at the viewport it was found at.
+// Small fixes of the admin pages, each checked at the viewport where it was wrong.
 
 const scrollY = (page: Page) => page.evaluate(() => window.scrollY);
 

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { gql, loginAs, screenshots } from "./admin-support.ts";
 import { adminToken, runSuffix } from "./tenant-support.ts";
 
-// Issue 34: the editor's Preview renders the live page's own components from the unsaved draft, and the editor's
+// The editor's Preview renders the live page's own components from the unsaved draft, and the editor's
 // panels have a sticky index (a 'Jump to' select on a phone).
 
 // The business day is March 5th (E2E_CLOCK_START): a cutoff on the 4th shows the live page's cutoff notice.

@@ -4,7 +4,7 @@ import { login, pinClock } from "./member-support.ts";
 import { adminToken, memberSession, runSuffix } from "./tenant-support.ts";
 
 /**
- * Issue 34, "Rough edges, part 2", the member's side: each portal card names its own windows and support line; a
+ * Small fixes on the member's side: each portal card names its own windows and support line; a
  * business's checkout and portal card paint their primary buttons in its theme's primary; an applied coupon shows
  * "applied · −$x" with Remove; the Profile tells "Your name" from "Name on the address" and its state select names
  * the states (DC included). The seeded member (three businesses) is only read; the rest is made through the API.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { contrastRatio } from "@shared/contrast.ts";
 import { footerButtonColors, pageSurface, primaryButtonColors } from "./color.ts";
 
-describe("theme text colours (issue 16)", () => {
+describe("theme text colours", () => {
   it("shows black on the spec's default orange, keeps white on a dark primary", () => {
     expect(primaryButtonColors({ primary: "#f97316", primaryText: "#ffffff", buttonBorder: "transparent" }).color).toBe("#000000");
     expect(primaryButtonColors({ primary: "#1d4ed8", primaryText: "#ffffff", buttonBorder: "transparent" }).color).toBe("#ffffff");

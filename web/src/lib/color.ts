@@ -29,7 +29,7 @@ export interface FooterButtonColors {
 
 /**
  * Spec §9: footer button colours default to a dark or white variant by page background. The text is the stored
- * (or default) text colour when it reaches 4.5:1 on the button, else black or white (issue 16).
+ * (or default) text colour when it reaches 4.5:1 on the button (WCAG AA), else black or white.
  */
 export function footerButtonColors(theme: { pageBg: string; footerButtonBg: string; footerButtonText: string; footerButtonBorder: string }): FooterButtonColors {
   const dark = isDarkBackground(theme.pageBg);
@@ -75,10 +75,10 @@ const DARK_MUTED = "#52525b";
 const LIGHT_MUTED = "#e4e4e7";
 
 /**
- * How a business page paints text on its background (issue 16). Spec §9 makes a background with brightness below
- * 150 dark, so its text is white; where white would not reach 4.5:1 there (mid greys, pure red…) the page
- * switches to dark text on white cards instead. Muted text keeps its softer colour only where that still reaches
- * 4.5:1.
+ * How a business page paints text on its background, readable on any of them (WCAG AA). Spec §9 makes a background
+ * with brightness below 150 dark, so its text is white; where white would not reach 4.5:1 there (mid greys, pure
+ * red…) the page switches to dark text on white cards instead. Muted text keeps its softer colour only where that
+ * still reaches 4.5:1.
  */
 export function pageSurface(pageBg: string): PageSurface {
   const bg = parseHexColor(pageBg) ? pageBg : "#ffffff";

@@ -46,7 +46,7 @@ export interface MembershipSelection {
   billingDay: number;
   email: string;
   isGift: boolean;
-  /** Issue 20: the message packed with a gift box (kept only when isGift). */
+  /** The message packed with a gift box (kept only when isGift). */
   giftMessage?: string;
   couponCode: string;
   isChange: boolean;
@@ -90,7 +90,7 @@ export function clearSelection(store?: KeyValueStore | null): void {
 }
 
 /**
- * The pickup point or delivery area the selection chose (issue 20): pickupAddress for pickup, fulfillmentDetails
+ * The pickup point or delivery area the selection chose: pickupAddress for pickup, fulfillmentDetails
  * for delivery; none for shipping. The server refuses anything its page does not list.
  */
 export function chosenPoint(selection: Pick<MembershipSelection, "mode" | "pickupAddress" | "fulfillmentDetails">): string {

@@ -31,7 +31,7 @@ describe("apiHeaders", () => {
     expect(apiHeaders({ requestPath: "/graphql", pagePath: "/", store: memoryStore({ [STORAGE_KEYS.membershipSelection]: selection }) })).toEqual({ "X-Tenant": "bakery" });
     expect(apiHeaders({ requestPath: "/graphql", pagePath: "/", store: memoryStore() })).toEqual({});
   });
-  it("always attaches the token to GraphQL: one login for every membership (issue 14)", () => {
+  it("always attaches the token to GraphQL: one login for every membership", () => {
     const token = { [STORAGE_KEYS.authToken]: "t0k" };
     expect(apiHeaders({ requestPath: "/graphql", pagePath: "/b/acme", store: memoryStore({ ...token, [STORAGE_KEYS.authTenant]: "acme" }) })).toEqual({ "X-Tenant": "acme", Authorization: "Bearer t0k" });
     expect(apiHeaders({ requestPath: "/graphql", pagePath: "/b/acme", store: memoryStore({ ...token, [STORAGE_KEYS.authTenant]: "bakery" }) })).toEqual({ "X-Tenant": "acme", Authorization: "Bearer t0k" });

@@ -26,7 +26,7 @@ export interface RequestHeadersInput {
  * tenant, the stored selection's business slug. /api/admin calls carry no tenant.
  *
  * The bearer token: GraphQL (the web app's API) always carries it, since one login manages every membership the
- * member holds at any business (issue 14; the server accepts a member's session on every tenant there). The
+ * member holds at any business (the server accepts a member's session on every tenant there). The
  * other /api routes keep spec §7: the token goes only when the session's tenant matches the request's tenant (or
  * either is unknown), as the server still refuses it on another tenant there.
  */

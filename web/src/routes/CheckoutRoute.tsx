@@ -27,7 +27,7 @@ const CheckoutQuery = graphql`
       name
       slug
       checkoutClosedMessage
-      # Issue 34: checkout is the business's surface, its primary buttons in the business's colour.
+      # Checkout is the business's surface, its primary buttons in the business's colour.
       page {
         theme {
           primary
@@ -164,7 +164,7 @@ function CheckoutBody({ selection, state, fetchKey }: { selection: MembershipSel
   // A new coupon prices the selection again; the current price stays on screen until the new one arrives.
   const [quoting, startQuoting] = useTransition();
   const data = useRouteQuery<CheckoutRouteQuery>(CheckoutQuery, checkoutQueryVariables(selection, couponCode), { fetchKey, fetchPolicy: "network-only" });
-  // One login for every membership (issue 14 replaces spec §4 "Session vs selection"): a session made at another
+  // One login for every membership (in place of spec §4 "Session vs selection"): a session made at another
   // business checks out here as the same member.
   const viewer = data.viewer;
   const { quote, refusal, couponError } = quoteOutcome(data);
@@ -180,7 +180,7 @@ function CheckoutBody({ selection, state, fetchKey }: { selection: MembershipSel
 
   useEffect(() => {
     if (!result) return;
-    // A next-month sign-up has no order yet (issue 31): the portal then shows the membership without an order to point at.
+    // A next-month sign-up has no order yet: the portal then shows the membership without an order to point at.
     const to = result.orderId !== null ? `/membership?orderId=${result.orderId}&success=1` : "/membership?success=1";
     const t = setTimeout(() => void navigate(to), CHECKOUT_REDIRECT_MS);
     return () => clearTimeout(t);

@@ -31,7 +31,7 @@ const MemberPortal = lazy(() => import("../features/portal/MemberPortal.tsx").th
 
 /**
  * /membership and /b/:slug/membership: member login, then the portal tabs. One login manages every membership
- * the member holds (issue 14): the portal lists each business's membership, the business of the URL first.
+ * the member holds: the portal lists each business's membership, the business of the URL first.
  */
 export default function MembershipRoute() {
   useDocumentTitle("Membership");
@@ -43,7 +43,7 @@ export default function MembershipRoute() {
   const refetchKey = useRefetchKey(attempt, session, refresh);
 
   useEffect(() => {
-    // A session made at another business stays signed in here (issue 14 replaces spec §4's logout on load).
+    // A session made at another business stays signed in here (in place of spec §4's logout on load).
     if (businessSlug) writeItem(STORAGE_KEYS.currentTenant, businessSlug);
   }, [businessSlug]);
 

@@ -15,7 +15,7 @@ export type AddressFieldErrors = Partial<Record<keyof SelectionAddress, string>>
  * The address fields of checkout's step 1 (spec §2: full name, phone, street, optional apt, city, a select of the US
  * states, zip, country; delivery adds optional instructions), shared with the portal's "Change address" dialog.
  * `narrow`: laid out for a dialog (never three columns). `errors` marks the parts the server refused. `nameLabel`:
- * the portal says "Name on the address" (issue 34: beside the member's own name); checkout keeps spec §2's "Full name".
+ * the portal says "Name on the address" (beside the member's own name); checkout keeps spec §2's "Full name".
  */
 export function AddressFields({ address, onChange, instructions = false, narrow = false, errors = {}, nameLabel = "Full name" }: {
   address: SelectionAddress;

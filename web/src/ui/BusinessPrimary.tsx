@@ -12,7 +12,7 @@ export interface PrimaryTheme {
 const PrimaryThemeContext = createContext<PrimaryTheme | null>(null);
 
 /**
- * Issue 34: one primary colour per surface. A business's surfaces (its page, its checkout, its membership's card in
+ * One primary colour per surface. A business's surfaces (its page, its checkout, its membership's card in
  * the portal, and their dialogs, which React context reaches through portals) paint their primary buttons in the
  * business's theme, as the business page's Checkout button; elsewhere they keep the platform's orange.
  */

@@ -4,7 +4,7 @@ import { formatCents } from "@shared/money.ts";
 import type { PriceBreakdownFragment_breakdown$key } from "./__generated__/PriceBreakdownFragment_breakdown.graphql.ts";
 
 /**
- * The server's price line by line (issue 30): the checkout quote, a change or restart quote and a paid order all
+ * The server's price line by line: the checkout quote, a change or restart quote and a paid order all
  * answer the same `PriceBreakdown`, whose lines sum to its total. Shown to the cent as the server sent it; nothing
  * here adds amounts up.
  */

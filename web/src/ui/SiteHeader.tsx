@@ -22,7 +22,7 @@ export function SiteHeader() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [commitLogout] = useMutation<SiteHeaderLogoutMutation>(LogoutMutation);
-  // One login for every membership (issue 14): the portal lists them all, so "My Membership" keeps the business
+  // One login for every membership: the portal lists them all, so "My Membership" keeps the business
   // being browsed (its portal shows that business first) and is the main portal elsewhere.
   const browsing = tenantFromPath(pathname);
   const portalPath = browsing ? `/b/${browsing}/membership` : "/membership";

@@ -33,7 +33,7 @@ const BusinessHeroFragment = graphql`
 
 /**
  * The top of a business page: brand row, description, gallery and the member's way in: "Member login", or for a
- * signed-in member "My Membership" (one login reaches every business's portal, issue 14).
+ * signed-in member "My Membership" (one login reaches every business's portal).
  */
 export function BusinessHero({ business, portalPath, signedIn = false }: { business: BusinessHeroFragment_business$key; portalPath: string; signedIn?: boolean }) {
   const data = useFragment(BusinessHeroFragment, business);

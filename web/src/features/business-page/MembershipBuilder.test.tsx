@@ -134,7 +134,7 @@ const radio = (name: string | RegExp) => screen.getByRole<HTMLInputElement>("rad
 beforeEach(() => localStorage.clear());
 afterEach(cleanup);
 
-describe("MembershipBuilder: sold out (issue 20)", () => {
+describe("MembershipBuilder: sold out", () => {
   it("shows 'Sold out' on a full plan and a full mode and disables those choices; the first open plan is chosen", async () => {
     renderWith(environment(), <Page />);
     await screen.findByRole("radio", { name: "Full Box (Sold out)" });
@@ -147,7 +147,7 @@ describe("MembershipBuilder: sold out (issue 20)", () => {
   });
 });
 
-describe("MembershipBuilder: changing the mode within a full plan (issue 20)", () => {
+describe("MembershipBuilder: changing the mode within a full plan", () => {
   it("the member's own full plan stays choosable in every mode; another plan's full mode stays sold out", async () => {
     renderWith(fullPlanPage(), <ChangePage />);
     await screen.findByRole("radio", { name: "Full Box" });
@@ -181,7 +181,7 @@ describe("MembershipBuilder: changing the mode within a full plan (issue 20)", (
   });
 });
 
-describe("MembershipBuilder: past the cutoff (spec §8, issue 31)", () => {
+describe("MembershipBuilder: past the cutoff (spec §8)", () => {
   it("a page that takes sign-ups for next month offers next month's box, with Checkout enabled", async () => {
     renderWith(environment({ business: { ...business, signupStartsNextMonth: true, signupFirstPeriod: "2026-12", signupFirstChargeDate: "2026-12-06", page: { ...business.page, billingDay: 6 } } }), <Page />);
     await screen.findByText("Sign up now for your December box");

@@ -120,7 +120,7 @@ function ChangePage() {
 beforeEach(() => localStorage.removeItem(STORAGE_KEYS.membershipSelection));
 afterEach(cleanup);
 
-describe("MembershipBuilder: pickup point and delivery area (issue 20)", () => {
+describe("MembershipBuilder: pickup point and delivery area", () => {
   it("asks for a pickup point when there are several, and stores the choice in the selection", async () => {
     renderPage();
     await screen.findByRole("radiogroup", { name: "Choose a pickup point" });
@@ -146,7 +146,7 @@ describe("MembershipBuilder: pickup point and delivery area (issue 20)", () => {
   });
 });
 
-describe("MembershipBuilder: another pickup point alone (issue 20)", () => {
+describe("MembershipBuilder: another pickup point alone", () => {
   it("saves at once and the dialog keeps saying so while the updated membership re-renders the page", async () => {
     const asked: string[] = [];
     const network = Network.create((params: RequestParameters) =>

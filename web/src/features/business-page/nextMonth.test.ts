@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { monthDay, periodMonthName, signupNowTitle } from "./nextMonth.ts";
 
-describe("next-month sign-up dates (issue 31)", () => {
+describe("next-month sign-up dates", () => {
   it("names the first box's month from a period or a date", () => {
     expect(periodMonthName("2026-12")).toBe("December");
     expect(periodMonthName("2027-01-06")).toBe("January");

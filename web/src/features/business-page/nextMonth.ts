@@ -1,7 +1,7 @@
 import { monthName } from "@shared/calendar.ts";
 
 /**
- * Words for a sign-up past the cutoff at a page that takes them for next month's box (issue 31): the business page
+ * Words for a sign-up past the cutoff at a page that takes them for next month's box: the business page
  * and checkout name the first box's month and the first charge's day as people do ("April", "April 6").
  */
 

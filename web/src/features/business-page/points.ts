@@ -1,7 +1,7 @@
 import type { FulfillmentModeName } from "@shared/fulfillment.ts";
 
 /**
- * Issue 20: the pickup point (pickup) or delivery area (delivery) a member chooses from the page's lists. The
+ * The pickup point (pickup) or delivery area (delivery) a member chooses from the page's lists. The
  * server takes only an entry of the current list (the only one when the list has one), so the business page asks
  * only when there is a choice to make.
  */

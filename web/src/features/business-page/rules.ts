@@ -35,7 +35,7 @@ export function sameIds(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /**
- * Issue 20: whether a plan (mode null) or a plan in one mode is sold out, so that choice is disabled. The server
+ * Whether a plan (mode null) or a plan in one mode is sold out, so that choice is disabled. The server
  * decides what is sold out (api/catalog/capacity.ts soldOutOf): for a visitor, the plan's `soldOut` and
  * `soldOutModes`; for a member changing their box, the same fields of their membership's `soldOutForChange`
  * (the places they hold need none again). A plan is sold out when its capacity is reached or every mode it

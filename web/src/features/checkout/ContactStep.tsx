@@ -47,7 +47,7 @@ export interface ContactValues {
   username: string;
   password: string;
   isGift: boolean;
-  /** Packed with the gift box (issue 20); sent only when isGift. */
+  /** Packed with the gift box; sent only when isGift. */
   giftMessage: string;
 }
 

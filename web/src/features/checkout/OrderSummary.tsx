@@ -9,7 +9,7 @@ import type { OrderSummaryFragment_quote$key } from "./__generated__/OrderSummar
 
 /**
  * The server's price for the selection (spec: never priced from the browser), line by line as the order's receipt
- * and the portal's order history show it (issue 30): the plan at its base price, the mode's surcharge, the add-ons,
+ * and the portal's order history show it: the plan at its base price, the mode's surcharge, the add-ons,
  * the coupon and the tax, each to the cent the server sent.
  */
 const OrderSummaryFragment = graphql`
@@ -105,7 +105,7 @@ export function OrderSummary({ quote: quoteKey, refusal, businessName, email, is
             {taxLines.length > 0 ? "Monthly charge (tax included)" : "Monthly charge"}
             {quote.startsNextMonth ? `, first charged on ${monthDay(quote.firstChargeDate)}` : ""}
           </Text>
-          {/* Issue 31: past the cutoff the sign-up is for next month's box, and today's charge is nothing. */}
+          {/* Past the cutoff the sign-up is for next month's box, and today's charge is nothing. */}
           {quote.startsNextMonth && (
             <Stack gap="1" mt="1" data-testid="order-summary-next-month">
               <Line label="First box" value={monthYear(quote.period)} />

@@ -115,7 +115,7 @@ export interface CheckoutResult {
   /** Where the receipt (a next-month sign-up: the welcome) was sent ("" when the member has no email address). */
   receiptEmail: string;
   /**
-   * A next-month sign-up (issue 31): the first month with a box and the first charge (the quoted total, on
+   * A next-month sign-up: the first month with a box and the first charge (the quoted total, on
    * nextBillingDate); null for a checkout paid today.
    */
   nextMonth: { firstPeriod: string; firstChargeCents: number } | null;
@@ -172,7 +172,7 @@ export function ReviewStep({ selection, quote: quoteKey, refusal, couponError, e
   // The intent startCheckout answered: completeCheckout takes a payment intent's id, or a setup intent's.
   const started = useRef<{ id: string; setup: boolean } | null>(null);
   const mode = selection.mode;
-  // Issue 31: past the cutoff at a page that takes them, the card is saved today and first charged next month.
+  // Past the cutoff at a page that takes them, the card is saved today and first charged next month.
   const nextMonth = !!quote?.startsNextMonth;
   const showAddress = mode === "shipping" || mode === "delivery";
 
@@ -327,7 +327,7 @@ export function ReviewStep({ selection, quote: quoteKey, refusal, couponError, e
               {nextMonthNotice({ totalCents: quote.totalCents, period: quote.period, firstChargeDate: quote.firstChargeDate })}
             </Box>
           )}
-          {/* A next-month sign-up saves the card with a setup intent: nothing is charged today (issue 31). */}
+          {/* A next-month sign-up saves the card with a setup intent: nothing is charged today. */}
           <CardPaymentForm
             config={config}
             intent={nextMonth ? "setup" : "payment"}

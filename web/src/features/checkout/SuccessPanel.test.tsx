@@ -25,7 +25,7 @@ const show = (r: CheckoutResult) =>
 
 afterEach(cleanup);
 
-describe("SuccessPanel (spec §2, issue 30)", () => {
+describe("SuccessPanel (spec §2)", () => {
   it("says the order, the charge, the card that paid and where the receipt went", () => {
     show(result);
     const panel = screen.getByRole("status");

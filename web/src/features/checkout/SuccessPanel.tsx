@@ -10,8 +10,8 @@ function cardName(card: { brand: string; last4: string }): string {
 }
 
 /**
- * Spec §2 success panel, with the card that paid and where the receipt went (issue 30): both as the server's
- * completion answered them. A next-month sign-up (issue 31) was charged nothing: no order and no amount, the card
+ * Spec §2 success panel, with the card that paid and where the receipt went: both as the server's
+ * completion answered them. A next-month sign-up was charged nothing: no order and no amount, the card
  * that was saved, and when the first box comes and what its first charge will be.
  */
 export function SuccessPanel({ result }: { result: CheckoutResult }) {

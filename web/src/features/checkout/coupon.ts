@@ -1,7 +1,7 @@
 import { formatCents } from "@shared/money.ts";
 
 /**
- * The review step's applied coupon (issue 34): "WELCOME10 applied · −$4.15", the discount as the server priced it
+ * The review step's applied coupon: "WELCOME10 applied · −$4.15", the discount as the server priced it
  * (the sum of its breakdown's discount lines, negative cents), written with a minus sign.
  */
 export function couponAppliedText(code: string, discountCents: number): string {

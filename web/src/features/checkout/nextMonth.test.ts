@@ -3,7 +3,7 @@ import { nextMonthNotice, saveCardButtonLabel, signedUpNotice } from "./nextMont
 
 const terms = { totalCents: 3173, period: "2026-12", firstChargeDate: "2026-12-01" };
 
-describe("a next-month sign-up's words at checkout (issue 31)", () => {
+describe("a next-month sign-up's words at checkout", () => {
   it("says nothing is charged today, and what is charged on which day", () => {
     expect(nextMonthNotice(terms)).toBe("Your first box will be December's. Nothing is charged today; $31.73 will be charged on December 1.");
     expect(nextMonthNotice({ totalCents: 2100, period: "2026-04", firstChargeDate: "2026-04-06" })).toBe("Your first box will be April's. Nothing is charged today; $21.00 will be charged on April 6.");

@@ -2,7 +2,7 @@ import { formatCents } from "@shared/money.ts";
 import { monthDay, periodMonthName } from "../business-page/nextMonth.ts";
 
 /**
- * Checkout's words for a next-month sign-up (issue 31: the quote's startsNextMonth): nothing is charged today, the
+ * Checkout's words for a next-month sign-up (the quote's startsNextMonth): nothing is charged today, the
  * card is saved, and the quoted total is charged on the first month's billing day. Amounts and dates are the
  * server's (the quote, then the completion).
  */

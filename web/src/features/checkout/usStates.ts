@@ -1,6 +1,7 @@
 /**
- * The states of the address select, by code with their names: spec §2's 50 US states and, deliberately (issue 34),
- * the District of Columbia. The server accepts the same codes (api/shared/us-states.ts).
+ * The states of the address select, by code with their names: spec §2's 50 US states and, deliberately (an address
+ * in Washington has no state to pick), the District of Columbia. The server accepts the same codes
+ * (api/shared/us-states.ts).
  */
 export const US_STATES = [
   ["AL", "Alabama"], ["AK", "Alaska"], ["AZ", "Arizona"], ["AR", "Arkansas"], ["CA", "California"], ["CO", "Colorado"], ["CT", "Connecticut"],

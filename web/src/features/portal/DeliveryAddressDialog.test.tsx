@@ -44,7 +44,7 @@ const saveButton = () => screen.getByRole<HTMLButtonElement>("button", { name: /
 
 afterEach(cleanup);
 
-describe("DeliveryAddressDialog (issue 31)", () => {
+describe("DeliveryAddressDialog", () => {
   it("opens with the current address and area, and saves what was typed with the chosen area", async () => {
     const save = pendingSave();
     const { saved } = renderDialog({ onSave: save.onSave });

@@ -14,7 +14,7 @@ export type AddressSaveOutcome = { ok: true; appliesFrom: string } | { ok: false
 const FAILED = "Failed to change the address";
 
 /**
- * The card's "Change address" dialog (issue 31): the whole address, prefilled with the current one, and for delivery
+ * The card's "Change address" dialog: the whole address, prefilled with the current one, and for delivery
  * the area, chosen from the business's current list (the current area preselected while still offered). A refusal
  * shows the server's words and keeps everything typed. Mounted afresh for each opening (the caller's `key`).
  */

@@ -68,10 +68,10 @@ function editable(a: { readonly fullName: string; readonly phone: string; readon
 }
 
 /**
- * A membership card's "Delivery address" (issue 31, current shipping and delivery memberships): where the boxes go
+ * A membership card's "Delivery address" (current shipping and delivery memberships): where the boxes go
  * (and for delivery the area), "Change address", and once changed the month from which the boxes go there.
  * `areas`: for delivery, the areas the business delivers to now, which the new address's area is chosen from (the
- * card reads the page's lists for its restart already).
+ * card reads the page's lists).
  */
 export function DeliveryAddressSection({ membership, areas }: { membership: DeliveryAddressSectionFragment_membership$key; areas: readonly string[] }) {
   const m = useFragment(DeliveryAddressSectionFragment, membership);

@@ -66,7 +66,7 @@ const LogoutMutation = graphql`
 
 const TABS = ["Next Box", "Subscriptions", "Order History", "Profile"] as const;
 type Tab = (typeof TABS)[number];
-/** ?tab= of the links in emails (issue 19): which tab the portal opens on. */
+/** ?tab= of the links in emails: which tab the portal opens on. */
 const TAB_PARAMS: Record<PortalTabParam, Tab> = { "next-box": "Next Box", subscriptions: "Subscriptions", orders: "Order History", profile: "Profile" };
 
 /**
@@ -86,7 +86,7 @@ export function MemberPortal({ viewer: viewerRef, paymentConfig: paymentConfigRe
   const navigate = useNavigate();
   const link = parsePortalLink(params);
   const [tab, setTab] = useState<Tab>(() => (link.tab ? TAB_PARAMS[link.tab] : "Next Box"));
-  // A link's request for one membership (issue 30: the pre-charge notice's Skip and Change links), kept after the
+  // A link's request for one membership (the pre-charge notice's Skip and Change links), kept after the
   // URL drops it. A query that changes while the portal is shown (a login's redirect `r`) is read again.
   // `seq` tells a link followed again (the same email link opened twice) from the one already taken.
   const [linkRequest, setLinkRequest] = useState(link.action && { ...link.action, seq: 0 });
@@ -241,7 +241,7 @@ export function MemberPortal({ viewer: viewerRef, paymentConfig: paymentConfigRe
         {tab === "Profile" && <ProfileTab user={viewer} paymentConfig={paymentConfig} onCardUpdated={onRefresh} />}
       </Box>
 
-      {/* Spec §2's note for a member of one business; with several, each card names its own windows and line (issue 34). */}
+      {/* Spec §2's note for a member of one business; with several, each card names its own windows and line. */}
       {first && (
         <Text fontSize="sm" color="fg.muted" mt="10" borderTopWidth="1px" pt="4" data-testid="portal-note">
           {subs.length > 1 ? (

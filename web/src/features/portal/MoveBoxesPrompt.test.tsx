@@ -23,7 +23,7 @@ function renderPrompt(opts: { busy?: boolean; error?: string | null } = {}) {
 
 afterEach(cleanup);
 
-describe("MoveBoxesPrompt (issue 31: 'Also send my boxes here?')", () => {
+describe("MoveBoxesPrompt ('Also send my boxes here?')", () => {
   it("lists each membership with where its boxes go now, none ticked, and the new address", () => {
     renderPrompt();
     expect(screen.getByRole("dialog", { name: "Also send my boxes here?" })).toBeTruthy();

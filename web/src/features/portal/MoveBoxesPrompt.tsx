@@ -51,7 +51,7 @@ export function readMoveChoice(key: MoveBoxesPrompt_membership$key): MoveChoice 
 }
 
 /**
- * Issue 31: "Also send my boxes here?", asked when the member saves a new address in Profile and holds shipping or
+ * "Also send my boxes here?", asked when the member saves a new address in Profile and holds shipping or
  * delivery memberships. One checkbox per membership, none ticked: saving sends the ticked ones' boxes to the new
  * address too (a save with none ticked moves none); Cancel saves nothing. Mounted afresh for each question.
  */

@@ -6,8 +6,8 @@ import { ErrorBoundary } from "../../ui/ErrorBoundary.tsx";
 import { PriceBreakdown } from "../../ui/PriceBreakdown.tsx";
 
 /**
- * An expanded order of the Order History: what was charged, line by line, from the order's own stored amounts
- * (issue 30). Asked for when the member opens the order, so the history's query (fifty orders) stays cheap; an
+ * An expanded order of the Order History: what was charged, line by line, from the order's own stored amounts.
+ * Asked for when the member opens the order, so the history's query (fifty orders) stays cheap; an
  * order's lines never change, so it is asked once.
  */
 export function OrderBreakdown({ orderId }: { orderId: string }) {

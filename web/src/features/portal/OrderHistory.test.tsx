@@ -92,7 +92,7 @@ const show = (s: ReturnType<typeof server>) =>
 
 afterEach(cleanup);
 
-describe("OrderHistory (issue 30)", () => {
+describe("OrderHistory", () => {
   it("names the month, shows the status, and opens to the server's lines only when expanded", async () => {
     const s = server([order({})]);
     show(s);

@@ -33,7 +33,7 @@ const ProfileTabFragment = graphql`
 `;
 
 /**
- * Issue 31: the memberships "Also send my boxes here?" offers, asked only when a new address is saved (the portal's
+ * The memberships "Also send my boxes here?" offers, asked only when a new address is saved (the portal's
  * own query stays at its three statements).
  */
 const MovableQuery = graphql`

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { system } from "../../ui/theme.ts";
 import { RESTART_CONFIRMATION, RestartConfirm, restartAmountsText } from "./RestartConfirm.tsx";
 
-describe("restartAmountsText (issue 30: the amounts under the §5 sentence)", () => {
+describe("restartAmountsText (the amounts under the §5 sentence)", () => {
   it("names today's charge and the next one, to the cent, as the server gives them", () => {
     expect(restartAmountsText({ todayCents: 3735, period: "2026-12", nextChargeDate: "2027-01-01", nextChargeCents: 3735 })).toBe("$37.35 today, then $37.35 on January 1.");
     expect(restartAmountsText({ todayCents: 2491, period: "2026-03", nextChargeDate: "2026-04-05", nextChargeCents: 2491 })).toBe("$24.91 today, then $24.91 on April 5.");

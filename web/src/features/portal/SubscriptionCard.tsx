@@ -1,32 +1,26 @@
-import { Badge, Box, Button, Dialog, Flex, Heading, HStack, Link, Portal, Stack, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, Flex, Heading, HStack, Link, Stack, Text } from "@chakra-ui/react";
 import { useEffect, useRef, useState } from "react";
-import { graphql, useFragment, useRelayEnvironment } from "react-relay";
+import { graphql, useFragment } from "react-relay";
 import { Link as RouterLink, useLocation } from "react-router";
 import type { SubscriptionCardFragment_membership$key } from "./__generated__/SubscriptionCardFragment_membership.graphql.ts";
 import type { SubscriptionCardFragment_paymentConfig$key } from "./__generated__/SubscriptionCardFragment_paymentConfig.graphql.ts";
-import type { SubscriptionCardSkipMutation } from "./__generated__/SubscriptionCardSkipMutation.graphql.ts";
-import type { SubscriptionCardRestartMutation } from "./__generated__/SubscriptionCardRestartMutation.graphql.ts";
-import type { SubscriptionCardCompleteMutation } from "./__generated__/SubscriptionCardCompleteMutation.graphql.ts";
-import { CardPaymentForm, PaymentFlowError } from "../payments/CardPaymentForm.tsx";
 import { CARD_UPDATE_ANCHOR } from "./CardUpdateSection.tsx";
-import { longDate, monthDayOrdinal, monthOnly, monthYear } from "../../lib/dates.ts";
+import { longDate, monthDayOrdinal, monthYear } from "../../lib/dates.ts";
 import { ChangeScheduledLine } from "./ChangeScheduledLine.tsx";
 import { DeliveryAddressSection } from "./DeliveryAddressSection.tsx";
 import { showsDeliveryAddress } from "./deliveryAddress.ts";
-import { RestartConfirm } from "./RestartConfirm.tsx";
+import { RestartDialog } from "./RestartDialog.tsx";
+import { SkipMonthDialog } from "./SkipMonthDialog.tsx";
 import { changeBoxPath, type PortalAction } from "./portalLinks.ts";
-import { commitAsync } from "../../lib/mutations.ts";
 import { formatCents } from "@shared/money.ts";
 import { fromModeCode, MODE_LABELS } from "@shared/fulfillment.ts";
-import { initialPoint, pointQuestion, pointsForMode, POINT_LABEL } from "../business-page/points.ts";
+import { pointsForMode, POINT_LABEL } from "../business-page/points.ts";
 import { readFulfillment } from "../business-page/pageShapes.ts";
-import { FormError } from "../../ui/FormError.tsx";
 import { BusinessPrimary, primaryButtonProps } from "../../ui/BusinessPrimary.tsx";
 import { SupportPhone } from "./SupportPhone.tsx";
 
 const SubscriptionCardFragment = graphql`
   fragment SubscriptionCardFragment_membership on Membership {
-    id
     status
     planName
     mode
@@ -40,12 +34,12 @@ const SubscriptionCardFragment = graphql`
     business {
       name
       slug
-      # Issue 20: a restart keeps the stored point only while the page still offers it.
       page {
+        # The points the page lists now: the address section's delivery areas, a restart's choice of another point.
         fulfillment {
           ...pageShapes_fulfillment
         }
-        # Issue 34: the card is the business's surface (its primary colour) and names its own support line.
+        # The card is the business's surface (its primary colour) and names its own support line.
         supportPhone
         theme {
           primary
@@ -76,80 +70,15 @@ const SubscriptionCardFragment = graphql`
     }
     ...ChangeScheduledLineFragment_membership
     ...DeliveryAddressSectionFragment_membership
+    ...SkipMonthDialogFragment_membership
+    ...RestartDialogFragment_membership
   }
 `;
 
 /** The card form's provider, for a restart that charges now. */
 const PaymentConfigFragment = graphql`
   fragment SubscriptionCardFragment_paymentConfig on PaymentConfig {
-    ...CardPaymentFormFragment_paymentConfig
-  }
-`;
-
-const SkipMutation = graphql`
-  mutation SubscriptionCardSkipMutation($input: SkipMonthInput!) {
-    skipMonth(input: $input) {
-      __typename
-      ... on SkipMonthSuccess {
-        data {
-          resumeDate
-          skippedMonth
-          membership {
-            ...SubscriptionCardFragment_membership
-          }
-        }
-      }
-      ... on Error {
-        message
-      }
-    }
-  }
-`;
-
-const RestartMutation = graphql`
-  mutation SubscriptionCardRestartMutation($input: RestartSubscriptionInput!) {
-    restartSubscription(input: $input) {
-      __typename
-      ... on RestartSubscriptionSuccess {
-        data {
-          outcome
-          clientSecret
-          paymentIntentId
-          chargedCents
-          period
-          nextBillingDate
-          membership {
-            ...SubscriptionCardFragment_membership
-          }
-        }
-      }
-      ... on ConflictError {
-        reason
-      }
-      ... on Error {
-        message
-      }
-    }
-  }
-`;
-
-const CompleteMutation = graphql`
-  mutation SubscriptionCardCompleteMutation($paymentIntentId: String!) {
-    completeCheckout(paymentIntentId: $paymentIntentId) {
-      __typename
-      ... on CompleteCheckoutSuccess {
-        data {
-          chargedCents
-          nextBillingDate
-          membership {
-            ...SubscriptionCardFragment_membership
-          }
-        }
-      }
-      ... on Error {
-        message
-      }
-    }
+    ...RestartDialogFragment_paymentConfig
   }
 `;
 
@@ -160,13 +89,10 @@ const STATUS_LABEL: Record<string, { label: string; palette: string }> = {
   INCOMPLETE: { label: "Incomplete", palette: "gray" },
 };
 
-/** The restart's refusal when the amount changed since it was shown (the month turned): the dialog shows the new one. */
-const AMOUNT_CHANGED = "The amount of your restart has changed. Please review it and confirm again.";
-
 /**
  * One membership: details, skip (inside the window), change box link, restart of a canceled one. `linked`: what a
- * portal link asks of this membership (issue 30): "skip" opens its Skip dialog when a skip is allowed; either brings
- * the card into view (the portal itself follows "change"). Each request (`seq`) is taken once.
+ * portal link (an email's Skip or Change link) asks of this membership: "skip" opens its Skip dialog when a skip is
+ * allowed; either brings the card into view (the portal itself follows "change"). Each request (`seq`) is taken once.
  */
 export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenProfile, linked = null }: {
   membership: SubscriptionCardFragment_membership$key;
@@ -177,114 +103,40 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
 }) {
   const m = useFragment(SubscriptionCardFragment, membership);
   const config = useFragment(PaymentConfigFragment, paymentConfig);
-  const environment = useRelayEnvironment();
   const location = useLocation();
-  const [dialog, setDialog] = useState<null | "skip" | "skipped" | "restart" | "restartPay" | "restarted">(null);
-  const [busy, setBusy] = useState(false);
+  const [dialog, setDialog] = useState<null | "skip" | "restart">(null);
+  // The refusal a dialog was closed on, shown on the card until a dialog opens again.
   const [error, setError] = useState<string | null>(null);
-  const [skipMessage, setSkipMessage] = useState("");
-  const [restartPayment, setRestartPayment] = useState<{ clientSecret: string; paymentIntentId: string } | null>(null);
-  const [restarted, setRestarted] = useState<{ chargedCents: number; nextBillingDate: string | null } | null>(null);
-  // The restart quote: asked again each time the dialog opens and when the server refuses the amount shown.
-  const [quoteKey, setQuoteKey] = useState(0);
-  const [amountNotice, setAmountNotice] = useState<string | null>(null);
-  // Today's amount the member confirmed (the card form's button names it when the card must confirm the payment).
-  const [confirmedCents, setConfirmedCents] = useState<number | null>(null);
   const cardRef = useRef<HTMLDivElement>(null);
-  // A canceled membership whose point the page no longer lists chooses another before restarting.
   const offered = pointsForMode(readFulfillment(m.business.page?.fulfillment), fromModeCode(m.mode));
-  const restartQuestion = offered.includes(m.fulfillmentPoint) ? null : pointQuestion(fromModeCode(m.mode), offered);
-  const [restartPoint, setRestartPoint] = useState(() => initialPoint(offered, m.fulfillmentPoint));
   const status = STATUS_LABEL[m.status] ?? { label: m.status, palette: "gray" };
   const pageTheme = m.business.page?.theme;
   const theme = pageTheme ? { primary: pageTheme.primary, primaryText: pageTheme.primaryText, buttonBorder: pageTheme.buttonBorder } : null;
   const primary = primaryButtonProps(theme);
   const current = m.status === "ACTIVE" || m.status === "PAST_DUE";
-  // Issue 31: a current shipping or delivery membership shows where its boxes go (with the delivery area) below.
+  // A current shipping or delivery membership shows where its boxes go (with the delivery area) below.
   const withAddress = showsDeliveryAddress(m.status, m.mode);
-  // The month "Skip a month" pauses is the server's (skipMonth applies the same rule): never guessed here.
-  const skipMonthName = monthOnly(m.skipTarget.month);
+
+  function openDialog(which: "skip" | "restart") {
+    setError(null);
+    setDialog(which);
+  }
+
+  function closeDialog(refusal: string | null) {
+    setError(refusal);
+    setDialog(null);
+  }
 
   // A link's request, taken once: the Skip dialog opens only when the card would let the member open it.
   const [takenLink, setTakenLink] = useState<number | null>(null);
   if (linked && linked.seq !== takenLink) {
     setTakenLink(linked.seq);
-    if (linked.open === "skip" && current && m.skipTarget.allowed && dialog === null) {
-      setError(null);
-      setDialog("skip");
-    }
+    if (linked.open === "skip" && current && m.skipTarget.allowed && dialog === null) openDialog("skip");
   }
   const linkedSeq = linked?.seq ?? null;
   useEffect(() => {
     if (linkedSeq !== null) cardRef.current?.scrollIntoView?.({ block: "center" });
   }, [linkedSeq]);
-
-  function openRestart() {
-    setError(null);
-    setAmountNotice(null);
-    setQuoteKey((k) => k + 1);
-    setDialog("restart");
-  }
-
-  async function skip() {
-    setBusy(true);
-    setError(null);
-    try {
-      const res = await commitAsync<SubscriptionCardSkipMutation>(environment, SkipMutation, { input: { subscriptionId: m.id } });
-      const r = res.skipMonth;
-      if (!r.data) {
-        setError(("message" in r && r.message) || "Failed to skip this month");
-        return;
-      }
-      setSkipMessage(r.data.resumeDate ? `Payments paused until ${monthDayOrdinal(r.data.resumeDate)}` : "Payments paused successfully");
-      setDialog("skipped");
-    } catch (e) {
-      setError((e as Error).message || "Failed to skip this month");
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  function closeRestarted() {
-    setDialog(null);
-    setRestarted(null);
-    onChanged();
-  }
-
-  async function restart(todayCents: number) {
-    setBusy(true);
-    setError(null);
-    setAmountNotice(null);
-    try {
-      // The amount the member saw: the server refuses another (price_mismatch) instead of charging it.
-      const input = { subscriptionId: m.id, fulfillmentPoint: restartQuestion ? restartPoint : null, expectedTotalCents: todayCents };
-      const res = await commitAsync<SubscriptionCardRestartMutation>(environment, RestartMutation, { input });
-      const r = res.restartSubscription;
-      if (!r.data) {
-        if (r.__typename === "ConflictError" && "reason" in r && r.reason === "price_mismatch") {
-          // Ask again and show the new amounts with the server's words; nothing was charged.
-          setAmountNotice(r.message || AMOUNT_CHANGED);
-          setQuoteKey((k) => k + 1);
-          return;
-        }
-        setError(("message" in r && r.message) || "Failed to restart subscription");
-        return;
-      }
-      setConfirmedCents(todayCents);
-      if (r.data.outcome === "REQUIRES_ACTION" && r.data.clientSecret && r.data.paymentIntentId) {
-        setRestartPayment({ clientSecret: r.data.clientSecret, paymentIntentId: r.data.paymentIntentId });
-        setDialog("restartPay");
-        return;
-      }
-      // Confirm what was charged (or that nothing was) before the portal refreshes.
-      setRestarted({ chargedCents: r.data.chargedCents ?? 0, nextBillingDate: r.data.nextBillingDate ?? null });
-      setDialog("restarted");
-    } catch {
-      setError("Failed to restart subscription");
-    } finally {
-      setBusy(false);
-    }
-  }
 
   return (
     <BusinessPrimary theme={theme}>
@@ -349,7 +201,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
         <HStack gap="2" mt="4" wrap="wrap">
           {current && (
             <>
-              <Button size="sm" variant="outline" disabled={!m.skipTarget.allowed} onClick={() => { setError(null); setDialog("skip"); }}>
+              <Button size="sm" variant="outline" disabled={!m.skipTarget.allowed} onClick={() => openDialog("skip")}>
                 Skip a month
               </Button>
               {m.changeWindow.open ? (
@@ -364,7 +216,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
             </>
           )}
           {m.status === "CANCELED" && (
-            <Button size="sm" {...primary} onClick={openRestart}>
+            <Button size="sm" {...primary} onClick={() => openDialog("restart")}>
               Restart subscription
             </Button>
           )}
@@ -375,134 +227,15 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
             {!m.changeWindow.open && `Changes open ${longDate(m.changeWindow.opensOn)}.`}
           </Text>
         )}
-        {/* Issue 34: this membership's own windows and its business's line (the portal's footer names them for one business only). */}
+        {/* This membership's own windows and its business's line (the portal's footer names them for one business only). */}
         <Text fontSize="xs" color="fg.muted" mt="2" data-testid="window-note">
           {current ? `Skip window closes ${longDate(m.skipWindow.closesOn)}; change window closes ${longDate(m.changeWindow.closesOn)}. After that, call ${m.business.name} at ` : `Questions? Call ${m.business.name} at `}
           <SupportPhone phone={m.business.page?.supportPhone} />
           {current ? " to make changes." : "."}
         </Text>
 
-        <Dialog.Root open={dialog !== null} onOpenChange={(e) => !e.open && !busy && (dialog === "restarted" ? closeRestarted() : setDialog(null))} placement="center" role={dialog === "skip" || dialog === "restart" ? "alertdialog" : "dialog"}>
-          <Portal>
-            <Dialog.Backdrop />
-            <Dialog.Positioner px="4">
-              <Dialog.Content>
-                {dialog === "skip" && (
-                  <>
-                    <Dialog.Header>
-                      <Dialog.Title>Skip {skipMonthName}?</Dialog.Title>
-                    </Dialog.Header>
-                    <Dialog.Body>
-                      <Text>
-                        Your {m.business.name} box for {monthYear(m.skipTarget.month)} will be skipped and you won't be charged for it. Payments resume {monthDayOrdinal(m.skipTarget.resumeDate)}.
-                      </Text>
-                      <FormError mt="3">{error}</FormError>
-                    </Dialog.Body>
-                    <Dialog.Footer>
-                      <Button variant="outline" onClick={() => setDialog(null)} disabled={busy}>
-                        Keep my box
-                      </Button>
-                      <Button {...primary} onClick={skip} loading={busy}>
-                        Skip month
-                      </Button>
-                    </Dialog.Footer>
-                  </>
-                )}
-                {dialog === "skipped" && (
-                  <>
-                    <Dialog.Header>
-                      <Dialog.Title>Month skipped</Dialog.Title>
-                    </Dialog.Header>
-                    <Dialog.Body>
-                      <Text>{skipMessage}</Text>
-                    </Dialog.Body>
-                    <Dialog.Footer>
-                      <Button {...primary} onClick={() => setDialog(null)}>
-                        Done
-                      </Button>
-                    </Dialog.Footer>
-                  </>
-                )}
-                {dialog === "restart" && (
-                  <>
-                    <Dialog.Header>
-                      <Dialog.Title>Restart subscription</Dialog.Title>
-                    </Dialog.Header>
-                    <RestartConfirm
-                      subscriptionId={m.id}
-                      quoteKey={quoteKey}
-                      notice={amountNotice}
-                      error={error}
-                      busy={busy}
-                      ready={!restartQuestion || offered.includes(restartPoint)}
-                      onCancel={() => setDialog(null)}
-                      onConfirm={(todayCents) => void restart(todayCents)}
-                      onRetry={() => setQuoteKey((k) => k + 1)}
-                    >
-                      {restartQuestion && (
-                        <Stack as="fieldset" role="radiogroup" aria-label={restartQuestion} gap="1.5" data-testid="restart-point">
-                          <Text fontWeight="medium">{restartQuestion}</Text>
-                          {offered.map((p) => (
-                            <HStack as="label" key={p} gap="2" cursor="pointer">
-                              <input type="radio" name={`restart-point-${m.id}`} value={p} checked={restartPoint === p} onChange={() => setRestartPoint(p)} aria-label={p} />
-                              <Text>{p}</Text>
-                            </HStack>
-                          ))}
-                        </Stack>
-                      )}
-                    </RestartConfirm>
-                  </>
-                )}
-                {dialog === "restarted" && restarted && (
-                  <>
-                    <Dialog.Header>
-                      <Dialog.Title>Subscription restarted</Dialog.Title>
-                    </Dialog.Header>
-                    <Dialog.Body>
-                      <Stack gap="2" data-testid="restart-confirmation">
-                        <Text>
-                          {restarted.chargedCents > 0
-                            ? `You were charged ${formatCents(restarted.chargedCents)} for the current period. Your ${m.business.name} membership is active again.`
-                            : `Your ${m.business.name} membership is active again. The current period was already paid, so nothing was charged today.`}
-                        </Text>
-                        {restarted.nextBillingDate && <Text fontWeight="medium">Next billing: {longDate(restarted.nextBillingDate)}</Text>}
-                      </Stack>
-                    </Dialog.Body>
-                    <Dialog.Footer>
-                      <Button {...primary} onClick={closeRestarted}>
-                        Done
-                      </Button>
-                    </Dialog.Footer>
-                  </>
-                )}
-                {dialog === "restartPay" && restartPayment && (
-                  <>
-                    <Dialog.Header>
-                      <Dialog.Title>Confirm your card</Dialog.Title>
-                    </Dialog.Header>
-                    <Dialog.Body>
-                      <Text mb="4">Enter your card to pay for the current period and restart your {m.business.name} membership.</Text>
-                      <CardPaymentForm
-                        config={config}
-                        submitLabel={`Pay ${formatCents(confirmedCents ?? m.totalCents)} and restart`}
-                        prepare={async () => restartPayment.clientSecret}
-                        onSucceeded={async () => {
-                          const res = await commitAsync<SubscriptionCardCompleteMutation>(environment, CompleteMutation, { paymentIntentId: restartPayment.paymentIntentId }).catch(() => {
-                            throw new PaymentFlowError("Failed to restart subscription");
-                          });
-                          const r = res.completeCheckout;
-                          if (!r.data) throw new PaymentFlowError(("message" in r && r.message) || "Failed to restart subscription");
-                          setRestarted({ chargedCents: r.data.chargedCents, nextBillingDate: r.data.nextBillingDate });
-                          setDialog("restarted");
-                        }}
-                      />
-                    </Dialog.Body>
-                  </>
-                )}
-              </Dialog.Content>
-            </Dialog.Positioner>
-          </Portal>
-        </Dialog.Root>
+        <SkipMonthDialog membership={m} open={dialog === "skip"} onClose={closeDialog} />
+        <RestartDialog membership={m} paymentConfig={config} offered={offered} open={dialog === "restart"} onClose={closeDialog} onRestarted={onChanged} />
       </Box>
     </BusinessPrimary>
   );

@@ -1,7 +1,7 @@
 import type { SelectionAddress } from "../../lib/selection.ts";
 
 /**
- * Issue 34: the Profile's "Your name" (the account's name) and "Name on the address" (who the boxes are for) are
+ * The Profile's "Your name" (the account's name) and "Name on the address" (who the boxes are for) are
  * stored apart, as before. The name on the address starts as the member's name when it is empty.
  */
 export function withAddressName(address: SelectionAddress, name: string): SelectionAddress {

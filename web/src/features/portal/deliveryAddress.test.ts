@@ -3,7 +3,7 @@ import { addressChanged, addressSummary, appliesFromMessage, issuesByField, memb
 
 const MAYA = { fullName: "Maya Patel", phone: "330-555-0142", street: "215 Maple Ave", apt: "", city: "Akron", state: "OH", zip: "44303", country: "US" };
 
-describe("showsDeliveryAddress (issue 31: the card's Delivery address)", () => {
+describe("showsDeliveryAddress (the card's Delivery address)", () => {
   it("is shown for current shipping and delivery memberships only", () => {
     expect(showsDeliveryAddress("ACTIVE", "SHIPPING")).toBe(true);
     expect(showsDeliveryAddress("PAST_DUE", "DELIVERY")).toBe(true);

@@ -5,7 +5,7 @@ import type { SelectionAddress } from "../../lib/selection.ts";
 import type { AddressFieldErrors } from "../../ui/AddressFields.tsx";
 
 /**
- * Issue 31: where a membership's boxes go. Its card shows and changes the delivery address of a current shipping or
+ * Where a membership's boxes go. Its card shows and changes the delivery address of a current shipping or
  * delivery membership; a Profile address change offers to send the boxes of the ones the member ticks there too.
  */
 

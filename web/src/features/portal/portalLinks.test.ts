@@ -3,7 +3,7 @@ import { changeBoxPath, parsePortalLink, withoutPortalAction } from "./portalLin
 
 const parse = (query: string) => parsePortalLink(new URLSearchParams(query));
 
-describe("parsePortalLink (issue 30: the pre-charge notice's links)", () => {
+describe("parsePortalLink (the pre-charge notice's links)", () => {
   it("reads the skip and change links of the emails", () => {
     expect(parse("tab=subscriptions&membership=12&open=skip")).toEqual({ tab: "subscriptions", action: { membershipId: 12, open: "skip" } });
     expect(parse("?tab=subscriptions&membership=7&open=change")).toEqual({ tab: "subscriptions", action: { membershipId: 7, open: "change" } });

@@ -1,11 +1,11 @@
 /**
- * The portal's deep links (issue 30): the emails link to `/membership?tab=subscriptions&membership=<databaseId>&open=skip`
+ * The portal's deep links: the emails link to `/membership?tab=subscriptions&membership=<databaseId>&open=skip`
  * (or `open=change`), which opens the portal on that tab with that membership's Skip dialog, or its change flow.
  * Parsed here so the portal only decides what the membership allows (an unknown membership, or one whose skip is
  * not allowed, shows its card as usual).
  */
 
-/** The `?tab=` values of the links in emails (issue 19). */
+/** The `?tab=` values of the links in emails. */
 const PORTAL_TABS = ["next-box", "subscriptions", "orders", "profile"] as const;
 export type PortalTabParam = (typeof PORTAL_TABS)[number];
 

@@ -5,7 +5,7 @@ const sub = (slug: string, name: string, status: string) => ({ status, business:
 const SUBS = [sub("rise", "Rise & Crumb", "CANCELED"), sub("ember", "Ember & Oak", "ACTIVE"), sub("green", "Green Acres", "PAST_DUE"), sub("alder", "Alder Farm", "ACTIVE")];
 const slugs = (list: { business: { slug: string } }[]) => list.map((s) => s.business.slug);
 
-describe("portalOrder (issue 14: every business's membership in one portal)", () => {
+describe("portalOrder (every business's membership in one portal)", () => {
   it("lists memberships with a box coming first, each group by business name", () => {
     expect(slugs(portalOrder(SUBS, null))).toEqual(["alder", "ember", "green", "rise"]);
   });

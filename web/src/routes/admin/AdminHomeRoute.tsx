@@ -29,8 +29,8 @@ export default function AdminHomeRoute() {
       <Stack gap="4">
         <MetricCards metrics={data.adminMetrics} />
         <MonthlyCharts metrics={data.adminMetrics} />
-        {/* Side by side only where the recent subscriptions table fits whole beside the sidebar (issue 14: it was
-            clipped at 1280 px). */}
+        {/* Side by side only where the recent subscriptions table fits whole beside the sidebar (at 1280 px
+            it would be clipped). */}
         <SimpleGrid columns={{ base: 1, "2xl": 2 }} gap="4">
           <RecentSubscriptions metrics={data.adminMetrics} />
           <SubscriptionsByBusiness metrics={data.adminMetrics} />

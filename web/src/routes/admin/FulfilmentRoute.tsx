@@ -1,12 +1,12 @@
 import { Box, HStack, IconButton, Input, Stack } from "@chakra-ui/react";
 import { graphql } from "react-relay";
 import { useNavigate, useParams } from "react-router";
-import { CycleHeader } from "../../features/admin/fulfilment/CycleHeader.tsx";
-import { DifferenceList } from "../../features/admin/fulfilment/DifferenceList.tsx";
-import { MembersPreview } from "../../features/admin/fulfilment/MembersPreview.tsx";
-import { PackingLists } from "../../features/admin/fulfilment/PackingLists.tsx";
-import { TotalsPanel } from "../../features/admin/fulfilment/TotalsPanel.tsx";
-import { formatMonth, shiftMonth } from "../../features/admin/fulfilment/format.ts";
+import { CycleHeader } from "../../features/admin/packing/CycleHeader.tsx";
+import { DifferenceList } from "../../features/admin/packing/DifferenceList.tsx";
+import { MembersPreview } from "../../features/admin/packing/MembersPreview.tsx";
+import { PackingLists } from "../../features/admin/packing/PackingLists.tsx";
+import { TotalsPanel } from "../../features/admin/packing/TotalsPanel.tsx";
+import { formatMonth, shiftMonth } from "../../features/admin/packing/format.ts";
 import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage, Panel } from "../../ui/admin/AdminPage.tsx";
 import { EmptyMessage } from "../../ui/StatusStates.tsx";

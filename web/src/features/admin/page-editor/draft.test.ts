@@ -42,7 +42,7 @@ describe("page editor draft rules", () => {
     const business = { ...home, mail: { senderName: "  Green Acres  ", replyTo: " help@greenacres.example ", windowReminder: false, prechargeNotice: true } };
     expect(contentInput(business).mail).toEqual({ senderName: "Green Acres", replyTo: "help@greenacres.example", windowReminder: false, prechargeNotice: true });
   });
-  it("reads and saves what the page does past its cutoff day (issue 31), refusing by default", () => {
+  it("reads and saves what the page does past its cutoff day, refusing by default", () => {
     const draft = pageDraftFrom(null);
     expect(draft.afterCutoff).toBe("REFUSE");
     expect(contentInput(draft).afterCutoff).toBe("REFUSE");

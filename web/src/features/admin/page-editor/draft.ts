@@ -59,7 +59,7 @@ export interface PageDraft {
   fulfillment: Fulfillment;
   tax: { enabled: boolean; ratePercent: number };
   subscriptionCutoffDay: number | null;
-  /** Sign-ups past the cutoff day: refused until next month, or taken for next month's box (issue 31). */
+  /** Sign-ups past the cutoff day: refused until next month, or taken for next month's box. */
   afterCutoff: AfterCutoffPolicy;
   boxReadyDay: number | null;
   billingDay: number | null;

@@ -63,7 +63,7 @@ export function TaxPanel({ draft, update }: { draft: PageDraft; update: UpdateDr
   );
 }
 
-/** Issue 31: what the page does with sign-ups past its cutoff day. */
+/** What the page does with sign-ups past its cutoff day. */
 const AFTER_CUTOFF_OPTIONS: readonly { value: AfterCutoffPolicy; label: string }[] = [
   { value: "REFUSE", label: "Refuse sign-ups until next month" },
   { value: "NEXT_MONTH", label: "Take sign-ups for next month's box" },

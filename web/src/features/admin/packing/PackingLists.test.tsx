@@ -64,7 +64,7 @@ const show = (edges: ReturnType<typeof box>[]) =>
 
 afterEach(cleanup);
 
-describe("PackingLists (issue 20)", () => {
+describe("PackingLists", () => {
   it("groups pickup by point with a check column, delivery by area with address and instructions, shipping as address blocks; marks gifts and holds", async () => {
     show([
       box(1, { memberName: "Amy", mode: "PICKUP", fulfillmentPoint: "Barn", addons: [{ name: "Eggs" }], isGift: true, giftRecipient: "Grandma Rose", giftMessage: "Happy birthday!" }),
