@@ -7,6 +7,7 @@ import type { Page } from "../generated/prisma/client.ts";
 import { richTextDocSchema, richTextOf, type RichTextDoc } from "./richtext-doc.ts";
 import { singleLine } from "../shared/validation.ts";
 import { DEFAULT_WINDOW } from "../rules/dates.ts";
+import { DEFAULT_THEME, THEME_KEYS, type Theme, type ThemeKey } from "../shared/theme.ts";
 
 // ── Spec §9 limits and §3 defaults ───────────────────────────────────────────────────────────────────
 const BILLING_DAY_MAX = 28;
@@ -17,31 +18,6 @@ const TAX_PERCENT_MAX = 100;
 const DEFAULT_TAX_RATE_BPS = 575;
 const DEFAULT_ADDON_SECTION_TITLE = "Available Add-ons";
 const DEFAULT_SHIPPING_TEXT = "Nationwide Shipping";
-
-const THEME_KEYS = [
-  "primary",
-  "selection",
-  "primaryText",
-  "buttonBorder",
-  "pageBg",
-  "footerButtonBg",
-  "footerButtonText",
-  "footerButtonBorder",
-] as const;
-export type ThemeKey = (typeof THEME_KEYS)[number];
-export type Theme = Record<ThemeKey, string>;
-
-/** Footer button colours default to empty: the client derives them from the page background (§9). */
-export const DEFAULT_THEME: Theme = {
-  primary: "#f97316",
-  selection: "#2563eb",
-  primaryText: "#ffffff",
-  buttonBorder: "transparent",
-  pageBg: "#ffffff",
-  footerButtonBg: "",
-  footerButtonText: "",
-  footerButtonBorder: "",
-};
 
 const SOCIAL_KEYS = ["facebook", "instagram", "twitter", "youtube", "tiktok"] as const;
 export type Social = Record<(typeof SOCIAL_KEYS)[number], string>;

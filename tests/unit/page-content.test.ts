@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_THEME, PageContentSchema, pageData, themeOf } from "../../api/pages/content.ts";
+import { PageContentSchema, pageData, themeOf } from "../../api/pages/content.ts";
+import { DEFAULT_THEME } from "../../api/shared/theme.ts";
 
 const issues = (input: unknown) => {
   const r = PageContentSchema.safeParse(input);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Addon, Page, Plan, PlanVariation } from "../../api/generated/prisma/client.ts";
-import { DEFAULT_THEME, PageContentSchema, pageData } from "../../api/pages/content.ts";
+import { PageContentSchema, pageData } from "../../api/pages/content.ts";
+import { DEFAULT_THEME } from "../../api/shared/theme.ts";
 import { addonJson, itemJson, pageContentJson, SaveContentBody, serviceCatalogue, serviceContent } from "../../rest-compat/page-format.ts";
 
 /**

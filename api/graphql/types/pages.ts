@@ -4,7 +4,8 @@ import { payloadQuery } from "../payload-query.ts";
 import { COMMON_ERRORS } from "../errors.ts";
 import type { Page } from "../../generated/prisma/client.ts";
 import { AddonInputRef, PlanInputRef } from "./catalog.ts";
-import { bpsToPercent, docOf, FULFILLMENT_POINTS_MAX, faqsWithDocsOf, galleryOf, socialOf, themeOf, type FaqWithDoc, type Social, type Theme } from "../../pages/content.ts";
+import { bpsToPercent, docOf, FULFILLMENT_POINTS_MAX, faqsWithDocsOf, galleryOf, socialOf, themeOf, type FaqWithDoc, type Social } from "../../pages/content.ts";
+import type { Theme } from "../../shared/theme.ts";
 import * as pages from "../../pages/service.ts";
 import { platformStats, type PlatformStats } from "../../pages/platform-stats.ts";
 

@@ -1,4 +1,5 @@
 import { isReadable, parseHexColor, readableText, WHITE } from "@shared/contrast.ts";
+import { DEFAULT_THEME } from "@shared/theme.ts";
 
 /** Parses #rgb, #rrggbb or #rrggbbaa; null for anything else (e.g. "transparent"). */
 function parseHex(color: string): { r: number; g: number; b: number } | null {
@@ -46,8 +47,8 @@ export function footerButtonColors(theme: { pageBg: string; footerButtonBg: stri
  * white where the stored one would not reach 4.5:1 (the spec's default white on #f97316 gives 2.8:1).
  */
 export function primaryButtonColors(theme: { primary: string; primaryText: string; buttonBorder: string } | null | undefined) {
-  const bg = theme?.primary || "#f97316";
-  return { bg, color: readableText(bg, theme?.primaryText || "#ffffff"), borderColor: theme?.buttonBorder || "transparent" };
+  const bg = theme?.primary || DEFAULT_THEME.primary;
+  return { bg, color: readableText(bg, theme?.primaryText || DEFAULT_THEME.primaryText), borderColor: theme?.buttonBorder || DEFAULT_THEME.buttonBorder };
 }
 
 /** `a` mixed with `b` (weight of b 0–1), as hex: what a translucent white card over the page paints. */

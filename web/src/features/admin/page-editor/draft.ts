@@ -6,6 +6,7 @@ import type { RichTextDoc } from "../richtext/blocksHtml.ts";
 import { readFulfillment, readSocialLinks, type Fulfillment, type SocialLinks } from "../../business-page/pageShapes.ts";
 import type { FulfillmentModeName } from "@shared/fulfillment.ts";
 import { dollarsToCents as typedDollarsToCents } from "@shared/money.ts";
+import { DEFAULT_THEME, type Theme } from "@shared/theme.ts";
 
 /** A package (plan) as the editor holds it: prices per mode in cents, null when the mode is not offered. */
 export interface ItemDraft {
@@ -50,7 +51,7 @@ export interface PageDraft {
   /** The description's Editor.js document: what is saved. Null when the stored description is HTML only. */
   descriptionDoc: RichTextDoc | null;
   gallery: string[];
-  theme: { primary: string; selection: string; primaryText: string; buttonBorder: string; pageBg: string; footerButtonBg: string; footerButtonText: string; footerButtonBorder: string };
+  theme: Theme;
   social: SocialLinks;
   items: ItemDraft[];
   addons: AddonDraft[];
@@ -217,14 +218,14 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
     descriptionDoc: (page?.descriptionDoc as RichTextDoc | null | undefined) ?? null,
     gallery: page?.gallery.map((g) => g.url) ?? [],
     theme: {
-      primary: page?.theme.primary ?? "#f97316",
-      selection: page?.theme.selection ?? "#2563eb",
-      primaryText: page?.theme.primaryText ?? "#ffffff",
-      buttonBorder: page?.theme.buttonBorder ?? "transparent",
-      pageBg: page?.theme.pageBg ?? "#ffffff",
-      footerButtonBg: page?.theme.footerButtonBg ?? "",
-      footerButtonText: page?.theme.footerButtonText ?? "",
-      footerButtonBorder: page?.theme.footerButtonBorder ?? "",
+      primary: page?.theme.primary ?? DEFAULT_THEME.primary,
+      selection: page?.theme.selection ?? DEFAULT_THEME.selection,
+      primaryText: page?.theme.primaryText ?? DEFAULT_THEME.primaryText,
+      buttonBorder: page?.theme.buttonBorder ?? DEFAULT_THEME.buttonBorder,
+      pageBg: page?.theme.pageBg ?? DEFAULT_THEME.pageBg,
+      footerButtonBg: page?.theme.footerButtonBg ?? DEFAULT_THEME.footerButtonBg,
+      footerButtonText: page?.theme.footerButtonText ?? DEFAULT_THEME.footerButtonText,
+      footerButtonBorder: page?.theme.footerButtonBorder ?? DEFAULT_THEME.footerButtonBorder,
     },
     social: readSocialLinks(page?.social),
     items,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_THEME } from "@shared/theme.ts";
 import { themeContrastWarnings } from "./themeContrast.ts";
 
-const DEFAULTS = { primary: "#f97316", selection: "#2563eb", primaryText: "#ffffff", buttonBorder: "transparent", pageBg: "#ffffff", footerButtonBg: "", footerButtonText: "", footerButtonBorder: "" };
+const DEFAULTS = DEFAULT_THEME;
 
 describe("themeContrastWarnings", () => {
   it("warns on the spec's default orange with white text, saying black is shown", () => {

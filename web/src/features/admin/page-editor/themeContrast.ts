@@ -1,6 +1,7 @@
 import { BLACK, contrastRatio, MIN_TEXT_CONTRAST, readableText } from "@shared/contrast.ts";
 import { footerButtonColors, isDarkBackground } from "../../../lib/color.ts";
 import type { PageDraft } from "./draft.ts";
+import { DEFAULT_THEME } from "@shared/theme.ts";
 
 export interface ContrastWarning {
   /** Which pair: the theme panel shows "primary", the footer panel "footerButton". */
@@ -26,7 +27,7 @@ export function themeContrastWarnings(theme: PageDraft["theme"]): ContrastWarnin
   const footerBg = footerButtonColors(theme).bg;
   const footerText = theme.footerButtonText || (isDarkBackground(theme.pageBg) ? "#111827" : "#ffffff");
   return [
-    warning("primary", "the primary colour", "the primary text", theme.primary || "#f97316", theme.primaryText || "#ffffff"),
+    warning("primary", "the primary colour", "the primary text", theme.primary || DEFAULT_THEME.primary, theme.primaryText || DEFAULT_THEME.primaryText),
     warning("footerButton", "the footer button background", "the footer button text", footerBg, footerText),
   ].filter((w): w is ContrastWarning => w !== null);
 }
