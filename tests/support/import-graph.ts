@@ -42,7 +42,7 @@ export function importGraph(root: string, dirs: readonly string[]): ImportGraph 
  * The folder a file belongs to, as the layering reads it: `api/billing` for anything under api/billing/, the
  * file itself for a file directly in api/ (`api/db.ts`), the top-level folder elsewhere (`server`, `prisma`).
  */
-export function folderOf(root: string, file: string): string {
+function folderOf(root: string, file: string): string {
   const parts = relative(root, file).split(sep);
   if (parts[0] === "api") return parts.length > 2 ? `api/${parts[1]}` : parts.join("/");
   return parts[0];
