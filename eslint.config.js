@@ -1,5 +1,5 @@
 // The lint gate (npm test runs it; zero findings): typescript-eslint with type information, React hooks,
-// Relay, and the import rules that keep the layers apart (README "Architecture").
+// Relay, and the import rules that keep the layers apart (docs/architecture.md).
 //
 // Layers: the domain (api/, except api/graphql/) owns every rule and every read; two adapters sit over it,
 // GraphQL (api/graphql/: the builder, its plugins and one file per type under types/) and REST (rest-compat/);

@@ -44,7 +44,7 @@ export async function buildApp({ config, db, clock, logger, jobs }: AppDeps) {
   const log = withErrorStacks(logger ?? pino({ level: config.logLevel }));
   // Request lines at debug unless the request failed (api/observability/request-log.ts): the console stays readable.
   const app = Fastify({ loggerInstance: log, logController: new QuietRequestLog(), trustProxy: config.trustProxy, bodyLimit: 2 * 1024 * 1024, ...requestIdOptions });
-  // X-Request-Id on every answer, /metrics, /healthz and /readyz (README "Running in production").
+  // X-Request-Id on every answer, /metrics, /healthz and /readyz (docs/operations.md, "Running in production").
   const observability = installObservability(app, { config, db, log });
 
   // Security headers: helmet's middleware built once (the Fastify plugin rebuilt it, and re-parsed the CSP, per request).

@@ -25,7 +25,7 @@ type Tx = Prisma.TransactionClient;
 // Arbitrary constant, distinct from the migration lock (api/db.ts): the outbox's commit-order lock.
 const OUTBOX_LOCK_ID = 7_283_120_412;
 
-/** Events are kept at least this long (README "Events"). */
+/** Events are kept at least this long (docs/jobs-events-mail.md, "Events"). */
 const RETENTION_DAYS = 90;
 
 /**

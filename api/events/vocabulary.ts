@@ -1,5 +1,5 @@
 /**
- * The event vocabulary: every type an event row may carry and the payload it carries (README "Events").
+ * The event vocabulary: every type an event row may carry and the payload it carries (docs/jobs-events-mail.md, "Events").
  * Types are versioned: a payload never changes shape under a published type; a new shape is a new `.vN`.
  * Amounts are integer cents, periods "YYYY-MM", ids numeric database ids (the row's objectId is the Relay id).
  */

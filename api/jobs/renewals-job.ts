@@ -7,10 +7,11 @@ export const RENEWALS_QUEUE = "billing-renewals";
 
 /**
  * At most one pass queued and one running ("stately"): occurrences piling up behind a long pass collapse into
- * one. A failed attempt (errors, memberships another run held, a shutdown mid-pass) is retried after 1, 2, 4,
- * 8, 16 minutes. A worker that dies mid-pass stops refreshing its heartbeat; after 60 s without one the attempt
- * is failed and retried elsewhere. The renewal leases and the idempotency key per charge are what keep a
- * retried pass from charging a period twice; the pass itself only decides when to look again.
+ * one. A failed attempt (errors, memberships another run held, a shutdown mid-pass) is retried with a doubling
+ * backoff from a minute (pg-boss adds jitter: 1–2, 2–4, … 16–32 minutes). A worker that dies mid-pass stops
+ * refreshing its heartbeat; after 60 s without one the attempt is failed and retried elsewhere. The renewal
+ * leases and the idempotency key per charge are what keep a retried pass from charging a period twice; the pass
+ * itself only decides when to look again.
  */
 const renewalsQueue: Queue = {
   name: RENEWALS_QUEUE,

@@ -2,7 +2,7 @@
  * Delivering one stored message (the mail-send job). Exactly-once as far as we can see it: a message leaves
  * QUEUED once, recorded SENT after the SMTP server accepted it; a job that finds it no longer QUEUED does
  * nothing. The one gap is between the server's acceptance and our record (the process dies there): the retried
- * job sends again, with the same Message-ID, and mail clients show it once (README "Email").
+ * job sends again, with the same Message-ID, and mail clients show it once (docs/jobs-events-mail.md, "Email").
  */
 import type { PrismaClient } from "../db.ts";
 import type { Clock } from "../shared/clock.ts";

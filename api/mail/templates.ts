@@ -1,5 +1,5 @@
 /**
- * Every message the product sends (README "Email"): its name on the Sent mail page, whether a member may turn it
+ * Every message the product sends (docs/jobs-events-mail.md, "Email"): its name on the Sent mail page, whether a member may turn it
  * off, and its words. Amounts arrive as integer cents and are formatted here, at the edge; dates arrive as ISO
  * dates or "YYYY-MM" periods in the business's calendar.
  */

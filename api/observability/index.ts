@@ -19,7 +19,7 @@ export function withErrorStacks(log: Logger): Logger {
 }
 
 /**
- * What an operator watches (README "Running in production"): X-Request-Id on every answer, /metrics,
+ * What an operator watches (docs/operations.md, "Running in production"): X-Request-Id on every answer, /metrics,
  * /healthz and /readyz. Installed first, so its hooks see every request, 404s and errors included.
  */
 export function installObservability(app: FastifyInstance<any, any, any, any, any>, opts: { config: Config; db: Database; log: Logger }): AppMetrics {

@@ -84,13 +84,13 @@ function createMetrics(): AppMetrics & {
   });
   const statements = new Counter({
     name: "db_statements_total",
-    help: "SQL statements run through Prisma, by first keyword",
+    help: "SQL statements run (through Prisma or straight on the driver), by first keyword",
     labelNames: ["kind"] as const,
     registers: [registry],
   });
   const statementSeconds = new Histogram({
     name: "db_statement_duration_seconds",
-    help: "Duration of SQL statements run through Prisma, by first keyword",
+    help: "Duration of SQL statements run (through Prisma or straight on the driver), by first keyword",
     labelNames: ["kind"] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],

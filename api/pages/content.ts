@@ -200,7 +200,7 @@ export const PageContentSchema = z.object({
   addonSectionTitle: line("Add-on section title", 200).nullish(),
   /** Shown in the portal's disabled-action note and the business footer (spec §2); empty for none. */
   supportPhone: supportPhoneSchema.nullish(),
-  /** Email settings (README "Email"); left out, the stored ones are kept. */
+  /** Email settings (docs/jobs-events-mail.md, "Email"); left out, the stored ones are kept. */
   mail: z
     .object({
       senderName: line("Sender name", 100).nullish(),

@@ -3,7 +3,7 @@
  * real SMTP server: two processes dispatching and sending at once deliver each message once; a process killed
  * (SIGKILL, the test-only CRASH_AT points of api/shared/crash-points.ts) before sending, or after recording the
  * message sent, ends with exactly one message; one killed between the SMTP server's acceptance and our record
- * sends it again with the same Message-ID (the documented window, README "Email").
+ * sends it again with the same Message-ID (the documented window, docs/jobs-events-mail.md, "Email").
  */
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";

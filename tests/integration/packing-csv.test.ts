@@ -111,7 +111,7 @@ describe("GET /api/admin/businesses/{id}/fulfilment/{month}/packing.csv", () => 
   it("reads the frozen snapshot once frozen, not later changes", async () => {
     const result = await freeze({ db: t.db.prisma, clock: t.clock, log: pino({ level: "silent" }) } as never, farmId, APRIL, { trigger: "operator" });
     expect(result).toMatchObject({ created: true, boxes: 5 });
-    // Changed after the freeze: the packing list stays the snapshot's (the change is a difference, README "Fulfilment").
+    // Changed after the freeze: the packing list stays the snapshot's (the change is a difference, docs/fulfilment.md).
     await t.db.prisma.subscription.updateMany({ where: { businessId: farmId, user: { name: "Zed" } }, data: { fulfillmentPoint: "Barn" } });
     const res = await download(csvUrl(farmId), tokens.owner);
     expect(res.status).toBe(200);

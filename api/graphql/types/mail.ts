@@ -16,7 +16,7 @@ const MailMessageNode = builder.prismaNode("MailMessage", {
   authScopes: (m, ctx) => mail.canReadMailMessage(ctx, m),
   fields: (t) => ({
     databaseId: t.exposeInt("id"),
-    template: t.exposeString("template", { description: "The template's key (README \"Email\")." }),
+    template: t.exposeString("template", { description: "The template's key (docs/jobs-events-mail.md, \"Email\")." }),
     templateName: t.string({ description: "The template's name, e.g. \"Renewal receipt\".", resolve: (m) => (isTemplateName(m.template) ? TEMPLATES[m.template].label : m.template) }),
     toAddress: t.exposeString("toAddress", { description: "The recipient's address; empty when there was none (the message failed)." }),
     fromName: t.exposeString("fromName"),

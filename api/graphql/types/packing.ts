@@ -136,7 +136,7 @@ const TotalsRef = builder.objectRef<Totals>("FulfilmentTotals").implement({
 });
 
 const CycleRef = builder.objectRef<fulfilment.FulfilmentCycle>("FulfilmentCycle").implement({
-  description: "A business's month: the preview before the freeze, the packing snapshot after it (README \"Fulfilment\").",
+  description: "A business's month: the preview before the freeze, the packing snapshot after it (docs/fulfilment.md).",
   fields: (t) => ({
     month: t.string({ resolve: (c) => c.cycle.period }),
     state: t.field({ type: CycleStateEnum, resolve: (c) => c.state }),

@@ -90,7 +90,7 @@ const DayWindowRef = builder.objectRef<{ startDay: number; endDay: number }>("Da
 const MailSettingsRef = builder
   .objectRef<{ mailSenderName: string; mailReplyTo: string; mailWindowReminder: boolean; mailPrechargeNotice: boolean }>("PageMailSettings")
   .implement({
-    description: "A business's email settings (README \"Email\").",
+    description: "A business's email settings (docs/jobs-events-mail.md, \"Email\").",
     fields: (t) => ({
       senderName: t.exposeString("mailSenderName", { description: "The From name; empty: the brand name." }),
       replyTo: t.exposeString("mailReplyTo", { description: "The Reply-To address; empty: none." }),

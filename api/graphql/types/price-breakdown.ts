@@ -20,7 +20,7 @@ const PriceLineRef = builder.objectRef<PriceLine>("PriceLine").implement({
   }),
 });
 
-/** One priced breakdown for every place money is shown (checkout, change, restart, orders): README "The breakdown". */
+/** One priced breakdown for every place money is shown (checkout, change, restart, orders): docs/payments.md, "The breakdown". */
 export const PriceBreakdownRef = builder.objectRef<ItemisedPrice>("PriceBreakdown").implement({
   description:
     "A price line by line, in cents, from the amounts that are charged: the lines sum to totalCents " +

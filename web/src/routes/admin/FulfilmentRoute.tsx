@@ -13,7 +13,7 @@ import { EmptyMessage } from "../../ui/StatusStates.tsx";
 import type { FulfilmentRouteQuery } from "./__generated__/FulfilmentRouteQuery.graphql.ts";
 
 /**
- * /admin/business/:id/fulfilment[/:month]: what the business packs in a month (README "Fulfilment"): the cycle,
+ * /admin/business/:id/fulfilment[/:month]: what the business packs in a month (docs/fulfilment.md): the cycle,
  * its totals, the packing lists with their downloads and print view, and the members before the freeze or what
  * changed after it. Without a month, the month whose box is next.
  */

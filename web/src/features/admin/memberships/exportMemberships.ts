@@ -1,7 +1,7 @@
 import { apiHeaders } from "../../../lib/tenant.ts";
 import type { MembershipStatusFilter } from "./__generated__/MembershipsPanelPaginationQuery.graphql.ts";
 
-/** The server's streamed CSV of the filtered memberships list (README "Memberships CSV"). */
+/** The server's streamed CSV of the filtered memberships list (docs/admin.md, "Memberships CSV"). */
 const EXPORT_PATH = "/api/admin/memberships.csv";
 
 export type MembershipFilterVariables = { search: string | null; status: MembershipStatusFilter; businessId: number | null };
