@@ -488,6 +488,7 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
               payments: {
                 create: {
                   userId: user.id,
+                  businessId: catalog.businessId,
                   subscriptionId: subscription.id,
                   provider: "sandbox",
                   providerPaymentId: `pi_seed_${String(paymentNumber).padStart(4, "0")}`,

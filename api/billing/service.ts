@@ -55,6 +55,8 @@ export async function recordPayment(
   intent: PaymentIntentInfo,
   link: {
     userId: number;
+    /** The business it is taken for (null only for a payment recorded before payments named theirs). */
+    businessId: number | null;
     subscriptionId?: number | null;
     orderId?: number | null;
     provider: string;
@@ -85,6 +87,7 @@ export async function recordPayment(
           providerPaymentId: intent.id,
           provider: link.provider,
           userId: link.userId,
+          businessId: link.businessId,
           subscriptionId: link.subscriptionId ?? null,
           idempotencyKey: link.idempotencyKey ?? null,
           ...(link.purchase ? { purchase: link.purchase as Prisma.InputJsonObject } : {}),

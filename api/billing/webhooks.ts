@@ -46,6 +46,7 @@ async function handleStripeEvent(ctx: WebhookContext, event: Stripe.Event): Prom
         const provider = providerFor(ctx);
         await recordPayment(ctx.db, await provider.retrievePaymentIntent(pi.id), {
           userId: payment.userId,
+          businessId: payment.businessId,
           subscriptionId: payment.subscriptionId,
           provider: provider.name,
           at: ctx.clock.now(),

@@ -174,7 +174,7 @@ describe("refunds", () => {
     const card = await s.confirmSetupIntent(seti.clientSecret, { number: "4242424242424242", expMonth: 12, expYear: 2031, cvc: "123" });
     const intent = await s.chargeSavedCard({ customerId, paymentMethodId: card.paymentMethodId!, amountCents: 2400, currency: "usd", idempotencyKey: `events-refund-charge-${u.id}`, metadata: {} });
     const sub = await f.subscription({ user: u, business: farm, plan: veg, planAmountCents: 2400 });
-    const payment = await recordPayment(t.db.prisma, intent, { userId: u.id, subscriptionId: sub.id, provider: "sandbox", at: t.clock.now() });
+    const payment = await recordPayment(t.db.prisma, intent, { userId: u.id, businessId: farm.id, subscriptionId: sub.id, provider: "sandbox", at: t.clock.now() });
     const events = await eventsOf(async () => {
       await refundUnmatched(ctx, payment, intent, "duplicate");
       await refundUnmatched(ctx, payment, intent, "duplicate");

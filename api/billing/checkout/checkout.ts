@@ -298,7 +298,7 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
   // The provider answers a key it has seen with its first intent: one made for another selection is not this one.
   if (intent.amountCents !== purchase.totalCents) throw keyReused();
   const record = (linked: number | null) =>
-    recordPayment(ctx.db, intent, { userId, subscriptionId: linked, provider: provider.name, idempotencyKey, purchase, at: ctx.clock.now(), actor: ctx.actor });
+    recordPayment(ctx.db, intent, { userId, businessId: quote.business.id, subscriptionId: linked, provider: provider.name, idempotencyKey, purchase, at: ctx.clock.now(), actor: ctx.actor });
   try {
     await record(subscriptionId);
   } catch (e) {

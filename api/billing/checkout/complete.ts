@@ -55,7 +55,7 @@ export async function settleCheckoutPayment(ctx: Pick<ServiceContext, "db" | "cl
   const payment = await ctx.db.payment.findUniqueOrThrow({ where: { id: paymentId } });
   const provider = providerFor(ctx);
   const intent = await provider.retrievePaymentIntent(payment.providerPaymentId);
-  await recordPayment(ctx.db, intent, { userId: payment.userId, subscriptionId: payment.subscriptionId, provider: provider.name, at: ctx.clock.now(), actor: ctx.actor });
+  await recordPayment(ctx.db, intent, { userId: payment.userId, businessId: payment.businessId, subscriptionId: payment.subscriptionId, provider: provider.name, at: ctx.clock.now(), actor: ctx.actor });
   if (intent.status !== "succeeded") {
     throw new RuleViolationError(intent.lastError?.message ?? "Payment was not completed", intent.lastError?.code ?? "payment_incomplete");
   }

@@ -329,6 +329,7 @@ export async function chargeForPeriod(
     : await provider.createPaymentIntent({ ...charge, saveForFuture: true });
   const payment = await recordPayment(ctx.db, intent, {
     userId: sub.userId,
+    businessId: sub.businessId,
     subscriptionId: sub.id,
     provider: provider.name,
     idempotencyKey: args.idempotencyKey,

@@ -54,6 +54,7 @@ export async function recordRenewals(
           tx,
           payments.map(({ sub, intent }) => ({
             userId: sub.userId,
+            businessId: sub.businessId,
             subscriptionId: sub.id,
             orderId: orderOf.get(sub.id) ?? null,
             provider: provider.name,
@@ -206,6 +207,7 @@ function insertOrders(tx: Prisma.TransactionClient, orders: ReturnType<typeof pe
 
 interface PaymentRow {
   userId: number;
+  businessId: number;
   subscriptionId: number;
   orderId: number | null;
   provider: string;
@@ -222,15 +224,15 @@ interface PaymentRow {
 function insertPayments(tx: Prisma.TransactionClient, payments: PaymentRow[], at: Date) {
   const col = <T>(pick: (p: PaymentRow) => T) => payments.map(pick);
   return tx.$queryRaw<{ id: number; subscription_id: number }[]>`
-    INSERT INTO payments (user_id, subscription_id, order_id, provider, provider_payment_id, idempotency_key, amount_cents, currency,
+    INSERT INTO payments (user_id, business_id, subscription_id, order_id, provider, provider_payment_id, idempotency_key, amount_cents, currency,
                           status, failure_code, failure_message, created_at, updated_at)
-    SELECT v.user_id, v.subscription_id, v.order_id, v.provider, v.provider_payment_id, v.idempotency_key, v.amount_cents, v.currency,
+    SELECT v.user_id, v.business_id, v.subscription_id, v.order_id, v.provider, v.provider_payment_id, v.idempotency_key, v.amount_cents, v.currency,
            v.status::"PaymentStatus", v.failure_code, v.failure_message, ${at}::timestamp, ${at}::timestamp
-      FROM unnest(${col((p) => p.userId)}::int[], ${col((p) => p.subscriptionId)}::int[], ${col((p) => p.orderId)}::int[],
+      FROM unnest(${col((p) => p.userId)}::int[], ${col((p) => p.businessId)}::int[], ${col((p) => p.subscriptionId)}::int[], ${col((p) => p.orderId)}::int[],
                   ${col((p) => p.provider)}::text[], ${col((p) => p.providerPaymentId)}::text[], ${col((p) => p.idempotencyKey)}::text[],
                   ${col((p) => p.amountCents)}::int[], ${col((p) => p.currency)}::text[], ${col((p) => p.status)}::text[],
                   ${col((p) => p.failureCode)}::text[], ${col((p) => p.failureMessage)}::text[])
-        AS v(user_id, subscription_id, order_id, provider, provider_payment_id, idempotency_key, amount_cents, currency,
+        AS v(user_id, business_id, subscription_id, order_id, provider, provider_payment_id, idempotency_key, amount_cents, currency,
              status, failure_code, failure_message)
     ON CONFLICT DO NOTHING
     RETURNING id, subscription_id`;
