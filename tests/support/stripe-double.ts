@@ -2,10 +2,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
- * A local stand-in for the parts of Stripe's API the server calls (customers, payment intents, setup intents,
- * payment methods, refunds), so the real `stripe` SDK can be tested offline. It honours Idempotency-Key like
- * Stripe: the same key returns the first response. Test cards are referenced by Stripe's test payment method
- * ids (pm_card_visa, pm_card_chargeDeclined, pm_card_authenticationRequired).
+ * A local stand-in for the parts of Stripe's API the server calls (customers, payment intents with their
+ * destination, setup intents, payment methods, refunds, connected accounts with their onboarding and login
+ * links), so the real `stripe` SDK can be tested offline. It honours Idempotency-Key like Stripe: the same key
+ * returns the first response, and a key reused with other parameters is refused (`idempotency_error`). Test cards
+ * are referenced by Stripe's test payment method ids (pm_card_visa, pm_card_chargeDeclined,
+ * pm_card_authenticationRequired).
  */
 
 type Obj = Record<string, any>;
@@ -37,12 +39,14 @@ export interface StripeDouble {
   confirm(intentId: string, paymentMethod: keyof typeof CARDS): Obj;
   /** What stripe.confirmCardSetup does: the setup intent succeeds and the card is saved to its customer. */
   confirmSetup(intentId: string, paymentMethod: keyof typeof CARDS): Obj;
+  /** What the owner's hosted onboarding does: the account takes charges and payouts, or still owes `requirementsDue`. */
+  onboard(accountId: string, requirementsDue?: string[]): Obj;
   close(): Promise<void>;
 }
 
 export async function startStripeDouble(): Promise<StripeDouble> {
   const objects = new Map<string, Obj>();
-  const idempotent = new Map<string, { status: number; body: Obj }>();
+  const idempotent = new Map<string, { status: number; body: Obj; params: string }>();
   const requests: StripeDouble["requests"] = [];
   let n = 0;
   const id = (prefix: string) => `${prefix}_dbl_${++n}`;
@@ -89,6 +93,9 @@ export async function startStripeDouble(): Promise<StripeDouble> {
         customer: body.customer ?? null,
         metadata: body.metadata ?? {},
         setup_future_usage: body.setup_future_usage ?? null,
+        transfer_data: body.transfer_data ? { destination: body.transfer_data.destination } : null,
+        application_fee_amount: body.application_fee_amount === undefined ? null : Number(body.application_fee_amount),
+        statement_descriptor_suffix: body.statement_descriptor_suffix ?? null,
         status: "requires_payment_method",
         payment_method: null,
         last_payment_error: null,
@@ -107,11 +114,44 @@ export async function startStripeDouble(): Promise<StripeDouble> {
     if (method === "POST" && path === "/v1/refunds") {
       const pi = objects.get(body.payment_intent);
       if (!pi || pi.status !== "succeeded") return { status: 400, body: { error: { type: "invalid_request_error", message: "Not refundable" } } };
-      const refund = { id: id("re"), object: "refund", amount: Number(body.amount), payment_intent: pi.id, status: "succeeded" };
+      const refund = {
+        id: id("re"),
+        object: "refund",
+        amount: Number(body.amount),
+        payment_intent: pi.id,
+        status: "succeeded",
+        reverse_transfer: body.reverse_transfer === "true",
+        refund_application_fee: body.refund_application_fee === "true",
+      };
       objects.set(refund.id, refund);
       return { status: 200, body: refund };
     }
-    if (method === "GET" && (m = /^\/v1\/(payment_intents|setup_intents|payment_methods)\/([^/?]+)$/.exec(path))) {
+    if (method === "POST" && path === "/v1/accounts") {
+      const account: Obj = {
+        id: id("acct"),
+        object: "account",
+        controller: body.controller ?? null,
+        capabilities: body.capabilities ?? {},
+        business_profile: body.business_profile ?? {},
+        email: body.email ?? null,
+        metadata: body.metadata ?? {},
+        details_submitted: false,
+        charges_enabled: false,
+        payouts_enabled: false,
+        requirements: { currently_due: ["external_account", "tos_acceptance.date"], past_due: [] },
+      };
+      objects.set(account.id, account);
+      return { status: 200, body: account };
+    }
+    if (method === "POST" && path === "/v1/account_links") {
+      if (!objects.has(body.account)) return { status: 404, body: { error: { type: "invalid_request_error", code: "resource_missing", message: `No such account: ${body.account}` } } };
+      return { status: 200, body: { object: "account_link", url: `https://connect.stripe.test/setup/${body.account}`, expires_at: Math.floor(Date.now() / 1000) + 300, created: Math.floor(Date.now() / 1000) } };
+    }
+    if (method === "POST" && (m = /^\/v1\/accounts\/([^/]+)\/login_links$/.exec(path))) {
+      if (!objects.has(m[1])) return { status: 404, body: { error: { type: "invalid_request_error", code: "resource_missing", message: `No such account: ${m[1]}` } } };
+      return { status: 200, body: { object: "login_link", url: `https://connect.stripe.test/express/${m[1]}`, created: Math.floor(Date.now() / 1000) } };
+    }
+    if (method === "GET" && (m = /^\/v1\/(payment_intents|setup_intents|payment_methods|accounts)\/([^/?]+)$/.exec(path))) {
       const obj = objects.get(m[2]);
       return obj ? { status: 200, body: obj } : { status: 404, body: { error: { type: "invalid_request_error", code: "resource_missing", message: `No such object: ${m[2]}` } } };
     }
@@ -127,8 +167,13 @@ export async function startStripeDouble(): Promise<StripeDouble> {
       const key = req.headers["idempotency-key"] as string | undefined;
       requests.push({ method: req.method ?? "", path, idempotencyKey: key, body });
       const cacheKey = key ? `${req.method} ${path} ${key}` : null;
-      const result = (cacheKey && idempotent.get(cacheKey)) || route(req.method ?? "", path, body);
-      if (cacheKey) idempotent.set(cacheKey, result);
+      const cached = cacheKey ? idempotent.get(cacheKey) : undefined;
+      const params = JSON.stringify(body);
+      const result =
+        cached && cached.params !== params
+          ? { status: 400, body: { error: { type: "idempotency_error", message: "Keys for idempotent requests can only be used with the same parameters they were first used with." } } }
+          : (cached ?? route(req.method ?? "", path, body));
+      if (cacheKey && !cached) idempotent.set(cacheKey, { ...result, params });
       res.writeHead(result.status, { "content-type": "application/json", "request-id": `req_${n}` });
       res.end(JSON.stringify(result.body));
     });
@@ -148,6 +193,11 @@ export async function startStripeDouble(): Promise<StripeDouble> {
       paymentMethod(pm, si.customer);
       Object.assign(si, { status: "succeeded", payment_method: pm, last_setup_error: null });
       return si;
+    },
+    onboard(accountId, requirementsDue = []) {
+      const account = objects.get(accountId)!;
+      const ready = requirementsDue.length === 0;
+      return Object.assign(account, { details_submitted: true, charges_enabled: ready, payouts_enabled: ready, requirements: { currently_due: requirementsDue, past_due: [] } });
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -30,6 +30,32 @@ export interface PaymentIntentInfo {
   paymentMethodId: string | null;
   lastError: ProviderError | null;
   metadata: Record<string, string>;
+  /** Where a destination charge sends the money (null: it stays on the platform's account). */
+  route: ChargeRoute | null;
+}
+
+/**
+ * A destination charge: the platform charges the member's card (the platform stays merchant of record) and the
+ * provider transfers the amount less the application fee to the business's connected account.
+ */
+export interface ChargeRoute {
+  /** The connected account (acct_…). */
+  destination: string;
+  /** What the platform keeps: its fee and the processing fee it passes on, in cents. */
+  applicationFeeCents: number;
+  /** The business's name on the member's card statement, after the platform's. */
+  descriptorSuffix: string;
+}
+
+/** A business's own account at the provider, as the provider describes it. */
+export interface ConnectedAccountInfo {
+  id: string;
+  /** The business has sent what onboarding asks (it may still owe more). */
+  detailsSubmitted: boolean;
+  chargesEnabled: boolean;
+  payoutsEnabled: boolean;
+  /** What the provider still needs (its requirement codes, currently or past due), empty when nothing. */
+  requirementsDue: string[];
 }
 
 export interface SetupIntentInfo {
@@ -58,6 +84,7 @@ export interface SavedCardCharge {
   currency: string;
   idempotencyKey: string;
   metadata: Record<string, string>;
+  route?: ChargeRoute;
 }
 
 /** An on-session payment to open: who pays, how much, under which key, and whether the card is kept. */
@@ -69,6 +96,15 @@ export interface PaymentIntentRequest {
   metadata: Record<string, string>;
   /** Save the card for later off-session renewals. */
   saveForFuture: boolean;
+  route?: ChargeRoute;
+}
+
+export interface RefundRequest {
+  paymentIntentId: string;
+  amountCents: number;
+  idempotencyKey: string;
+  /** A destination charge's refund takes back the transfer and the application fee, in proportion. */
+  reverseTransfer?: boolean;
 }
 
 export interface PaymentProvider {
@@ -90,7 +126,14 @@ export interface PaymentProvider {
   createSetupIntent(args: { customerId: string; idempotencyKey: string }): Promise<SetupIntentInfo>;
   retrieveSetupIntent(id: string): Promise<SetupIntentInfo>;
   describeCard(paymentMethodId: string): Promise<CardSummary>;
-  refund(args: { paymentIntentId: string; amountCents: number; idempotencyKey: string }): Promise<{ id: string; status: string }>;
+  refund(args: RefundRequest): Promise<{ id: string; status: string }>;
+  /** A connected account for a business (Express: the platform pays the fees and bears the losses). */
+  createConnectedAccount(args: { businessId: number; name: string; email?: string | null; idempotencyKey: string }): Promise<ConnectedAccountInfo>;
+  /** Where the business's owner goes to give the provider what it needs; single use, short-lived. */
+  createOnboardingLink(args: { accountId: string; refreshUrl: string; returnUrl: string }): Promise<{ url: string; expiresAt: Date }>;
+  /** Where the owner sees the account's payouts and bank details. */
+  createDashboardLink(accountId: string): Promise<{ url: string }>;
+  retrieveAccount(accountId: string): Promise<ConnectedAccountInfo>;
 }
 
 /**

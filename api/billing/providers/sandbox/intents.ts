@@ -37,6 +37,7 @@ export function newPaymentIntent(
     lastError: null,
     metadata: args.metadata,
     saveForFuture: args.saveForFuture,
+    route: args.route ?? null,
   };
 }
 
@@ -53,6 +54,7 @@ export function newSetupIntent(id: string, customerId: string): StoredIntent {
     lastError: null,
     metadata: {},
     saveForFuture: true,
+    route: null,
   };
 }
 
@@ -81,6 +83,7 @@ export function savedCardIntent(id: string, args: SavedCardCharge, card: StoredC
     lastError,
     metadata: args.metadata,
     saveForFuture: false,
+    route: args.route ?? null,
     ...(status === "requires_action" && card ? { pendingCard: { ...card } } : {}),
   };
 }
@@ -96,6 +99,8 @@ export function intentInfo(id: string, i: StoredIntent): PaymentIntentInfo {
     paymentMethodId: i.paymentMethodId,
     lastError: i.lastError,
     metadata: i.metadata,
+    // Intents stored before charges were routed have no route: they stayed on the platform's account.
+    route: i.route ?? null,
   };
 }
 

@@ -1,6 +1,16 @@
 import type { PrismaClient } from "../../../db.ts";
 import type { Clock } from "../../../shared/clock.ts";
-import type { CardSummary, PaymentIntentInfo, PaymentIntentRequest, PaymentProvider, SavedCardCharge, SetupIntentInfo } from "../provider.ts";
+import type {
+  CardSummary,
+  ConnectedAccountInfo,
+  PaymentIntentInfo,
+  PaymentIntentRequest,
+  PaymentProvider,
+  RefundRequest,
+  SavedCardCharge,
+  SetupIntentInfo,
+} from "../provider.ts";
+import { accountInfo, completeOnboarding, loadAccount, newAccount, newOnboardingLink } from "./accounts.ts";
 import { readTestCard, SandboxCardError, type ReadCard, type SandboxCardInput, type StoredCard } from "./cards.ts";
 import {
   completeChallenge,
@@ -124,7 +134,7 @@ export class SandboxProvider implements PaymentProvider {
     return { id: paymentMethodId, customerId: card.customerId, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
   }
 
-  async refund(args: { paymentIntentId: string; amountCents: number; idempotencyKey: string }): Promise<{ id: string; status: string }> {
+  async refund(args: RefundRequest): Promise<{ id: string; status: string }> {
     return this.store.idempotent(
       `refund:${args.idempotencyKey}`,
       async (db) => {
@@ -134,11 +144,43 @@ export class SandboxProvider implements PaymentProvider {
         if (args.amountCents <= 0 || refunded > intent.amountCents) throw new SandboxCardError("amount_too_large", "Refund exceeds the amount paid.");
         await this.store.save(args.paymentIntentId, "payment_intent", { ...intent, refundedCents: refunded }, db);
         const id = rid("re");
-        await this.store.save(id, "refund", { paymentIntentId: args.paymentIntentId, amountCents: args.amountCents }, db);
+        await this.store.save(id, "refund", { paymentIntentId: args.paymentIntentId, amountCents: args.amountCents, reverseTransfer: args.reverseTransfer ?? false }, db);
         return { id, value: { id, status: "succeeded" } };
       },
       async (id) => ({ id, status: "succeeded" }),
     );
+  }
+
+  async createConnectedAccount(args: { businessId: number; name: string; email?: string | null; idempotencyKey: string }): Promise<ConnectedAccountInfo> {
+    return this.store.idempotent(
+      `account:${args.idempotencyKey}`,
+      async (db) => {
+        const id = rid("acct");
+        const account = newAccount(args);
+        await this.store.save(id, "account", account, db);
+        return { id, value: accountInfo(id, account) };
+      },
+      (id) => this.retrieveAccount(id),
+    );
+  }
+
+  createOnboardingLink(args: { accountId: string; refreshUrl: string; returnUrl: string }): Promise<{ url: string; expiresAt: Date }> {
+    return newOnboardingLink(this.store, this.clock.now(), args);
+  }
+
+  /** The sandbox has no dashboard of its own: the app's Payouts page stands in for it (a path on the app's host). */
+  async createDashboardLink(accountId: string): Promise<{ url: string }> {
+    await loadAccount(this.store, accountId);
+    return { url: `/sandbox/connect/accounts/${encodeURIComponent(accountId)}` };
+  }
+
+  async retrieveAccount(accountId: string): Promise<ConnectedAccountInfo> {
+    return accountInfo(accountId, await loadAccount(this.store, accountId));
+  }
+
+  /** The owner's visit to the onboarding page (what Stripe's hosted onboarding does): see accounts.ts. */
+  completeOnboarding(linkId: string, opts: { leaveRequirementsDue?: boolean } = {}): Promise<{ account: ConnectedAccountInfo; returnUrl: string }> {
+    return completeOnboarding(this.store, this.clock.now(), linkId, opts);
   }
 
   // ---- the client-side steps (what Stripe.js does in the browser) ----------------------------------------

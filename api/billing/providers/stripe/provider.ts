@@ -1,11 +1,14 @@
 import Stripe from "stripe";
 import type {
   CardSummary,
+  ChargeRoute,
+  ConnectedAccountInfo,
   IntentStatus,
   PaymentIntentInfo,
   PaymentIntentRequest,
   PaymentProvider,
   ProviderError,
+  RefundRequest,
   SavedCardCharge,
   SetupIntentInfo,
 } from "../provider.ts";
@@ -54,6 +57,31 @@ function paymentIntentInfo(pi: Stripe.PaymentIntent): PaymentIntentInfo {
     paymentMethodId: idOf(pi.payment_method),
     lastError: errorOf(pi.last_payment_error),
     metadata: { ...(pi.metadata ?? {}) },
+    route: pi.transfer_data
+      ? { destination: idOf(pi.transfer_data.destination) ?? "", applicationFeeCents: pi.application_fee_amount ?? 0, descriptorSuffix: pi.statement_descriptor_suffix ?? "" }
+      : null,
+  };
+}
+
+/** A destination charge's parameters: the transfer, the application fee, the business on the card statement. */
+function routeParams(route: ChargeRoute | undefined) {
+  if (!route) return {};
+  return {
+    transfer_data: { destination: route.destination },
+    application_fee_amount: route.applicationFeeCents,
+    // Stripe allows 22 characters for the whole descriptor; the suffix is cut to fit beside the platform's prefix.
+    statement_descriptor_suffix: route.descriptorSuffix.slice(0, 22),
+  };
+}
+
+function accountInfo(a: Stripe.Account): ConnectedAccountInfo {
+  const due = [...(a.requirements?.currently_due ?? []), ...(a.requirements?.past_due ?? [])];
+  return {
+    id: a.id,
+    detailsSubmitted: a.details_submitted ?? false,
+    chargesEnabled: a.charges_enabled ?? false,
+    payoutsEnabled: a.payouts_enabled ?? false,
+    requirementsDue: [...new Set(due)],
   };
 }
 
@@ -93,6 +121,7 @@ export class StripeProvider implements PaymentProvider {
         currency: args.currency,
         customer: args.customerId,
         metadata: args.metadata,
+        ...routeParams(args.route),
         ...(args.saveForFuture ? { setup_future_usage: "off_session" as const } : {}),
         automatic_payment_methods: { enabled: true, allow_redirects: "never" },
       },
@@ -116,6 +145,7 @@ export class StripeProvider implements PaymentProvider {
           off_session: true,
           confirm: true,
           metadata: args.metadata,
+          ...routeParams(args.route),
         },
         { idempotencyKey: args.idempotencyKey },
       );
@@ -163,11 +193,47 @@ export class StripeProvider implements PaymentProvider {
     };
   }
 
-  async refund(args: { paymentIntentId: string; amountCents: number; idempotencyKey: string }): Promise<{ id: string; status: string }> {
+  async refund(args: RefundRequest): Promise<{ id: string; status: string }> {
     const refund = await this.stripe.refunds.create(
-      { payment_intent: args.paymentIntentId, amount: args.amountCents },
+      {
+        payment_intent: args.paymentIntentId,
+        amount: args.amountCents,
+        ...(args.reverseTransfer ? { reverse_transfer: true, refund_application_fee: true } : {}),
+      },
       { idempotencyKey: args.idempotencyKey },
     );
     return { id: refund.id, status: refund.status ?? "pending" };
+  }
+
+  /**
+   * An Express-style account by controller properties: the platform collects the fees and bears the losses (it
+   * stays merchant of record), and the business has Stripe's Express Dashboard for its payouts.
+   */
+  async createConnectedAccount(args: { businessId: number; name: string; email?: string | null; idempotencyKey: string }): Promise<ConnectedAccountInfo> {
+    const account = await this.stripe.accounts.create(
+      {
+        controller: { fees: { payer: "application" }, losses: { payments: "application" }, stripe_dashboard: { type: "express" } },
+        capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+        business_profile: { name: args.name },
+        ...(args.email ? { email: args.email } : {}),
+        metadata: { business_id: String(args.businessId) },
+      },
+      { idempotencyKey: args.idempotencyKey },
+    );
+    return accountInfo(account);
+  }
+
+  async createOnboardingLink(args: { accountId: string; refreshUrl: string; returnUrl: string }): Promise<{ url: string; expiresAt: Date }> {
+    const link = await this.stripe.accountLinks.create({ account: args.accountId, refresh_url: args.refreshUrl, return_url: args.returnUrl, type: "account_onboarding" });
+    return { url: link.url, expiresAt: new Date(link.expires_at * 1000) };
+  }
+
+  async createDashboardLink(accountId: string): Promise<{ url: string }> {
+    const link = await this.stripe.accounts.createLoginLink(accountId);
+    return { url: link.url };
+  }
+
+  async retrieveAccount(accountId: string): Promise<ConnectedAccountInfo> {
+    return accountInfo(await this.stripe.accounts.retrieve(accountId));
   }
 }

@@ -1,0 +1,86 @@
+import type { ConnectedAccountInfo } from "../provider.ts";
+import { SandboxCardError } from "./cards.ts";
+import { rid, type SandboxStore } from "./store.ts";
+
+/**
+ * The sandbox's connected accounts (`acct_sbx_…`) and their onboarding links, kept in sandbox_objects like the
+ * intents: an account is born needing everything, and its owner's visit to the onboarding page (single use, five
+ * minutes, as Stripe's account links) completes it, or leaves requirements due to try the restricted path.
+ */
+
+/** What a new account owes before it may take charges and send payouts (Stripe's requirement codes). */
+const ONBOARDING_REQUIREMENTS = ["business_profile.url", "external_account", "representative.first_name", "tos_acceptance.date"];
+
+/** How long an onboarding link may be used (Stripe's account links last a few minutes). */
+const ONBOARDING_LINK_MS = 5 * 60_000;
+
+interface StoredAccount extends Omit<ConnectedAccountInfo, "id"> {
+  businessId: number;
+  name: string;
+  email: string | null;
+}
+
+interface StoredLink {
+  accountId: string;
+  expiresAt: string;
+  used: boolean;
+  returnUrl: string;
+  refreshUrl: string;
+}
+
+export const accountInfo = (id: string, a: StoredAccount): ConnectedAccountInfo => ({
+  id,
+  detailsSubmitted: a.detailsSubmitted,
+  chargesEnabled: a.chargesEnabled,
+  payoutsEnabled: a.payoutsEnabled,
+  requirementsDue: a.requirementsDue,
+});
+
+export function newAccount(args: { businessId: number; name: string; email?: string | null }): StoredAccount {
+  return {
+    businessId: args.businessId,
+    name: args.name,
+    email: args.email ?? null,
+    detailsSubmitted: false,
+    chargesEnabled: false,
+    payoutsEnabled: false,
+    requirementsDue: [...ONBOARDING_REQUIREMENTS],
+  };
+}
+
+export async function loadAccount(store: SandboxStore, id: string): Promise<StoredAccount> {
+  const a = await store.load<StoredAccount>(id, "account");
+  if (!a) throw new SandboxCardError("resource_missing", `No such account: ${id}`);
+  return a;
+}
+
+/** A single-use onboarding page on the app's own host (the return URL's), valid for ONBOARDING_LINK_MS. */
+export async function newOnboardingLink(store: SandboxStore, now: Date, args: { accountId: string; refreshUrl: string; returnUrl: string }): Promise<{ url: string; expiresAt: Date }> {
+  await loadAccount(store, args.accountId);
+  const id = rid("link");
+  const expiresAt = new Date(now.getTime() + ONBOARDING_LINK_MS);
+  await store.save(id, "account_link", { accountId: args.accountId, expiresAt: expiresAt.toISOString(), used: false, returnUrl: args.returnUrl, refreshUrl: args.refreshUrl } satisfies StoredLink);
+  return { url: `${new URL(args.returnUrl).origin}/sandbox/connect/${id}`, expiresAt };
+}
+
+/**
+ * The owner finishes the onboarding page: the link is spent, and the account takes charges and sends payouts, or
+ * (`leaveRequirementsDue`) is left owing its bank account, restricted. Answers the account and where to return.
+ */
+export async function completeOnboarding(
+  store: SandboxStore,
+  now: Date,
+  linkId: string,
+  opts: { leaveRequirementsDue?: boolean } = {},
+): Promise<{ account: ConnectedAccountInfo; returnUrl: string }> {
+  const link = await store.load<StoredLink>(linkId, "account_link");
+  if (!link) throw new SandboxCardError("resource_missing", "This onboarding link does not exist.");
+  if (link.used || new Date(link.expiresAt) <= now) throw new SandboxCardError("account_link_expired", "This onboarding link has expired. Start again from the Payouts page.");
+  const account = await loadAccount(store, link.accountId);
+  const next: StoredAccount = opts.leaveRequirementsDue
+    ? { ...account, detailsSubmitted: true, chargesEnabled: false, payoutsEnabled: false, requirementsDue: ["external_account"] }
+    : { ...account, detailsSubmitted: true, chargesEnabled: true, payoutsEnabled: true, requirementsDue: [] };
+  await store.save(linkId, "account_link", { ...link, used: true } satisfies StoredLink);
+  await store.save(link.accountId, "account", next);
+  return { account: accountInfo(link.accountId, next), returnUrl: link.returnUrl };
+}
