@@ -11,7 +11,7 @@ import { GraphQLError, type ExecutionResult, type ValidationContext } from "grap
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 
 const GRAPHQL_LIMITS = {
-  /** Levels of selections. */
+  /** Levels of fields (fragments flattened). */
   depth: 12,
   aliases: 15,
   directives: 20,
@@ -66,7 +66,9 @@ function throwAs(limit: Limit) {
 /** Armor with the limits above; field suggestions ("Did you mean …?") are left out in production. */
 export function graphqlArmor(opts: { production: boolean }) {
   return EnvelopArmorPlugin({
-    maxDepth: { n: GRAPHQL_LIMITS.depth, ...reportAs("depth") },
+    // Depth counts levels of fields, not of fragments: each of Relay's colocated fragments otherwise counted as one
+    // more level, so splitting a component in two could refuse a query asking for the same fields.
+    maxDepth: { n: GRAPHQL_LIMITS.depth, flattenFragments: true, ...reportAs("depth") },
     maxAliases: { n: GRAPHQL_LIMITS.aliases, ...reportAs("aliases") },
     maxDirectives: { n: GRAPHQL_LIMITS.directives, ...reportAs("directives") },
     maxTokens: { n: GRAPHQL_LIMITS.tokens, ...throwAs("tokens") },

@@ -130,6 +130,26 @@ describe("refusals of a document", () => {
     }
   });
 
+  it("counts depth in levels of fields, not of fragments: 12 levels spread through fragments pass, 13 do not", async () => {
+    // The 12 levels of deepQuery(12), with a fragment spread at every level: armor's default counted each spread
+    // as one more level (23 here) and refused it.
+    const spreadQuery = (levels: number) => {
+      const fragments: string[] = [];
+      let inner = "name";
+      for (let i = 0; i < levels - 4; i++) {
+        fragments.push(`fragment F${i} on __Type { ${inner} }`);
+        inner = `ofType { ...F${i} }`;
+      }
+      return `{ __type(name: "Query") { fields { type { ${inner} } } } } ${fragments.join(" ")}`;
+    };
+    const within = await post(t, spreadQuery(12), "application/json");
+    expect(within.statusCode).toBe(200);
+    expect(within.json().errors).toBeUndefined();
+    const over = await post(t, spreadQuery(13), "application/json");
+    expect(over.statusCode).toBe(400);
+    expect(over.json().errors).toEqual([expect.objectContaining({ message: "Query is too deep: 13 levels, at most 12 are allowed." })]);
+  });
+
   it("answers a document just within the limits", async () => {
     const res = await post(t, deepQuery(12), "application/json");
     expect(res.statusCode).toBe(200);
