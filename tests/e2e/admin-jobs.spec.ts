@@ -1,20 +1,14 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { loginAs, screenshots } from "./admin-support.ts";
+import { useOwnServer } from "./own-server.ts";
 
 // The Jobs screen needs a run that fails for sure, which the shared server cannot give on demand: this spec
 // starts a server of its own (the same app, demo data, the renewal queue) with one more queue, registered by this
 // test only, whose job fails its first attempt and succeeds when retried. It also runs one renewal pass, so the
 // screen shows a completed run with its counts.
 const root = path.resolve(import.meta.dirname, "../..");
-const port = Number(
-  execFileSync(process.execPath, ["-e", "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"]).toString(),
-);
-const base = `http://127.0.0.1:${port}`;
 const FLAKY_QUEUE = "e2e-export";
 const imp = (file: string) => JSON.stringify(path.join(root, file));
 const server = `
@@ -46,37 +40,9 @@ const server = `
   await jobs.boss.send(${JSON.stringify(FLAKY_QUEUE)}, {});
   const app = await buildApp({ config, db, clock, logger: log, jobs });
   await app.listen({ host: "127.0.0.1", port: config.port });
-  console.log("LISTENING");
 `;
 
-let child: ChildProcess | undefined;
-let dataDir = "";
-
-test.describe.configure({ mode: "serial" });
-test.use({ baseURL: base });
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "membership-e2e-jobs-"));
-  child = spawn(path.join(root, "node_modules/.bin/node"), ["--input-type=module", "-e", server], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: "development", PORT: String(port), PUBLIC_HOST: `localhost:${port}`, DATA_DIR: dataDir, CLOCK_START: "2026-03-05T15:00:00Z", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-  await expect.poll(() => out.includes("LISTENING") || (child!.exitCode !== null ? `exited: ${out}` : false), { timeout: 110_000 }).toBe(true);
-});
-
-test.afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child!.once("exit", r));
-    child.kill("SIGKILL");
-    await exited;
-  }
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
+useOwnServer({ name: "jobs", program: ["--input-type=module", "-e", server] });
 
 test("the admin sees each queue's runs, a failed run with its error, retries it and sees it complete", async ({ page }) => {
   await loginAs(page, "admin", "admin1234");

@@ -1,10 +1,8 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { apiLogin, gql, loginAs } from "./admin-support.ts";
+import { useOwnServer } from "./own-server.ts";
 import { fillCard, login, pinClock } from "./member-support.ts";
 
 // An owner walks Green Acres Farm (billed on the 1st, cutoff on the 25th, New York) through April 2026 on the
@@ -13,66 +11,13 @@ import { fillCard, login, pinClock } from "./member-support.ts";
 // (server/main.ts on a fresh embedded database with the demo data, CLOCK_START, the job queue). Before April, a visitor
 // buys a gift box and the demo member saves a card whose charges are declined: April's lists show the gift (recipient,
 // message) and the member on hold, out of the boxes to pack, on the screen, on paper and in the CSV.
-const root = path.resolve(import.meta.dirname, "../..");
-const port = Number(
-  execFileSync(process.execPath, ["-e", "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"]).toString(),
-);
-const base = `http://127.0.0.1:${port}`;
 const APRIL = "2026-04";
 const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? "test-results/screenshots";
 
-let child: ChildProcess | undefined;
-let dataDir = "";
-
-test.describe.configure({ mode: "serial" });
-test.use({ baseURL: base });
-
-test.beforeAll(async () => {
-  test.setTimeout(150_000);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "membership-e2e-fulfilment-"));
-  child = spawn(path.join(root, "node_modules/.bin/node"), ["server/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "development",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_HOST: `localhost:${port}`,
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      SEED_DEMO: "1",
-      LOG_LEVEL: "warn",
-      CLOCK_START: "2026-03-05T15:00:00Z",
-      // Renewals run when the test moves the clock, not on a schedule; sessions outlive the month walked through.
-      BILLING_INTERVAL_MINUTES: "0",
-      SESSION_TTL_DAYS: "365",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-  await expect
-    .poll(
-      async () => {
-        if (child!.exitCode !== null) return `exited: ${out}`;
-        return fetch(`${base}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        );
-      },
-      { timeout: 140_000, intervals: [500] },
-    )
-    .toBe(true);
-});
-
-test.afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child!.once("exit", r));
-    child.kill("SIGKILL");
-    await exited;
-  }
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+useOwnServer({
+  name: "fulfilment",
+  // Renewals run when the test moves the clock, not on a schedule; sessions outlive the month walked through.
+  env: { SEED_DEMO: "1", BILLING_INTERVAL_MINUTES: "0", SESSION_TTL_DAYS: "365" },
 });
 
 const CYCLE = `query($slug: String!, $month: String) { business(slug: $slug) { databaseId fulfilment(month: $month) { state totals { expectedRevenueCents paidCents boxes held } members { memberName outlook amountCents } } } }`;

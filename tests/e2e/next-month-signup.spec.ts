@@ -1,10 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { apiLogin, gql, loginAs } from "./admin-support.ts";
+import { useOwnServer } from "./own-server.ts";
 import { checkLayout } from "./layout-support.ts";
 import { fillCard, pinClock } from "./member-support.ts";
 import { runSuffix } from "./tenant-support.ts";
@@ -16,65 +15,12 @@ import { runSuffix } from "./tenant-support.ts";
 // moved to April 6th, which the shared server of the other specs must not see (its clock only moves forward): like
 // fulfilment.spec.ts, this spec starts a server of its own (server/main.ts on a fresh embedded database, CLOCK_START,
 // the job queue) and moves only its clock.
-const root = path.resolve(import.meta.dirname, "../..");
-const port = Number(
-  execFileSync(process.execPath, ["-e", "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"]).toString(),
-);
-const base = `http://127.0.0.1:${port}`;
 const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? "test-results/screenshots";
 
-let child: ChildProcess | undefined;
-let dataDir = "";
-
-test.describe.configure({ mode: "serial" });
-test.use({ baseURL: base });
-
-test.beforeAll(async () => {
-  test.setTimeout(150_000);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "membership-e2e-next-month-"));
-  child = spawn(path.join(root, "node_modules/.bin/node"), ["server/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "development",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_HOST: `localhost:${port}`,
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      SEED_DEMO: "1",
-      LOG_LEVEL: "warn",
-      CLOCK_START: "2026-03-05T15:00:00Z",
-      // Renewals run when the test moves the clock, not on a schedule; sessions outlive the month walked through.
-      BILLING_INTERVAL_MINUTES: "0",
-      SESSION_TTL_DAYS: "365",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-  await expect
-    .poll(
-      async () => {
-        if (child!.exitCode !== null) return `exited: ${out}`;
-        return fetch(`${base}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        );
-      },
-      { timeout: 140_000, intervals: [500] },
-    )
-    .toBe(true);
-});
-
-test.afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child!.once("exit", r));
-    child.kill("SIGKILL");
-    await exited;
-  }
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+useOwnServer({
+  name: "next-month",
+  // Renewals run when the test moves the clock, not on a schedule; sessions outlive the month walked through.
+  env: { SEED_DEMO: "1", BILLING_INTERVAL_MINUTES: "0", SESSION_TTL_DAYS: "365" },
 });
 
 /** §8's refusal for a page that cuts off on the 4th. */
