@@ -107,6 +107,19 @@ describe("a payment activates exactly what it was created for", () => {
     // The same selection with the same key is the same checkout.
     expect((await start(token, cheap.ref, [], key)).data.paymentIntentId).toBe(first.data.paymentIntentId);
   });
+
+  it("a key whose first payment was never recorded (a crash) and is reused for another selection is refused by the provider, and nothing is written", async () => {
+    const { user, token } = await member();
+    const key = `crashed-key-${++seq}`;
+    // What a first attempt left at the provider before the crash: a payment intent under the key, for $10.00.
+    const provider = new SandboxProvider(t.db.prisma, t.clock);
+    const customerId = await provider.ensureCustomer({ userId: user.id });
+    await t.db.prisma.user.update({ where: { id: user.id }, data: { paymentCustomerId: customerId } });
+    await provider.createPaymentIntent({ customerId, amountCents: 1000, currency: "usd", idempotencyKey: `checkout:${user.id}:${key}`, metadata: {}, saveForFuture: true });
+    const again = await start(token, dear.ref, [], key);
+    expect(again).toEqual({ __typename: "ConflictError", reason: "idempotency_key_reused", message: "This checkout was started with another selection. Please review your order and pay again." });
+    expect(await t.db.prisma.payment.count({ where: { userId: user.id } })).toBe(0);
+  });
 });
 
 describe("restart and checkout of one business", () => {

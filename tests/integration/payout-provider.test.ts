@@ -3,9 +3,11 @@
  * a business's connected account (created once per key, Express by controller properties), its onboarding and
  * dashboard links, the sandbox's onboarding page (single use, five minutes, enabled or left restricted), and
  * destination charges: the route goes out with the charge and comes back with the intent, and a refund takes
- * back the transfer and the application fee.
+ * back the transfer and the application fee. And, as Stripe, an idempotency key keeps its parameters: used again
+ * with others (a charge's route or fee changed on a retry) it is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IdempotencyKeyReused } from "../../api/billing/providers/provider.ts";
 import { SandboxProvider } from "../../api/billing/providers/sandbox/provider.ts";
 import { createStripeClient, StripeProvider } from "../../api/billing/providers/stripe/provider.ts";
 import { FixedClock } from "../../api/shared/clock.ts";
@@ -133,5 +135,47 @@ describe("Stripe's connected accounts (the local double)", () => {
     expect(charged).toMatchObject({ status: "succeeded", route });
     await stripeProvider.refund({ paymentIntentId: charged.id, amountCents: 2900, idempotencyKey: "stripe-routed-refund", reverseTransfer: true });
     expect(stripe.requests.at(-1)!.body).toMatchObject({ payment_intent: charged.id, amount: "2900", reverse_transfer: "true", refund_application_fee: "true" });
+  });
+});
+
+describe("idempotency keys keep their parameters", () => {
+  it("the sandbox answers the same parameters with the first object and refuses other ones, one by one and in a batch", async () => {
+    const customerId = await sandbox.ensureCustomer({ userId: 9 });
+    const open = { customerId, amountCents: 2900, currency: "usd", idempotencyKey: "kept-open", metadata: { period: "2026-03" }, saveForFuture: true };
+    const first = await sandbox.createPaymentIntent(open);
+    expect((await sandbox.createPaymentIntent({ ...open, metadata: { period: "2026-03" } })).id).toBe(first.id);
+    await expect(sandbox.createPaymentIntent({ ...open, amountCents: 3100 })).rejects.toBeInstanceOf(IdempotencyKeyReused);
+    await expect(sandbox.createPaymentIntent({ ...open, route: { ...ROUTE, destination: "acct_sbx_x" } })).rejects.toThrow(/same parameters/);
+
+    const member = await factories(t).user({ username: "kept-member" });
+    const pm = await seedSavedCard(t.db.prisma, member);
+    const charge = { customerId: `cus_test_${member.id}`, paymentMethodId: pm, amountCents: 2900, currency: "usd", idempotencyKey: "kept-charge", metadata: {}, route: { ...ROUTE, destination: "acct_sbx_y" } };
+    const [paid] = await sandbox.chargeSavedCards([charge]);
+    expect(paid.status).toBe("fulfilled");
+    // A retry of the batch with the same parameters is the same charge; with another application fee it is refused.
+    const [again, changed] = await sandbox.chargeSavedCards([charge, { ...charge, idempotencyKey: "kept-charge-2" }]);
+    expect(again).toEqual(paid);
+    expect(changed.status).toBe("fulfilled");
+    const [refused] = await sandbox.chargeSavedCards([{ ...charge, route: { ...charge.route, applicationFeeCents: 300 } }]);
+    expect(refused).toMatchObject({ status: "rejected", reason: expect.any(IdempotencyKeyReused) });
+    await expect(sandbox.chargeSavedCard({ ...charge, amountCents: 100 })).rejects.toBeInstanceOf(IdempotencyKeyReused);
+  });
+
+  it("a key recorded before keys kept their parameters still answers with its object", async () => {
+    const customerId = await sandbox.ensureCustomer({ userId: 10 });
+    const open = { customerId, amountCents: 2900, currency: "usd", idempotencyKey: "old-key", metadata: {}, saveForFuture: true };
+    const first = await sandbox.createPaymentIntent(open);
+    await t.db.prisma.$executeRawUnsafe(`UPDATE sandbox_objects SET data = data - 'fingerprint' WHERE kind = 'idempotency' AND data->>'objectId' = '${first.id}'`);
+    expect((await sandbox.createPaymentIntent({ ...open, amountCents: 3100 })).id).toBe(first.id);
+  });
+
+  it("Stripe's refusal reaches the caller as the same error", async () => {
+    const open = { customerId: "cus_dbl_y", amountCents: 2900, currency: "usd", idempotencyKey: "stripe-kept", metadata: {}, saveForFuture: true };
+    const first = await stripeProvider.createPaymentIntent(open);
+    expect((await stripeProvider.createPaymentIntent(open)).id).toBe(first.id);
+    await expect(stripeProvider.createPaymentIntent({ ...open, amountCents: 3100 })).rejects.toBeInstanceOf(IdempotencyKeyReused);
+    const charge = { customerId: "cus_dbl_y", paymentMethodId: "pm_card_visa", amountCents: 2900, currency: "usd", idempotencyKey: "stripe-kept-charge", metadata: {} };
+    await stripeProvider.chargeSavedCard(charge);
+    await expect(stripeProvider.chargeSavedCard({ ...charge, route: { ...ROUTE, destination: "acct_dbl_z" } })).rejects.toBeInstanceOf(IdempotencyKeyReused);
   });
 });

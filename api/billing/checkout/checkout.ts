@@ -16,6 +16,7 @@ import { noBidiControls, parseInput } from "../../shared/validation.ts";
 import { signupTerms } from "../../rules/dates.ts";
 import { priceSelection, type PriceBreakdown } from "../../rules/pricing.ts";
 import { providerFor, recordPayment } from "../service.ts";
+import { IdempotencyKeyReused } from "../providers/provider.ts";
 import { PurchaseSchema, type Purchase } from "./purchase.ts";
 import { lockMember, samePurchase } from "./settlement.ts";
 import { openSignupSetup } from "./next-month-signup.ts";
@@ -281,21 +282,26 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
     const setup = await openSignupSetup(ctx, { subscriptionId, customerId, idempotencyKey });
     return { subscriptionId, intent: "SETUP", paymentIntentId: setup.id, clientSecret: setup.clientSecret, quote };
   }
-  const intent = await provider.createPaymentIntent({
-    customerId,
-    amountCents: quote.price.totalCents,
-    currency: "usd",
-    idempotencyKey,
-    saveForFuture: true,
-    metadata: {
-      subscription_id: String(subscriptionId),
-      business_id: String(quote.business.id),
-      user_id: String(userId),
-      period: quote.period,
-      kind: "INITIAL",
-    },
-  });
-  // The provider answers a key it has seen with its first intent: one made for another selection is not this one.
+  const intent = await provider
+    .createPaymentIntent({
+      customerId,
+      amountCents: quote.price.totalCents,
+      currency: "usd",
+      idempotencyKey,
+      saveForFuture: true,
+      metadata: {
+        subscription_id: String(subscriptionId),
+        business_id: String(quote.business.id),
+        user_id: String(userId),
+        period: quote.period,
+        kind: "INITIAL",
+      },
+    })
+    .catch((e: unknown) => {
+      // The key opened a payment for other parameters (a first attempt whose payment was never recorded).
+      throw e instanceof IdempotencyKeyReused ? keyReused() : e;
+    });
+  // A provider that answers a key it has seen with its first intent: one made for another selection is not this one.
   if (intent.amountCents !== purchase.totalCents) throw keyReused();
   const record = (linked: number | null) =>
     recordPayment(ctx.db, intent, { userId, businessId: quote.business.id, subscriptionId: linked, provider: provider.name, idempotencyKey, purchase, at: ctx.clock.now(), actor: ctx.actor });

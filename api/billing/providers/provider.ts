@@ -107,6 +107,14 @@ export interface RefundRequest {
   reverseTransfer?: boolean;
 }
 
+/**
+ * An idempotency key used again with other parameters (Stripe's `idempotency_error`): the request is not the one
+ * the key was made for, and the provider did nothing.
+ */
+export class IdempotencyKeyReused extends Error {
+  readonly code = "idempotency_error";
+}
+
 export interface PaymentProvider {
   readonly name: ProviderName;
   /** Creates the provider customer for a user (or returns `existingId`). */

@@ -23,7 +23,7 @@ import {
   setupInfo,
   type StoredIntent,
 } from "./intents.ts";
-import { rid, SandboxStore } from "./store.ts";
+import { rid, SandboxStore, type KeyedObject } from "./store.ts";
 
 /**
  * The sandbox payment provider: Stripe-shaped payment intents, setup intents, customers and cards, kept in our
@@ -52,8 +52,10 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   async createPaymentIntent(args: PaymentIntentRequest): Promise<PaymentIntentInfo> {
+    const { idempotencyKey, ...params } = args;
     return this.store.idempotent(
-      `pi:${args.idempotencyKey}`,
+      `pi:${idempotencyKey}`,
+      params,
       async (db) => {
         const id = rid("pi");
         const intent = newPaymentIntent(id, args);
@@ -71,8 +73,10 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   async chargeSavedCard(args: SavedCardCharge): Promise<PaymentIntentInfo> {
+    const { idempotencyKey, ...params } = args;
     return this.store.idempotent(
-      `charge:${args.idempotencyKey}`,
+      `charge:${idempotencyKey}`,
+      params,
       async (db) => {
         const card = await this.store.load<StoredCard>(args.paymentMethodId, "payment_method", db);
         const id = rid("pi");
@@ -94,11 +98,12 @@ export class SandboxProvider implements PaymentProvider {
     if (requests.length === 0) return [];
     const cards = await this.store.loadMany<StoredCard>([...new Set(requests.map((r) => r.paymentMethodId))], "payment_method");
     // One planned intent per distinct key: a key repeated within the batch answers with the same intent.
-    const planned = new Map<string, { key: string; id: string; data: StoredIntent }>();
+    const planned = new Map<string, KeyedObject & { data: StoredIntent }>();
     for (const r of requests) {
       if (planned.has(r.idempotencyKey)) continue;
       const id = rid("pi");
-      planned.set(r.idempotencyKey, { key: `charge:${r.idempotencyKey}`, id, data: savedCardIntent(id, r, cards.get(r.paymentMethodId) ?? null) });
+      const { idempotencyKey, ...params } = r;
+      planned.set(idempotencyKey, { key: `charge:${idempotencyKey}`, params, id, data: savedCardIntent(id, r, cards.get(r.paymentMethodId) ?? null) });
     }
     const fresh = await this.store.createOnce("payment_intent", [...planned.values()]);
     return Promise.allSettled(
@@ -112,6 +117,7 @@ export class SandboxProvider implements PaymentProvider {
   async createSetupIntent(args: { customerId: string; idempotencyKey: string }): Promise<SetupIntentInfo> {
     return this.store.idempotent(
       `seti:${args.idempotencyKey}`,
+      { customerId: args.customerId },
       async (db) => {
         const id = rid("seti");
         const intent = newSetupIntent(id, args.customerId);
@@ -135,8 +141,10 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   async refund(args: RefundRequest): Promise<{ id: string; status: string }> {
+    const { idempotencyKey, ...params } = args;
     return this.store.idempotent(
-      `refund:${args.idempotencyKey}`,
+      `refund:${idempotencyKey}`,
+      params,
       async (db) => {
         const intent = await this.store.load<StoredIntent>(args.paymentIntentId, "payment_intent", db);
         if (!intent || intent.status !== "succeeded") throw new SandboxCardError("charge_not_refundable", "Only a succeeded payment can be refunded.");
@@ -152,8 +160,10 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   async createConnectedAccount(args: { businessId: number; name: string; email?: string | null; idempotencyKey: string }): Promise<ConnectedAccountInfo> {
+    const { idempotencyKey, ...params } = args;
     return this.store.idempotent(
-      `account:${args.idempotencyKey}`,
+      `account:${idempotencyKey}`,
+      params,
       async (db) => {
         const id = rid("acct");
         const account = newAccount(args);

@@ -3,6 +3,7 @@ import type { PrismaClient } from "../../../db.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { crashPoint } from "../../../shared/crash-points.ts";
 import type { Clock } from "../../../shared/clock.ts";
+import { IdempotencyKeyReused } from "../provider.ts";
 import { SandboxCardError } from "./cards.ts";
 
 /**
@@ -29,9 +30,29 @@ export const rid = (prefix: string) => `${prefix}_sbx_${randomBytes(12).toString
 /** The sandbox_objects row that records which object an idempotency key created. */
 const idempotencyRecordId = (key: string) => `idem_${createHash("sha256").update(key).digest("hex").slice(0, 40)}`;
 
+/** JSON with every object's keys in order (and undefined left out): the same parameters always read the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** What a keyed request asked for, as one string: Stripe refuses a key used again with other parameters. */
+const fingerprintOf = (params: object) => createHash("sha256").update(canonical(params)).digest("hex").slice(0, 32);
+
+/** Stripe's answer to a key reused with other parameters. */
+function reusedWithOtherParameters(): IdempotencyKeyReused {
+  return new IdempotencyKeyReused("Keys for idempotent requests can only be used with the same parameters they were first used with.");
+}
+
 /** An object made by a batch under its idempotency key (see createOnce). */
 export interface KeyedObject {
   key: string;
+  /** The request's parameters (its idempotency key aside). */
+  params: object;
   id: string;
   data: object;
 }
@@ -67,25 +88,31 @@ export class SandboxStore {
    * others wait for the first one's result. A claim whose request died (a crash, a kill) expires after
    * IDEMPOTENCY_LEASE_MS and the next request with the key takes it over. The work and the record of its result
    * commit in one transaction, and only while the claim is still the worker's own, so the key's work is done once
-   * even when a slow request outlives its lease.
+   * even when a slow request outlives its lease. The key keeps the fingerprint of the request's parameters (`params`,
+   * its key aside): used again with others it is refused (`idempotency_error`), as Stripe refuses it.
    */
-  async idempotent<T>(key: string, create: (db: Store) => Promise<{ id: string; value: T }>, reload: (id: string) => Promise<T>): Promise<T> {
+  async idempotent<T>(key: string, params: object, create: (db: Store) => Promise<{ id: string; value: T }>, reload: (id: string) => Promise<T>): Promise<T> {
     const idemId = idempotencyRecordId(key);
+    const fingerprint = fingerprintOf(params);
     const claim = await this.claim(idemId);
-    if ("objectId" in claim) return reload(claim.objectId);
+    if ("objectId" in claim) {
+      // A key recorded before keys kept their parameters has no fingerprint: it answers as it always did.
+      if (claim.fingerprint && claim.fingerprint !== fingerprint) throw reusedWithOtherParameters();
+      return reload(claim.objectId);
+    }
     crashPoint("sandbox:claimed");
     try {
       return await this.db.$transaction(async (tx) => {
         const { id, value } = await create(tx);
         const recorded = await tx.$executeRaw`
-          UPDATE sandbox_objects SET data = jsonb_build_object('objectId', ${id}::text), updated_at = ${this.clock.now()}::timestamp
+          UPDATE sandbox_objects SET data = jsonb_build_object('objectId', ${id}::text, 'fingerprint', ${fingerprint}::text), updated_at = ${this.clock.now()}::timestamp
            WHERE id = ${idemId} AND kind = 'idempotency' AND data->>'objectId' IS NULL AND data->>'leaseUntil' = ${claim.leaseUntil}`;
         if (recorded !== 1) throw new LostClaim();
         return value;
       });
     } catch (e) {
       // Our lease ran out and another request did the work: answer with its object.
-      if (e instanceof LostClaim) return this.idempotent(key, create, reload);
+      if (e instanceof LostClaim) return this.idempotent(key, params, create, reload);
       // Failed work does not hold the key: a retry runs it again, as with Stripe.
       await this.db.$executeRaw`
         DELETE FROM sandbox_objects
@@ -106,8 +133,8 @@ export class SandboxStore {
     const won = await this.db.$transaction(async (tx) => {
       const claimed = await tx.$queryRaw<{ id: string }[]>`
         INSERT INTO sandbox_objects (id, kind, data, updated_at)
-        SELECT v.id, 'idempotency', jsonb_build_object('objectId', v.object_id), ${at}::timestamp
-          FROM unnest(${idemIds}::text[], ${objects.map((o) => o.id)}::text[]) AS v(id, object_id)
+        SELECT v.id, 'idempotency', jsonb_build_object('objectId', v.object_id, 'fingerprint', v.fingerprint), ${at}::timestamp
+          FROM unnest(${idemIds}::text[], ${objects.map((o) => o.id)}::text[], ${objects.map((o) => fingerprintOf(o.params))}::text[]) AS v(id, object_id, fingerprint)
         ON CONFLICT (id) DO NOTHING
         RETURNING id`;
       const won = new Set(claimed.map((c) => c.id));
@@ -127,7 +154,7 @@ export class SandboxStore {
    * Takes the key's claim (a new one, or an expired one), or waits up to 10 s for the request holding it: returns
    * the lease taken, or the object that request made.
    */
-  private async claim(idemId: string): Promise<{ leaseUntil: string } | { objectId: string }> {
+  private async claim(idemId: string): Promise<{ leaseUntil: string } | { objectId: string; fingerprint: string | null }> {
     const lease = () => new Date(this.clock.now().getTime() + IDEMPOTENCY_LEASE_MS).toISOString();
     for (let waited = 0; ; waited += 50) {
       const leaseUntil = lease();
@@ -136,8 +163,8 @@ export class SandboxStore {
         VALUES (${idemId}, 'idempotency', jsonb_build_object('objectId', NULL, 'leaseUntil', ${leaseUntil}::text), ${this.clock.now()}::timestamp)
         ON CONFLICT (id) DO NOTHING`;
       if (inserted === 1) return { leaseUntil };
-      const held = await this.load<{ objectId: string | null; leaseUntil?: string }>(idemId, "idempotency");
-      if (held?.objectId) return { objectId: held.objectId };
+      const held = await this.load<{ objectId: string | null; leaseUntil?: string; fingerprint?: string }>(idemId, "idempotency");
+      if (held?.objectId) return { objectId: held.objectId, fingerprint: held.fingerprint ?? null };
       if (held && (!held.leaseUntil || new Date(held.leaseUntil) <= this.clock.now())) {
         // The request holding it died: take it over (of several retries, one wins).
         const taken = await this.db.$executeRaw`

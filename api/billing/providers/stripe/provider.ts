@@ -12,7 +12,7 @@ import type {
   SavedCardCharge,
   SetupIntentInfo,
 } from "../provider.ts";
-import { settleEach } from "../provider.ts";
+import { IdempotencyKeyReused, settleEach } from "../provider.ts";
 
 /**
  * The Stripe provider: PaymentIntents for charges (on-session at checkout, off-session for renewals), SetupIntents
@@ -96,6 +96,12 @@ function setupIntentInfo(si: Stripe.SetupIntent): SetupIntentInfo {
   };
 }
 
+/** Stripe's refusal of a key reused with other parameters, as the provider boundary names it. */
+function keyReused(e: unknown): never {
+  if (e instanceof Stripe.errors.StripeIdempotencyError) throw new IdempotencyKeyReused(e.message);
+  throw e;
+}
+
 export class StripeProvider implements PaymentProvider {
   readonly name = "stripe" as const;
 
@@ -115,19 +121,23 @@ export class StripeProvider implements PaymentProvider {
   }
 
   async createPaymentIntent(args: PaymentIntentRequest): Promise<PaymentIntentInfo> {
-    const pi = await this.stripe.paymentIntents.create(
-      {
-        amount: args.amountCents,
-        currency: args.currency,
-        customer: args.customerId,
-        metadata: args.metadata,
-        ...routeParams(args.route),
-        ...(args.saveForFuture ? { setup_future_usage: "off_session" as const } : {}),
-        automatic_payment_methods: { enabled: true, allow_redirects: "never" },
-      },
-      { idempotencyKey: args.idempotencyKey },
-    );
-    return paymentIntentInfo(pi);
+    try {
+      const pi = await this.stripe.paymentIntents.create(
+        {
+          amount: args.amountCents,
+          currency: args.currency,
+          customer: args.customerId,
+          metadata: args.metadata,
+          ...routeParams(args.route),
+          ...(args.saveForFuture ? { setup_future_usage: "off_session" as const } : {}),
+          automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+        },
+        { idempotencyKey: args.idempotencyKey },
+      );
+      return paymentIntentInfo(pi);
+    } catch (e) {
+      return keyReused(e);
+    }
   }
 
   async retrievePaymentIntent(id: string): Promise<PaymentIntentInfo> {
@@ -156,7 +166,7 @@ export class StripeProvider implements PaymentProvider {
         const info = paymentIntentInfo(e.payment_intent);
         return { ...info, lastError: info.lastError ?? { code: e.decline_code ?? e.code ?? "card_declined", message: e.message } };
       }
-      throw e;
+      return keyReused(e);
     }
   }
 
