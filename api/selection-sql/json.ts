@@ -95,15 +95,21 @@ function compiled(model: Model, query: unknown, full: Shape): Compiled {
   return c;
 }
 
-/** One statement: the rows of `model` matching `q`, each with the relations of `shape` that `query` asks for. */
-export async function loadRows<T>(ctx: Pick<ServiceContext, "db">, model: Model, query: unknown, full: Shape, q: RowsQuery): Promise<T[]> {
-  const { head, decode } = compiled(model, query, full);
+/** `q`'s condition, order and page (alias t0) with their parameters: what follows a statement's FROM. */
+export function rowsClause(q: RowsQuery): { sql: string; params: unknown[] } {
   const params = [...q.params];
   const page = [
     q.orderBy ? `ORDER BY ${q.orderBy}` : "",
     q.limit !== undefined ? `LIMIT $${params.push(q.limit)}::int` : "",
     q.offset ? `OFFSET $${params.push(q.offset)}::int` : "",
   ].join(" ");
-  const rows = await readRows<{ row: unknown }>(ctx.db, `${head} WHERE ${q.where} ${page}`, params);
+  return { sql: `WHERE ${q.where} ${page}`, params };
+}
+
+/** One statement: the rows of `model` matching `q`, each with the relations of `shape` that `query` asks for. */
+export async function loadRows<T>(ctx: Pick<ServiceContext, "db">, model: Model, query: unknown, full: Shape, q: RowsQuery): Promise<T[]> {
+  const { head, decode } = compiled(model, query, full);
+  const clause = rowsClause(q);
+  const rows = await readRows<{ row: unknown }>(ctx.db, `${head} ${clause.sql}`, clause.params);
   return rows.map((r) => decode((typeof r.row === "string" ? JSON.parse(r.row) : r.row) as Record<string, unknown>) as T);
 }

@@ -66,13 +66,8 @@ vi.mock("../../api/selection-sql/json.ts", async (importOriginal) => {
       const [ctx, model, query, , q] = args;
       // The same rows, in the same order: the statement's own condition and page, asking for the ids alone.
       const ids = async () => {
-        const params = [...q.params];
-        const page = [
-          q.orderBy ? `ORDER BY ${q.orderBy}` : "",
-          q.limit !== undefined ? `LIMIT $${params.push(q.limit)}::int` : "",
-          q.offset ? `OFFSET $${params.push(q.offset)}::int` : "",
-        ].join(" ");
-        const found = await readRows<{ id: number }>(ctx.db, `SELECT t0.id FROM ${table(model)} t0 WHERE ${q.where} ${page}`, params);
+        const clause = real.rowsClause(q);
+        const found = await readRows<{ id: number }>(ctx.db, `SELECT t0.id FROM ${table(model)} t0 ${clause.sql}`, clause.params);
         return found.map((r) => r.id);
       };
       // A copy: the services add what is not a column to the rows they were handed (a scheduled change's plan).
