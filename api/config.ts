@@ -78,6 +78,8 @@ const EnvSchema = z.object({
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Signing secret of the Connect webhook endpoint (account.updated of the businesses' accounts). */
+  STRIPE_CONNECT_WEBHOOK_SECRET: z.string().optional(),
   /** Another Stripe API base (stripe-mock, a test double), e.g. http://127.0.0.1:12111. */
   STRIPE_API_BASE: z.url().optional(),
   /** Seed demo data on start when the database is empty (default: on outside production). */
@@ -133,7 +135,7 @@ export type Config = {
   /** How browsers reach the site: https turns on HSTS and CSP upgrade-insecure-requests; absolute links use it. */
   publicScheme: "http" | "https";
   paymentProvider: "sandbox" | "stripe";
-  stripe: { secretKey?: string; publishableKey?: string; webhookSecret?: string; apiBase?: string };
+  stripe: { secretKey?: string; publishableKey?: string; webhookSecret?: string; connectWebhookSecret?: string; apiBase?: string };
   seedDemo: boolean;
   sessionTtlMs: number;
   logLevel: string;
@@ -202,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secretKey: e.STRIPE_SECRET_KEY,
       publishableKey: e.STRIPE_PUBLISHABLE_KEY,
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      connectWebhookSecret: e.STRIPE_CONNECT_WEBHOOK_SECRET,
       apiBase: e.STRIPE_API_BASE,
     },
     seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== "production",

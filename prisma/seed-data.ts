@@ -5,6 +5,9 @@ import { hashPassword } from "../api/auth/passwords.ts";
 import { saveDefaultCard } from "../api/billing/cards.ts";
 import { SandboxProvider } from "../api/billing/providers/sandbox/provider.ts";
 import { addMonths, localDate, yearMonthOf } from "../api/shared/calendar.ts";
+import { feeMetadata } from "../api/payouts/accounts.ts";
+import { DEFAULT_FEE_RATES, feesFor } from "../api/payouts/fees.ts";
+import { chargeEntry, writeLedger, type LedgerRow } from "../api/payouts/ledger.ts";
 
 /**
  * Demo data for a fresh install (`npm start`, `npm run db:seed`): three partner businesses with their pages,
@@ -505,8 +508,47 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
     },
     { timeout: 60_000, maxWait: 30_000 },
   );
-  if (created) await saveDemoCards(db, clock);
+  if (created) {
+    await saveDemoCards(db, clock);
+    await connectDemoAccounts(db, clock);
+  }
   return created;
+}
+
+/**
+ * Demo businesses take payments into their own sandbox accounts (onboarded, enabled) from their first demo month,
+ * so checkout works at once; their paid history is a destination charge each, with the default fees and its
+ * ledger row, as the charges the app makes from now on.
+ */
+async function connectDemoAccounts(db: PrismaClient, clock: Clock): Promise<void> {
+  const sandbox = new SandboxProvider(db, clock);
+  const now = clock.now();
+  const businesses = await db.business.findMany({ select: { id: true, name: true }, orderBy: { id: "asc" } });
+  for (const b of businesses) {
+    const created = await sandbox.createConnectedAccount({ businessId: b.id, name: b.name, idempotencyKey: `demo-account:${b.id}` });
+    const link = await sandbox.createOnboardingLink({ accountId: created.id, refreshUrl: "http://localhost/", returnUrl: "http://localhost/" });
+    const { account } = await sandbox.completeOnboarding(link.url.split("/").at(-1)!);
+    await db.$transaction(async (tx) => {
+      const payments = await tx.payment.findMany({ where: { businessId: b.id }, include: { order: { select: { period: true } } }, orderBy: { id: "asc" } });
+      const first = payments.map((p) => p.order?.period ?? periodOf(now, 0)).reduce((a, c) => (c < a ? c : a), periodOf(now, 0));
+      await tx.paymentAccount.create({
+        data: { businessId: b.id, provider: sandbox.name, accountId: account.id, status: "ENABLED", chargesEnabled: true, payoutsEnabled: true, requirementsDue: [] },
+      });
+      await tx.business.update({ where: { id: b.id }, data: { connectFromPeriod: first } });
+      const ledger: LedgerRow[] = [];
+      for (const p of payments) {
+        const fees = feesFor(p.amountCents, DEFAULT_FEE_RATES);
+        await tx.payment.update({ where: { id: p.id }, data: { destination: account.id, applicationFeeCents: fees.applicationFeeCents } });
+        const period = p.order?.period ?? first;
+        const entry = chargeEntry(
+          { providerId: p.providerPaymentId, amountCents: p.amountCents, destination: account.id, metadata: feeMetadata(fees) },
+          { businessId: b.id, paymentId: p.id, period, at: p.createdAt },
+        );
+        if (entry) ledger.push(entry);
+      }
+      await writeLedger(tx, ledger);
+    });
+  }
 }
 
 /**

@@ -142,7 +142,7 @@ export async function buildApp({ config, db, clock, logger, jobs }: AppDeps) {
     },
   });
 
-  await app.register(stripeWebhookRoute({ db: db.prisma, clock, config, log }));
+  await app.register(stripeWebhookRoute({ db: db.prisma, clock, config, log, publicCache }));
   await app.register(restCompat, { prefix: "/api", serviceContext });
 
   if (fs.existsSync(config.uploadsDir) || config.env !== "test") {

@@ -18,11 +18,14 @@
  * | manageApiTokens     |        |        |   ✓   |   ✓   |                                     |
  * | cancelMemberships   |        |        |   ✓   |   ✓   |                                     |
  * | readMail (Sent mail)|        |        |   ✓   |   ✓   |                                     |
+ * | managePayouts (the  |        |        |   ✓   |   ✓   |                                     |
+ * |  connected account) |        |        |       |       |                                     |
  *
  * A partner token holds a permission only in its own business and only with the scope PARTNER_SCOPES maps it to
  * (chosen when the token is created; tokens made before scopes existed hold memberships:read and orders:read).
  *
- * Platform-wide actions (businesses create/delete, owner attachment, coupons, users, home page) are admin only.
+ * Platform-wide actions (businesses create/delete, owner attachment, coupons, users, home page, platform fees) are
+ * admin only.
  */
 import type { ServiceContext, UserActor } from "../context.ts";
 import type { BusinessRole, Prisma } from "../generated/prisma/client.ts";
@@ -39,7 +42,8 @@ export type BusinessPermission =
   | "manageUsers"
   | "manageApiTokens"
   | "cancelMemberships"
-  | "readMail";
+  | "readMail"
+  | "managePayouts";
 
 const RANK: Record<BusinessRole, number> = { VIEWER: 1, EDITOR: 2, OWNER: 3 };
 
@@ -53,6 +57,7 @@ const MIN_ROLE: Record<BusinessPermission, BusinessRole> = {
   manageApiTokens: "OWNER",
   cancelMemberships: "OWNER",
   readMail: "OWNER",
+  managePayouts: "OWNER",
 };
 
 /** The scopes a partner API token may be given, and the one each permission needs (the others: never a partner's). */

@@ -3,6 +3,7 @@ import type { PrismaClient } from "../db.ts";
 import { eventActorOf, writeEvents } from "../events/outbox.ts";
 import type { OrderKind, PaymentStatus, Prisma } from "../generated/prisma/client.ts";
 import { globalId } from "../shared/global-id.ts";
+import { chargeEntry, writeLedger, type ChargeFacts } from "../payouts/ledger.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
 import { formatCents } from "../shared/money.ts";
 import type { IntentStatus, PaymentIntentInfo, PaymentProvider } from "./providers/provider.ts";
@@ -41,6 +42,11 @@ const PAYMENT_STATUS: Record<IntentStatus, PaymentStatus> = {
   canceled: "CANCELED",
 };
 
+/** A provider charge as the business's books read it (api/payouts/ledger.ts). */
+export function chargeFactsOf(intent: PaymentIntentInfo): ChargeFacts {
+  return { providerId: intent.id, amountCents: intent.amountCents, destination: intent.route?.destination ?? null, metadata: intent.metadata };
+}
+
 /** Our payment status for a provider intent: a declined one (an error, back to requires_payment_method) is FAILED. */
 export function paymentStatusOf(intent: PaymentIntentInfo): PaymentStatus {
   return intent.lastError && intent.status === "requires_payment_method" ? "FAILED" : PAYMENT_STATUS[intent.status];
@@ -75,6 +81,8 @@ export async function recordPayment(
     currency: intent.currency.toUpperCase(),
     failureCode: intent.lastError?.code ?? null,
     failureMessage: intent.lastError?.message ?? null,
+    destination: intent.route?.destination ?? null,
+    applicationFeeCents: intent.route?.applicationFeeCents ?? 0,
     ...(link.orderId ? { orderId: link.orderId } : {}),
   };
   const record = () =>
@@ -97,6 +105,11 @@ export async function recordPayment(
         update: common,
       });
       if (status === "FAILED" && before?.status !== "FAILED") await paymentFailedEvent(tx, payment, intent, link);
+      // The business's books: a routed charge's row, once (whichever path sees it succeed first).
+      if (status === "SUCCEEDED" && payment.businessId !== null) {
+        const entry = chargeEntry(chargeFactsOf(intent), { businessId: payment.businessId, paymentId: payment.id, period: intent.metadata.period ?? "", at: link.at });
+        if (entry) await writeLedger(tx, [entry]);
+      }
       return payment;
     });
   try {

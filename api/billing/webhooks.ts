@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import Stripe from "stripe";
 import type { ServiceContext, Log } from "../context.ts";
 import type { Config } from "../config.ts";
@@ -10,9 +10,13 @@ import { settleCheckoutPayment } from "./checkout/complete.ts";
 import { settleSignup } from "./checkout/next-month-signup.ts";
 import { recordPayment, providerFor } from "./service.ts";
 import { saveDefaultCard } from "./cards.ts";
+import { applyAccountUpdate } from "./connect.ts";
+import { connectedAccountInfo } from "./providers/stripe/provider.ts";
+import type { PublicPageCache } from "../cache/public-pages.ts";
 import { SYSTEM_ACTOR, writeEvents, type NewEvent } from "../events/outbox.ts";
 import { localDate, yearMonthOf } from "../shared/calendar.ts";
 import { globalId } from "../shared/global-id.ts";
+import { refundEntry, writeLedger } from "../payouts/ledger.ts";
 
 type WebhookContext = Pick<ServiceContext, "db" | "clock" | "config" | "log">;
 
@@ -76,10 +80,18 @@ async function handleStripeEvent(ctx: WebhookContext, event: Stripe.Event): Prom
     case "charge.refunded": {
       const charge = event.data.object;
       const piId = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
-      const updated = piId
-        ? await ctx.db.payment.updateMany({ where: { providerPaymentId: piId }, data: { refundedCents: charge.amount_refunded } })
-        : { count: 0 };
-      if (updated.count === 0) outcome = "ignored";
+      const payment = piId ? await ctx.db.payment.findUnique({ where: { providerPaymentId: piId }, select: { id: true } }) : null;
+      if (!payment) {
+        outcome = "ignored";
+        break;
+      }
+      // A refund made at the provider (the Dashboard): the payment's running total, and the business's books.
+      await ctx.db.$transaction(async (tx) => {
+        await tx.payment.update({ where: { id: payment.id }, data: { refundedCents: charge.amount_refunded } });
+        const refundId = charge.refunds?.data?.[0]?.id ?? `${charge.id}:refunded:${charge.amount_refunded}`;
+        const entry = await refundEntry(tx, { paymentId: payment.id, refundId, refundedTotalCents: charge.amount_refunded, at: ctx.clock.now() });
+        if (entry) await writeLedger(tx, [entry]);
+      });
       break;
     }
     case "invoice.paid":
@@ -149,13 +161,35 @@ async function handleInvoice(ctx: WebhookContext, event: Stripe.InvoicePaidEvent
   }
 }
 
-/** POST /api/webhooks/stripe: verifies Stripe's signature on the raw body, then handles the event. */
-export function stripeWebhookRoute(deps: { db: PrismaClient; clock: Clock; config: Config; log: Log }): FastifyPluginAsync {
-  return async (app) => {
-    // The signature covers the exact bytes Stripe sent: keep the body raw in this route's scope.
-    app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
-    app.post("/api/webhooks/stripe", async (req, reply) => {
-      const secret = deps.config.stripe.webhookSecret;
+/**
+ * Events of the businesses' connected accounts (a Connect endpoint: Stripe signs them with its own secret). Only
+ * `account.updated` matters here: onboarding finished, requirements due, charges or payouts paused. Each event once.
+ */
+async function handleConnectEvent(ctx: WebhookContext & { publicCache?: PublicPageCache }, event: Stripe.Event): Promise<"processed" | "duplicate" | "ignored"> {
+  if (await ctx.db.webhookEvent.findUnique({ where: { id: event.id } })) return "duplicate";
+  let outcome: "processed" | "ignored" = "ignored";
+  if (event.type === "account.updated") {
+    outcome = (await applyAccountUpdate(ctx, connectedAccountInfo(event.data.object))) ? "processed" : "ignored";
+  }
+  try {
+    await ctx.db.webhookEvent.create({ data: { id: event.id, provider: "stripe", type: event.type } });
+  } catch (e) {
+    if ((e as { code?: string }).code !== "P2002") throw e;
+    return "duplicate";
+  }
+  return outcome;
+}
+
+type WebhookDeps = { db: PrismaClient; clock: Clock; config: Config; log: Log; publicCache?: PublicPageCache };
+
+/**
+ * POST /api/webhooks/stripe (the platform's own events) and /api/webhooks/stripe-connect (its connected accounts'):
+ * each verifies Stripe's signature on the raw body with its endpoint's secret, then handles the event.
+ */
+export function stripeWebhookRoute(deps: WebhookDeps): FastifyPluginAsync {
+  const endpoint = (secretOf: (config: Config) => string | undefined, handle: (ctx: WebhookDeps, event: Stripe.Event) => Promise<string>) =>
+    async (req: FastifyRequest, reply: FastifyReply) => {
+      const secret = secretOf(deps.config);
       if (deps.config.paymentProvider !== "stripe" || !secret) return reply.status(404).send({ error: "Not found" });
       const signature = req.headers["stripe-signature"];
       let event: Stripe.Event;
@@ -164,8 +198,13 @@ export function stripeWebhookRoute(deps: { db: PrismaClient; clock: Clock; confi
       } catch {
         return reply.status(400).send({ error: "Invalid signature" });
       }
-      const result = await handleStripeEvent({ ...deps, log: req.log }, event);
+      const result = await handle({ ...deps, log: req.log }, event);
       return reply.send({ received: true, result });
-    });
+    };
+  return async (app) => {
+    // The signature covers the exact bytes Stripe sent: keep the body raw in this route's scope.
+    app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+    app.post("/api/webhooks/stripe", endpoint((c) => c.stripe.webhookSecret, handleStripeEvent));
+    app.post("/api/webhooks/stripe-connect", endpoint((c) => c.stripe.connectWebhookSecret, handleConnectEvent));
   };
 }

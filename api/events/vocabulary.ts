@@ -79,6 +79,14 @@ export interface EventPayloads {
   "user.profile_updated.v1": { userId: number; changed: ("email" | "name" | "phone" | "address")[] };
   /** An account's email address changed (security: tell the previous address); platform-wide, beside user.profile_updated.v1. */
   "user.email_changed.v1": { userId: number; email: string | null; previousEmail: string | null };
+  /** A business's connected payout account changed at the provider (onboarding finished, requirements due, restricted). */
+  "payout_account.updated.v1": { businessId: number; status: string; chargesEnabled: boolean; payoutsEnabled: boolean; requirementsDue: string[] };
+  /** An administrator scheduled platform fees from a month on: for one business, or the platform's default (`businessId` null, platform-wide). */
+  "platform_fee.scheduled.v1": {
+    businessId: number | null;
+    effectivePeriod: string;
+    rates: { platformBps: number; platformCents: number; processingBps: number; processingCents: number };
+  };
 }
 
 export type EventType = keyof EventPayloads;

@@ -17,6 +17,7 @@ import "./types/metrics.ts";
 import "./types/jobs.ts";
 import "./types/mail.ts";
 import "./types/packing.ts";
+import "./types/payouts.ts";
 
 export const schema = builder.toSchema({ sortSchema: false });
 // Every Node type has a read rule for node(id:)/nodes(ids:), or the server does not start.

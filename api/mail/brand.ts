@@ -122,3 +122,8 @@ export async function platformSender(db: Db, config: Config): Promise<Sender> {
 export function adminUrl(config: Config, businessId: number): string {
   return `${origin(config)}/admin/business/${businessId}`;
 }
+
+/** The business's Payouts page in the admin area (its payout account and the fees in force). */
+export function payoutsUrl(config: Config, businessId: number): string {
+  return `${adminUrl(config, businessId)}/payouts`;
+}

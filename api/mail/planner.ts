@@ -5,8 +5,10 @@
  *
  * Events that tell a member nothing new get no message: order.created (the receipt comes with the membership
  * event of the same transaction), payment.failed (the past-due or canceled event beside it says more), and the
- * business-side events. A renewal decline sends "payment failed" with the retry date; the decline before the last
- * attempt sends the final notice instead; the last decline cancels the membership and sends that notice.
+ * business-side events, except two the business's owners must hear about from the platform: a payout account
+ * that needs them (payout_account.updated) and new platform fees (platform_fee.scheduled); see ownerMessages.
+ * A renewal decline sends "payment failed" with the retry date; the decline before the last attempt sends the
+ * final notice instead; the last decline cancels the membership and sends that notice.
  *
  * Receipts (welcome, renewal, a charged restart) show the ORDER the event names, line by line from its stored
  * amounts (billing/breakdown.ts itemiseOrder), never today's catalogue; each is stored with its order's id
@@ -24,7 +26,7 @@ import { resumeDate } from "../rules/dates.ts";
 import { memberAddress } from "../rules/member.ts";
 import { addressAppliesFrom } from "../subscriptions/address.ts";
 import { addressLines } from "../shared/address.ts";
-import { businessMailSelect, businessSender, platformSender, type Sender } from "./brand.ts";
+import { businessMailSelect, businessSender, payoutsUrl, platformSender, type MailBusiness, type Sender } from "./brand.ts";
 import type { Letter } from "./layout.ts";
 import { letters, type Contact, type ReceiptOrder, type TemplateName } from "./templates.ts";
 
@@ -247,6 +249,32 @@ const handlers: Partial<Record<keyof EventPayloads, Handler>> = {
     const card = `${p.brand.toUpperCase()} ending in ${p.last4}`;
     return accountMessage(db, config, event, p.userId, "card_updated", (s) => letters.card_updated({ brand: s.brand.name, card, links: s.links }));
   },
+  // Payouts need the owners when the provider holds charges or payouts back, or wants something; an account that
+  // is enabled with nothing due says nothing.
+  "payout_account.updated.v1": async (db, config, event) => {
+    const p = event.payload as unknown as EventPayloads["payout_account.updated.v1"];
+    // An owner still filling in onboarding (ONBOARDING) is told nothing: the provider reports every step of it.
+    if (p.status === "ONBOARDING" || (p.status === "ENABLED" && p.requirementsDue.length === 0)) return [];
+    return ownerMessages(db, config, event, "payout_account_attention", { id: p.businessId }, (b, business) =>
+      letters.payout_account_attention({
+        business,
+        status: p.status,
+        chargesEnabled: p.chargesEnabled,
+        payoutsEnabled: p.payoutsEnabled,
+        requirementsDue: p.requirementsDue,
+        payoutsUrl: payoutsUrl(config, b.id),
+      }),
+    );
+  },
+  // A business's own schedule: its owners. The platform's default: the owners of every business it applies to from
+  // that month, those without a schedule of their own begun by then (api/payouts/fees.ts ratesFor).
+  "platform_fee.scheduled.v1": async (db, config, event) => {
+    const p = event.payload as unknown as EventPayloads["platform_fee.scheduled.v1"];
+    const where: Prisma.BusinessWhereInput = p.businessId === null ? { feeSchedules: { none: { effectivePeriod: { lte: p.effectivePeriod } } } } : { id: p.businessId };
+    return ownerMessages(db, config, event, "platform_fee_changed", where, (b, business) =>
+      letters.platform_fee_changed({ business, effectivePeriod: p.effectivePeriod, rates: p.rates, payoutsUrl: payoutsUrl(config, b.id) }),
+    );
+  },
   "user.password_changed.v1": async (db, config, event) => {
     const p = event.payload as unknown as EventPayloads["user.password_changed.v1"];
     const user = await db.user.findUnique({ where: { id: p.userId }, select: { username: true } });
@@ -282,6 +310,42 @@ async function accountMessage(db: Db, config: Config, event: StoredEvent, userId
       orderId: null,
     },
   ];
+}
+
+/**
+ * A message from the platform to each owner (with an email address) of the businesses `where` selects: drawn as the
+ * platform (the home page's brand, no reply-to), stored as the business's mail so its owners find it on Sent mail.
+ * An owner of several businesses gets one per business: the key names the business and the owner.
+ */
+async function ownerMessages(
+  db: Db,
+  config: Config,
+  event: StoredEvent,
+  template: TemplateName,
+  where: Prisma.BusinessWhereInput,
+  letter: (b: MailBusiness, business: string) => Letter,
+): Promise<PlannedMessage[]> {
+  const owners = await db.businessUser.findMany({
+    where: { role: "OWNER", business: where, user: { email: { not: null } } },
+    select: { userId: true, user: { select: { email: true } }, business: { select: businessMailSelect } },
+    orderBy: [{ businessId: "asc" }, { userId: "asc" }],
+  });
+  const reachable = owners.filter((o) => o.user.email?.trim());
+  if (reachable.length === 0) return [];
+  const platform = await platformSender(db, config);
+  return reachable.map((o) => {
+    const sender: Sender = { ...platform, businessId: o.business.id, replyTo: null };
+    return {
+      dedupeKey: `event:${event.sequence}:${template}:${o.business.id}:${o.userId}`,
+      template,
+      sender,
+      recipientUserId: o.userId,
+      toAddress: o.user.email?.trim() ?? "",
+      letter: letter(o.business, businessSender(config, o.business).brand.name),
+      eventSequence: event.sequence,
+      orderId: null,
+    };
+  });
 }
 
 /** The messages an event asks for (none for most). */

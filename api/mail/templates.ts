@@ -7,6 +7,7 @@ import type { ItemisedPrice } from "../billing/breakdown.ts";
 import { parseYearMonth, monthName } from "../shared/calendar.ts";
 import { formatCents } from "../shared/money.ts";
 import type { Letter, ReceiptRow } from "./layout.ts";
+import { ownerLetters } from "./owner-letters.ts";
 
 export const TEMPLATES = {
   welcome: { label: "Welcome and receipt", optional: null },
@@ -25,6 +26,8 @@ export const TEMPLATES = {
   window_reminder: { label: "Window closing reminder", optional: "reminders" },
   precharge_notice: { label: "Upcoming charge notice", optional: "prechargeNotice" },
   owner_digest: { label: "Daily digest", optional: "digest" },
+  payout_account_attention: { label: "Payouts need attention", optional: null },
+  platform_fee_changed: { label: "Platform fees changed", optional: null },
 } as const satisfies Record<string, { label: string; optional: "reminders" | "prechargeNotice" | "digest" | null }>;
 
 export type TemplateName = keyof typeof TEMPLATES;
@@ -361,4 +364,5 @@ export const letters = {
       footer: "Turn the daily digest off on the Sent mail page of the admin area. You get it as a member of the team of",
     };
   },
+  ...ownerLetters,
 };

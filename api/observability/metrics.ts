@@ -52,7 +52,7 @@ function processMetrics(): Registry {
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const STATEMENT_KINDS = new Set(["select", "insert", "update", "delete", "with", "begin", "commit", "rollback"]);
 const FIRST_WORD = /^\s*([A-Za-z]+)/;
-const RENEWAL_RESULTS = ["charged", "failed", "canceled", "waiting", "skipped", "busy", "errors"] as const;
+const RENEWAL_RESULTS = ["charged", "failed", "canceled", "waiting", "skipped", "busy", "blocked", "errors"] as const;
 
 /** The route label of a request: its route pattern, or "unmatched" when no route matched (the not-found handler). */
 function routeOf(req: FastifyRequest): string {

@@ -11,6 +11,7 @@ import { SYSTEM_ACTOR, writeEvents, type EventActor } from "../events/outbox.ts"
 import { globalId } from "../shared/global-id.ts";
 import type { YearMonth } from "../shared/calendar.ts";
 import { currentAndPreviousPeriod, cycleOf, type FreezeTrigger } from "./cycle.ts";
+import { periodRoutings } from "../payouts/accounts.ts";
 import { previewOf } from "./preview.ts";
 
 export interface FreezeResult {
@@ -107,7 +108,15 @@ export async function freezeDue(ctx: { db: PrismaClient; clock: Clock; log: Log 
   const done = new Set(frozen.map((s) => `${s.businessId}:${s.period}`));
   const open = candidates.filter((c) => !done.has(`${c.businessId}:${c.period}`));
   // Without a cutoff day, M is frozen once its renewal run has completed: no membership is still due for M.
-  const byRun = open.filter((c) => c.trigger === "renewal_run");
+  // A business whose account cannot take the month's charges (restricted) has its renewals blocked, not due: the
+  // freeze does not wait for them.
+  const blocked = new Set<string>();
+  const runPeriods = [...new Set(open.filter((c) => c.trigger === "renewal_run").map((c) => c.period))];
+  for (const period of runPeriods) {
+    const ids = open.filter((c) => c.trigger === "renewal_run" && c.period === period).map((c) => c.businessId);
+    for (const [id, routing] of await periodRoutings(ctx.db, ids, period)) if (routing.route.kind === "NOT_READY") blocked.add(`${id}:${period}`);
+  }
+  const byRun = open.filter((c) => c.trigger === "renewal_run" && !blocked.has(`${c.businessId}:${c.period}`));
   const stillDue = new Set<string>();
   if (byRun.length) {
     const rows = await ctx.db.$queryRaw<{ business_id: number; period: string }[]>`

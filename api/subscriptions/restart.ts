@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
 import { chargeForPeriod, claimOpenMembership, lockMember } from "../billing/checkout/settlement.ts";
+import { requireRouting } from "../billing/routing.ts";
 import { itemiseMembership, membershipPriceSelect, type ItemisedPrice } from "../billing/breakdown.ts";
 import { MEMBER_STATUSES } from "../rules/member.ts";
 import { assertPlaceAvailable, SoldOutError } from "../catalog/capacity.ts";
@@ -71,6 +72,7 @@ export async function quoteRestart(ctx: ServiceContext, input: { subscriptionId:
   if (member > 0) throw alreadyMember();
   const priced = await ctx.db.subscription.findUniqueOrThrow({ where: { id: sub.id }, select: membershipPriceSelect });
   const terms = restartTerms(ctx, sub);
+  await requireRouting(ctx.db, sub.business, terms.period, terms.todayCents);
   return {
     subscriptionId: sub.id,
     todayCents: terms.todayCents,
@@ -98,8 +100,11 @@ export async function restartSubscription(ctx: ServiceContext, input: z.input<ty
   const { subscriptionId, fulfillmentPoint: given, expectedTotalCents } = parseInput(RestartInput, input);
   const sub = await ownSubscription(ctx, subscriptionId);
   if (sub.status !== "CANCELED") throw new ConflictError("Only a canceled subscription can be restarted", "not_canceled");
+  // A business that cannot take payments takes no member back (the charge would have nowhere to go).
+  const terms = restartTerms(ctx, sub);
+  await requireRouting(ctx.db, sub.business, terms.period, terms.todayCents);
   // The member confirmed an amount (restartQuote): a month that turned meanwhile changes it, so ask again.
-  if (expectedTotalCents !== undefined && expectedTotalCents !== restartTerms(ctx, sub).todayCents) {
+  if (expectedTotalCents !== undefined && expectedTotalCents !== terms.todayCents) {
     throw new ConflictError("The amount of your restart has changed. Please review it and confirm again.", "price_mismatch");
   }
   // The stored point when the page still offers it, else the one chosen now (refused, naming fulfillmentPoint, when

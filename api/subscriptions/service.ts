@@ -33,7 +33,7 @@ function outsideWindowMessage(action: string, window: DayWindow, state: WindowSt
 
 const subscriptionForRules = {
   include: {
-    business: { select: { id: true, slug: true, timeZone: true, page: { select: { ...timingSelect, pickupEnabled: true, shippingEnabled: true, deliveryEnabled: true, addonLimit: true, pickupPoints: true, deliveryAreas: true } } } },
+    business: { select: { id: true, slug: true, name: true, timeZone: true, page: { select: { ...timingSelect, pickupEnabled: true, shippingEnabled: true, deliveryEnabled: true, addonLimit: true, pickupPoints: true, deliveryAreas: true } } } },
     addons: { select: { addonId: true } },
     skips: { select: { yearMonth: true } },
   },

@@ -8,7 +8,7 @@ let call: ReturnType<typeof restClient>;
 beforeAll(async () => {
   t = await createTestApp();
   call = restClient(t);
-  await t.db.prisma.business.create({ data: { slug: "farm", name: "Farm" } });
+  await t.db.prisma.business.create({ data: { collectsOnPlatform: true, slug: "farm", name: "Farm" } });
   await t.db.prisma.user.create({ data: { username: "pat", passwordHash: await hashPassword("pat-password"), email: "pat@example.com" } });
 });
 afterAll(() => t.close());

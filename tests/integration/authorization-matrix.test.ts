@@ -205,7 +205,13 @@ const OPERATIONS: Operation[] = [
     allowed: MANAGE_A,
     run: (a) => query(a, `query($b: Int) { userSearch(query: "member", businessId: $b) { username } }`, (d) => d.userSearch, { b: ids.alpha }),
   },
+  {
+    name: "business A payout account and fees",
+    allowed: MANAGE_A,
+    run: (a) => query(a, `{ business(slug: "alpha") { payoutAccount { status } feeRates { platformBps } } }`, (d) => d.business?.payoutAccount && d.business.feeRates),
+  },
   // ---- platform reads ------------------------------------------------------------------------------------
+  { name: "feeSchedules", allowed: ADMIN, run: (a) => query(a, `{ feeSchedules { effectivePeriod } }`, (d) => d.feeSchedules) },
   { name: "adminMetrics", allowed: ADMIN, run: (a) => query(a, `{ adminMetrics { totals { subscriptionsAll } } }`, (d) => d.adminMetrics) },
   { name: "coupons", allowed: ADMIN, run: (a) => query(a, `{ coupons(first: 5) { edges { node { code } } } }`, (d) => d.coupons) },
   { name: "users", allowed: ADMIN, run: (a) => query(a, `{ users(first: 5) { edges { node { username } } } }`, (d) => d.users) },
@@ -271,6 +277,30 @@ const OPERATIONS: Operation[] = [
     run: (a) =>
       mutation(a, "createApiToken", `mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { __typename ... on Error { message } } }`, {
         input: { businessId: ids.alpha, name: `token ${++seq}` },
+      }),
+  },
+  {
+    name: "startPayoutOnboarding(A)",
+    allowed: MANAGE_A,
+    run: (a) =>
+      mutation(a, "startPayoutOnboarding", `mutation($input: StartPayoutOnboardingInput!) { startPayoutOnboarding(input: $input) { __typename ... on Error { message } } }`, {
+        input: { businessId: ids.alpha },
+      }),
+  },
+  {
+    name: "refreshPayoutAccount(A)",
+    allowed: MANAGE_A,
+    run: (a) =>
+      mutation(a, "refreshPayoutAccount", `mutation($input: RefreshPayoutAccountInput!) { refreshPayoutAccount(input: $input) { __typename ... on Error { message } } }`, {
+        input: { businessId: ids.alpha },
+      }),
+  },
+  {
+    name: "payoutDashboardLink(A)",
+    allowed: MANAGE_A,
+    run: (a) =>
+      mutation(a, "payoutDashboardLink", `mutation($input: PayoutDashboardLinkInput!) { payoutDashboardLink(input: $input) { __typename ... on Error { message } } }`, {
+        input: { businessId: ids.alpha },
       }),
   },
   {
@@ -438,6 +468,14 @@ const OPERATIONS: Operation[] = [
     },
   },
   {
+    name: "scheduleFee",
+    allowed: ADMIN,
+    run: (a) =>
+      mutation(a, "scheduleFee", `mutation($input: ScheduleFeeInput!) { scheduleFee(input: $input) { __typename ... on Error { message } } }`, {
+        input: { businessId: ids.alpha, effectivePeriod: "2030-01", platformBps: 400, platformCents: 0, processingBps: 290, processingCents: 30 },
+      }),
+  },
+  {
     name: "freezePackingSnapshot(A)",
     allowed: ADMIN,
     run: (a) =>
@@ -526,11 +564,11 @@ describe("authorization matrix", () => {
     // Tested elsewhere: credentials (auth.test.ts), payment steps bound to a client secret (checkout.test.ts),
     // token revocation (businesses.test.ts), steps bound to the caller's own payment or setup intent (cards.test.ts),
     // job runs, which need a running job queue (jobs.test.ts, due-work.test.ts: administrators only, refused to any
-    // other user).
+    // other user), the sandbox's onboarding page, bound to its single-use link (payouts-onboarding.test.ts).
     const elsewhere = [
       "register", "login", "logout", "changePassword", "completeCheckout", "confirmSandboxPayment", "completeSandboxChallenge",
       "revokeApiToken", "confirmSandboxSetup", "finishCardUpdate", "promotePaymentMethod", "retryJobRun",
-      "runJobNow",
+      "runJobNow", "completeSandboxOnboarding",
     ];
     expect(mutations.filter((m) => !covered.has(m) && !elsewhere.includes(m))).toEqual([]);
   });

@@ -16,7 +16,7 @@ const card = (number: string, extra: Partial<{ expMonth: number; expYear: number
 });
 
 async function makeSubscription(username: string, status: "ACTIVE" | "CANCELED" = "CANCELED") {
-  const business = await t.db.prisma.business.upsert({ where: { slug: "farm" }, create: { slug: "farm", name: "Farm" }, update: {} });
+  const business = await t.db.prisma.business.upsert({ where: { slug: "farm" }, create: { slug: "farm", name: "Farm", collectsOnPlatform: true }, update: {} });
   const plan = await t.db.prisma.plan.upsert({
     where: { businessId_ref: { businessId: business.id, ref: "item_1" } },
     create: { businessId: business.id, ref: "item_1", name: "Veg Box", variations: { create: [{ mode: "PICKUP", amountCents: 2500 }] } },

@@ -43,7 +43,7 @@ describe.skipIf(!serverUrl)("capacity across server processes (PostgreSQL)", () 
     });
 
     const business = await db.prisma.business.create({
-      data: { slug: "full-farm", name: "Full Farm", timeZone: "America/New_York", page: { create: { brandName: "Full Farm", billingDay: 3, cutoffDay: 25 } } },
+      data: { collectsOnPlatform: true, slug: "full-farm", name: "Full Farm", timeZone: "America/New_York", page: { create: { brandName: "Full Farm", billingDay: 3, cutoffDay: 25 } } },
     });
     businessId = business.id;
     // Five places, four taken: one left.

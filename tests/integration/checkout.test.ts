@@ -37,7 +37,7 @@ async function start(token: string, over: Record<string, unknown> = {}) {
 beforeAll(async () => {
   t = await createTestApp({ now: "2026-03-05T15:00:00Z" });
   const p = t.db.prisma;
-  const farm = await p.business.create({ data: { slug: "farm", name: "Farm", timeZone: "America/New_York" } });
+  const farm = await p.business.create({ data: { collectsOnPlatform: true, slug: "farm", name: "Farm", timeZone: "America/New_York" } });
   await p.page.create({
     data: { businessId: farm.id, brandName: "Farm", pickupEnabled: true, shippingEnabled: true, taxEnabled: true, taxRateBps: 575, cutoffDay: 20, billingDay: 3, addonLimit: 2 },
   });

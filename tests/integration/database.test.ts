@@ -36,7 +36,7 @@ describe("migrations", () => {
   });
 
   it("enforce at most one owner per business in the database itself", async () => {
-    const b = await t.db.prisma.business.create({ data: { slug: "one-owner", name: "One Owner" } });
+    const b = await t.db.prisma.business.create({ data: { collectsOnPlatform: true, slug: "one-owner", name: "One Owner" } });
     const [u1, u2] = await Promise.all(
       ["owner-a", "owner-b"].map((username) => t.db.prisma.user.create({ data: { username, passwordHash: "x" } })),
     );

@@ -26,7 +26,7 @@ describe("schema.graphql", () => {
 
 describe("Relay", () => {
   it("round-trips global ids through node and nodes", async () => {
-    const b = await t.db.prisma.business.create({ data: { slug: "node-farm", name: "Node Farm" } });
+    const b = await t.db.prisma.business.create({ data: { collectsOnPlatform: true, slug: "node-farm", name: "Node Farm" } });
     const list = await t.gqlOk(`{ business(slug: "node-farm") { id databaseId } }`);
     expect(list.business.databaseId).toBe(b.id);
     const id = list.business.id;
@@ -61,7 +61,7 @@ describe("cost limits", () => {
 
 describe("lists without N+1", () => {
   it("loads the businesses list with member counts in a constant number of statements", async () => {
-    for (let i = 0; i < 30; i++) await t.db.prisma.business.create({ data: { slug: `shop-${i}`, name: `Shop ${i}` } });
+    for (let i = 0; i < 30; i++) await t.db.prisma.business.create({ data: { collectsOnPlatform: true, slug: `shop-${i}`, name: `Shop ${i}` } });
     const query = `query($n: Int!) { businesses(first: $n) { edges { node { id slug name memberCount } } } }`;
     const small = await countStatements(() => t.gqlOk(query, { n: 3 }));
     const large = await countStatements(() => t.gqlOk(query, { n: 30 }));

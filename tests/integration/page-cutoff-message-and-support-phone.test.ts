@@ -16,7 +16,7 @@ let seq = 0;
 async function editorOf(slug: string) {
   const user = await t.db.prisma.user.create({ data: { username: `editor-${++seq}`, passwordHash: "unused" } });
   const business = await t.db.prisma.business.create({
-    data: { slug, name: slug, timeZone: "America/New_York", page: { create: { brandName: slug } }, nextBox: { create: {} }, users: { create: [{ userId: user.id, role: "EDITOR" }] } },
+    data: { collectsOnPlatform: true, slug, name: slug, timeZone: "America/New_York", page: { create: { brandName: slug } }, nextBox: { create: {} }, users: { create: [{ userId: user.id, role: "EDITOR" }] } },
   });
   const { token } = await openSession({ db: t.db.prisma, clock: t.clock, config: t.config }, user.id, { tenantSlug: null });
   return { id: business.id, slug, token };

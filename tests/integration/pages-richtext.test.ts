@@ -26,7 +26,7 @@ async function person(label: string, opts: { admin?: boolean } = {}) {
 async function editedBusiness(slug: string) {
   const editor = await person("editor");
   const business = await t.db.prisma.business.create({
-    data: { slug, name: slug, page: { create: { brandName: slug } }, nextBox: { create: {} }, users: { create: [{ userId: editor.id, role: "EDITOR" }] } },
+    data: { collectsOnPlatform: true, slug, name: slug, page: { create: { brandName: slug } }, nextBox: { create: {} }, users: { create: [{ userId: editor.id, role: "EDITOR" }] } },
   });
   return { id: business.id, slug, editor };
 }

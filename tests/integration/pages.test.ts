@@ -19,7 +19,7 @@ async function person(label: string, opts: { admin?: boolean } = {}) {
 async function staffedBusiness(slug: string) {
   const [owner, editor, viewer] = await Promise.all([person("owner"), person("editor"), person("viewer")]);
   const business = await t.db.prisma.business.create({
-    data: {
+    data: { collectsOnPlatform: true,
       slug,
       name: slug,
       page: { create: { brandName: slug } },

@@ -55,7 +55,7 @@ describe.skipIf(!serverUrl)("payments across server processes and crashes (Postg
     boot("restartCrash", { CRASH_AT: "settle:before-commit" });
 
     const business = await db.prisma.business.create({
-      data: { slug: "race-farm", name: "Race Farm", timeZone: "America/New_York", page: { create: { brandName: "Race Farm", billingDay: 3, cutoffDay: 25 } } },
+      data: { collectsOnPlatform: true, slug: "race-farm", name: "Race Farm", timeZone: "America/New_York", page: { create: { brandName: "Race Farm", billingDay: 3, cutoffDay: 25 } } },
     });
     businessId = business.id;
     const cheap = await db.prisma.plan.create({ data: { businessId, ref: "item_small", name: "Small", variations: { create: [{ mode: "PICKUP", amountCents: 1000 }] } } });

@@ -80,7 +80,7 @@ describe.skipIf(!poolerUrl)("two production server processes behind a transactio
     const prisma = db.prisma;
     // Production servers run on the real clock: the sessions must be valid today.
     const clock = systemClock;
-    const business = await prisma.business.create({ data: { slug: "pooled-farm", name: "Pooled Farm", page: { create: { brandName: "Pooled Farm", billingDay: 28 } } } });
+    const business = await prisma.business.create({ data: { collectsOnPlatform: true, slug: "pooled-farm", name: "Pooled Farm", page: { create: { brandName: "Pooled Farm", billingDay: 28 } } } });
     const plan = await prisma.plan.create({ data: { businessId: business.id, ref: "item_pooled", name: "Box", variations: { create: [{ mode: "PICKUP", amountCents: 3000 }] } } });
     for (let i = 0; i < 4; i++) {
       const user = await prisma.user.create({ data: { username: `pooled-member-${i}`, passwordHash: "x", email: `pooled-${i}@example.com` } });

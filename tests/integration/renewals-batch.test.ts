@@ -163,7 +163,7 @@ describe("a batch mixing every outcome", () => {
     const canceled = await member(business, plan, { status: "CANCELED" });
 
     expect(await run(business.id, { batchSize: 100 })).toEqual({
-      due: 9, charged: 4, skipped: 1, busy: 0, failed: 3, canceled: 1, waiting: 1, changesApplied: 2, errors: 0,
+      due: 9, charged: 4, skipped: 1, busy: 0, failed: 3, canceled: 1, waiting: 1, blocked: 0, changesApplied: 2, errors: 0,
     });
 
     const [okS, declinedS, secureS, noCardS, skippedS, changedS, discountedS, lastTryS, waitingS, canceledS] = await Promise.all(

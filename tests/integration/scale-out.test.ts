@@ -67,7 +67,7 @@ describe.skipIf(!serverUrl)("scale-out: two server processes and two billing run
     const clock = new FixedClock(CLOCK_START);
     const config = testConfig();
     for (const [slug, zone] of [["scale-farm", "America/New_York"], ["scale-bakery", "Europe/Berlin"]] as const) {
-      const business = await prisma.business.create({ data: { slug, name: slug, timeZone: zone, page: { create: { brandName: slug, billingDay: 28 } } } });
+      const business = await prisma.business.create({ data: { collectsOnPlatform: true, slug, name: slug, timeZone: zone, page: { create: { brandName: slug, billingDay: 28 } } } });
       const plan = await prisma.plan.create({ data: { businessId: business.id, ref: `item_${slug}`, name: "Box", variations: { create: [{ mode: "PICKUP", amountCents: 3000 }] } } });
       if (slug === "scale-farm") [businessId, planRef] = [business.id, plan.ref];
       for (let i = 0; i < 6; i++) {

@@ -18,7 +18,7 @@ describe("server", () => {
   });
 
   it("lists businesses through GraphQL with member counts", async () => {
-    await t.db.prisma.business.create({ data: { slug: "acme", name: "Acme Farm" } });
+    await t.db.prisma.business.create({ data: { collectsOnPlatform: true, slug: "acme", name: "Acme Farm" } });
     const data = await t.gqlOk(`{ businesses(first: 10) { edges { node { id slug name memberCount } } } }`);
     expect(data.businesses.edges.map((e: any) => e.node.slug)).toEqual(["acme"]);
     expect(data.businesses.edges[0].node.memberCount).toBe(0);

@@ -40,7 +40,7 @@ beforeAll(async () => {
   const db = f.db;
   const slugs = ["count-small", "count-large", ...Array.from({ length: 50 }, (_, i) => `count-other-${i}`)];
   const listSize = (slug: string) => (slug === "count-small" ? 5 : slug === "count-large" ? 50 : 1);
-  const businesses = await db.business.createManyAndReturn({ data: slugs.map((slug) => ({ slug, name: slug })) });
+  const businesses = await db.business.createManyAndReturn({ data: slugs.map((slug) => ({ slug, name: slug, collectsOnPlatform: true })) });
   const bySlug = new Map(businesses.map((b) => [b.slug, b]));
   await db.page.createMany({
     data: businesses.map((b) => ({ businessId: b.id, brandName: b.name, shippingEnabled: true, deliveryEnabled: true, faqs: [{ q: "Q?", a: "<p>A</p>" }] })),

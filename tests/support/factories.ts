@@ -41,17 +41,35 @@ export function factories(t: TestApp) {
       return token;
     },
 
-    async business(o: { slug?: string; name?: string; timeZone?: string; page?: Prisma.PageCreateWithoutBusinessInput } = {}) {
+    /**
+     * A business. `payouts`: "connected" (default) takes charges into its own enabled account from any month;
+     * "legacy" collects on the platform's account as before payouts; "none" has no account (new, not taking members).
+     */
+    async business(o: { slug?: string; name?: string; timeZone?: string; page?: Prisma.PageCreateWithoutBusinessInput; payouts?: "connected" | "legacy" | "none" } = {}) {
       const n = next();
       const slug = o.slug ?? `biz-${n}`;
-      return db.business.create({
+      const payouts = o.payouts ?? "connected";
+      const provider = t.config.paymentProvider;
+      const accountId = `acct_${provider === "sandbox" ? "sbx_" : ""}test${n}_${slug}`;
+      const business = await db.business.create({
         data: {
           slug,
           name: o.name ?? `Business ${n}`,
           timeZone: o.timeZone ?? "America/New_York",
+          collectsOnPlatform: payouts === "legacy",
+          connectFromPeriod: payouts === "connected" ? "2000-01" : null,
+          ...(payouts === "connected"
+            ? { paymentAccount: { create: { provider, accountId, status: "ENABLED", chargesEnabled: true, payoutsEnabled: true } } }
+            : {}),
           ...(o.page ? { page: { create: { brandName: o.name ?? slug, ...o.page } } } : {}),
         },
       });
+      if (payouts === "connected" && provider === "sandbox") {
+        // The sandbox's own record of the account (what retrieveAccount reads), onboarded.
+        const data = { businessId: business.id, name: business.name, email: null, detailsSubmitted: true, chargesEnabled: true, payoutsEnabled: true, requirementsDue: [] };
+        await db.sandboxObject.create({ data: { id: accountId, kind: "account", data } });
+      }
+      return business;
     },
 
     async attach(business: { id: number }, user: { id: number }, role: BusinessRole) {

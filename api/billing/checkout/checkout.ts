@@ -18,6 +18,8 @@ import { priceSelection, type PriceBreakdown } from "../../rules/pricing.ts";
 import { providerFor, recordPayment } from "../service.ts";
 import { IdempotencyKeyReused } from "../providers/provider.ts";
 import { PurchaseSchema, type Purchase } from "./purchase.ts";
+import { chargeRouting, periodRoutings, type ChargeRouting, type PeriodRouting } from "../../payouts/accounts.ts";
+import { paymentsNotReady, routedRequest } from "../routing.ts";
 import { lockMember, samePurchase } from "./settlement.ts";
 import { openSignupSetup } from "./next-month-signup.ts";
 
@@ -51,6 +53,8 @@ export type SelectionInput = z.input<typeof SelectionSchema>;
 const MODE_LABEL: Record<FulfillmentMode, string> = { PICKUP: "pickup", SHIPPING: "shipping", DELIVERY: "delivery" };
 
 export interface Quote {
+  /** Where the first charge goes, and what the platform keeps of it (never NOT_READY: such a quote is refused). */
+  routing: ChargeRouting;
   business: { id: number; slug: string; name: string; timeZone: string };
   plan: { id: number; ref: string; name: string };
   mode: FulfillmentMode;
@@ -98,6 +102,8 @@ export async function quoteSelection(ctx: ServiceContext, input: SelectionInput,
   const today = localDate(ctx.clock.now(), business.timeZone);
   const terms = signupTerms(today, { cutoffDay: page.cutoffDay, billingDay: page.billingDay, afterCutoff: options.nextMonthSignups ? page.afterCutoff : "REFUSE" });
   if (terms.closedMessage) throw new RuleViolationError(terms.closedMessage, "past_cutoff");
+  // Where the first charge goes (its period's routing; a next-month sign-up's is charged then, routed alike).
+  const route = await periodRoute(ctx.db, business, terms.firstPeriod);
 
   const enabled = { PICKUP: page.pickupEnabled, SHIPPING: page.shippingEnabled, DELIVERY: page.deliveryEnabled };
   if (!enabled[sel.mode]) {
@@ -141,6 +147,7 @@ export async function quoteSelection(ctx: ServiceContext, input: SelectionInput,
   });
   const next = addMonths(parseYearMonth(terms.firstPeriod), 1);
   return {
+    routing: chargeRouting(route, price.totalCents),
     business: { id: business.id, slug: business.slug, name: business.name, timeZone: business.timeZone },
     plan: { id: plan.id, ref: plan.ref, name: plan.name },
     mode: sel.mode,
@@ -154,6 +161,13 @@ export async function quoteSelection(ctx: ServiceContext, input: SelectionInput,
     startsNextMonth: terms.startsNextMonth,
     firstChargeDate: isoDate(terms.firstChargeDate),
   };
+}
+
+/** A business's routing for a sign-up's first period, refused when it cannot take the charge. */
+async function periodRoute(db: ServiceContext["db"], business: { id: number; name: string }, period: string): Promise<PeriodRouting> {
+  const routing = (await periodRoutings(db, [business.id], period)).get(business.id);
+  if (!routing || routing.route.kind === "NOT_READY") throw paymentsNotReady(business.name);
+  return routing;
 }
 
 const StartCheckoutSchema = z.object({
@@ -289,13 +303,13 @@ export async function startCheckout(ctx: ServiceContext, input: StartCheckoutInp
       currency: "usd",
       idempotencyKey,
       saveForFuture: true,
-      metadata: {
+      ...routedRequest(quote.routing, {
         subscription_id: String(subscriptionId),
         business_id: String(quote.business.id),
         user_id: String(userId),
         period: quote.period,
         kind: "INITIAL",
-      },
+      }),
     })
     .catch((e: unknown) => {
       // The key opened a payment for other parameters (a first attempt whose payment was never recorded).

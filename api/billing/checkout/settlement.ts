@@ -28,6 +28,8 @@ import { globalId } from "../../shared/global-id.ts";
 import { formatCents } from "../../shared/money.ts";
 import type { PaymentIntentInfo } from "../providers/provider.ts";
 import { PurchaseSchema, type Purchase } from "./purchase.ts";
+import { requireRouting, routedRequest } from "../routing.ts";
+import { refundEntry, writeLedger } from "../../payouts/ledger.ts";
 import { periodOrder, providerFor, recordPayment, subscriptionForBilling } from "../service.ts";
 
 type Tx = Prisma.TransactionClient;
@@ -237,11 +239,20 @@ const fullRefundKey = (paymentIntentId: string) => `refund:${paymentIntentId}`;
 
 /** Gives back a payment that settlement could not match, records it, and logs why. */
 export async function refundUnmatched(ctx: SettleContext, payment: { id: number }, intent: PaymentIntentInfo, reason: RefundReason): Promise<void> {
-  await providerFor(ctx).refund({ paymentIntentId: intent.id, amountCents: intent.amountCents, idempotencyKey: fullRefundKey(intent.id) });
+  // A destination charge's refund takes back the transfer and the platform's fee in proportion (the platform
+  // absorbs the processor's own fee, which it paid).
+  const refund = await providerFor(ctx).refund({
+    paymentIntentId: intent.id,
+    amountCents: intent.amountCents,
+    idempotencyKey: fullRefundKey(intent.id),
+    reverseTransfer: intent.route !== null,
+  });
   await ctx.db.$transaction(async (tx) => {
     // Recorded (and announced) once, whichever path refunds it first.
     const { count } = await tx.payment.updateMany({ where: { id: payment.id, refundedCents: { not: intent.amountCents } }, data: { refundedCents: intent.amountCents } });
     if (count === 0) return;
+    const entry = await refundEntry(tx, { paymentId: payment.id, refundId: refund.id, refundedTotalCents: intent.amountCents, at: ctx.clock.now() });
+    if (entry) await writeLedger(tx, [entry]);
     const row = await tx.payment.findUniqueOrThrow({ where: { id: payment.id }, select: { userId: true, subscriptionId: true, subscription: { select: { businessId: true } } } });
     await writeEvents(tx, { at: ctx.clock.now(), actor: eventActorOf(ctx.actor) }, [
       {
@@ -294,7 +305,10 @@ export async function chargeForPeriod(
   ctx: SettleContext,
   args: { subscriptionId: number; period: string; kind: OrderKind; idempotencyKey: string },
 ): Promise<ChargeOutcome> {
-  const sub = await ctx.db.subscription.findUnique({ where: { id: args.subscriptionId }, include: { ...subscriptionForBilling.include, addons: true } });
+  const sub = await ctx.db.subscription.findUnique({
+    where: { id: args.subscriptionId },
+    include: { ...subscriptionForBilling.include, addons: true, business: { select: { id: true, name: true } } },
+  });
   if (!sub) throw new NotFoundError("Subscription");
   const existing = await ctx.db.order.findUnique({
     where: { subscriptionId_period: { subscriptionId: sub.id, period: args.period } },
@@ -310,12 +324,14 @@ export async function chargeForPeriod(
     return free.outcome === "settled" ? { outcome: "paid", orderId: free.orderId } : { outcome: "refunded", reason: free.reason, message: refundedMessage(free.reason, 0) };
   }
 
+  // Routed by its period like every charge (refused before anything is charged when the business cannot take it).
+  const routing = await requireRouting(ctx.db, sub.business, args.period, sub.totalCents);
   const provider = providerFor(ctx);
   const customerId = await provider.ensureCustomer({ userId: sub.userId, email: sub.user.email, name: sub.user.name, existingId: sub.user.paymentCustomerId });
   if (customerId !== sub.user.paymentCustomerId) {
     await ctx.db.user.update({ where: { id: sub.userId }, data: { paymentCustomerId: customerId } });
   }
-  const metadata = { subscription_id: String(sub.id), period: args.period, kind: args.kind, business_id: String(sub.businessId) };
+  const routed = routedRequest(routing, { subscription_id: String(sub.id), period: args.period, kind: args.kind, business_id: String(sub.businessId) });
   const savedMethod =
     sub.providerPaymentMethodId ??
     (await ctx.db.paymentMethod.findFirst({
@@ -323,7 +339,7 @@ export async function chargeForPeriod(
       orderBy: { createdAt: "desc" },
       select: { providerPaymentMethodId: true },
     }))?.providerPaymentMethodId;
-  const charge = { customerId, amountCents: sub.totalCents, currency: "usd", idempotencyKey: args.idempotencyKey, metadata };
+  const charge = { customerId, amountCents: sub.totalCents, currency: "usd", idempotencyKey: args.idempotencyKey, ...routed };
   const intent = savedMethod
     ? await provider.chargeSavedCard({ ...charge, paymentMethodId: savedMethod })
     : await provider.createPaymentIntent({ ...charge, saveForFuture: true });

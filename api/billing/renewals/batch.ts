@@ -12,7 +12,7 @@ import { renewalInclude, type BillingContext, type DueList, type Renewal, type R
  * leases (records.ts). A batch costs the same number of statements for 5 memberships as for 500.
  */
 
-export const emptyReport = (): RenewalReport => ({ due: 0, charged: 0, skipped: 0, busy: 0, failed: 0, canceled: 0, waiting: 0, changesApplied: 0, errors: 0 });
+export const emptyReport = (): RenewalReport => ({ due: 0, charged: 0, skipped: 0, busy: 0, failed: 0, canceled: 0, waiting: 0, blocked: 0, changesApplied: 0, errors: 0 });
 
 /**
  * Renews the memberships this run has leased; returns what happened. Throws only before the batch's payments and

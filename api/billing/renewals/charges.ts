@@ -2,6 +2,8 @@ import { settleEach, type PaymentIntentInfo, type SavedCardCharge } from "../pro
 import { renewalKey } from "./attempts.ts";
 import type { BillingContext, Renewal, RenewalSubscription } from "./types.ts";
 import { providerFor } from "../service.ts";
+import { routedRequest } from "../routing.ts";
+import { chargeRouting, periodRoutings, type ChargeRouting } from "../../payouts/accounts.ts";
 
 /**
  * Charging a renewal batch: a provider customer and a card for each member, the saved cards charged in one
@@ -17,13 +19,28 @@ export type Charge =
   /** `intent` null: nothing to charge (fully discounted), the period is still delivered. */
   | { kind: "paid"; intent: PaymentIntentInfo | null }
   | { kind: "unpaid"; intent: PaymentIntentInfo; outcome: "requires_action" | "failed" }
-  | { kind: "error"; error: unknown };
+  | { kind: "error"; error: unknown }
+  /** Not attempted: the business cannot take charges for the period (api/payouts/routing.ts); left due. */
+  | { kind: "blocked" };
 
 /** Charges each renewal's period: saved cards in one provider batch, the rare rest one by one. */
 export async function chargeRenewals(ctx: BillingContext, renewals: Renewal[], period: string): Promise<Charge[]> {
   const provider = providerFor(ctx);
   const charges: Charge[] = renewals.map(() => ({ kind: "paid", intent: null }));
-  const billable = renewals.map((r, i) => ({ ...r, i })).filter((r) => r.sub.totalCents > 0);
+  // Where each business's charges of the period go: one read for the batch. A business that cannot take them
+  // (its account restricted) is not charged at all: no decline, no past due, tried again on the next run.
+  const routings = await periodRoutings(ctx.db, renewals.map((r) => r.sub.businessId), period);
+  const routingOf = (r: Renewal) => {
+    const routing = routings.get(r.sub.businessId);
+    return routing ? chargeRouting(routing, r.sub.totalCents) : ({ kind: "NOT_READY" } as const);
+  };
+  const billable: (Renewal & { i: number; routing: Exclude<ChargeRouting, { kind: "NOT_READY" }> })[] = [];
+  renewals.forEach((r, i) => {
+    if (r.sub.totalCents === 0) return;
+    const routing = routingOf(r);
+    if (routing.kind === "NOT_READY") charges[i] = { kind: "blocked" };
+    else billable.push({ ...r, i, routing });
+  });
 
   // A provider customer per member (checkout creates it; older memberships may lack one).
   const customerOf = new Map(billable.filter((r) => r.sub.user.paymentCustomerId).map((r) => [r.sub.userId, r.sub.user.paymentCustomerId!]));
@@ -53,7 +70,7 @@ export async function chargeRenewals(ctx: BillingContext, renewals: Renewal[], p
   }
 
   const saved: { i: number; request: SavedCardCharge }[] = [];
-  const onSession: { i: number; customerId: string; r: Renewal }[] = [];
+  const onSession: { i: number; customerId: string; r: (typeof billable)[number] }[] = [];
   for (const r of billable) {
     const customerId = customerOf.get(r.sub.userId);
     if (!customerId) {
@@ -73,7 +90,7 @@ export async function chargeRenewals(ctx: BillingContext, renewals: Renewal[], p
         amountCents: r.sub.totalCents,
         currency: "usd",
         idempotencyKey: renewalKey(r.sub.id, period, r.attempt),
-        metadata: metadataOf(r.sub, period),
+        ...routedRequest(r.routing, metadataOf(r.sub, period)),
       },
     });
   }
@@ -90,7 +107,7 @@ export async function chargeRenewals(ctx: BillingContext, renewals: Renewal[], p
       amountCents: r.sub.totalCents,
       currency: "usd",
       idempotencyKey: renewalKey(r.sub.id, period, r.attempt),
-      metadata: metadataOf(r.sub, period),
+      ...routedRequest(r.routing, metadataOf(r.sub, period)),
       saveForFuture: true,
     }),
   );

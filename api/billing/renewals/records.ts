@@ -5,7 +5,8 @@ import type { PaymentIntentInfo } from "../providers/provider.ts";
 import { MAX_ATTEMPTS, renewalKey } from "./attempts.ts";
 import type { Charge } from "./charges.ts";
 import type { BillingContext, Renewal, RenewalReport, RenewalSubscription } from "./types.ts";
-import { paymentStatusOf, periodOrder, providerFor } from "../service.ts";
+import { chargeFactsOf, paymentStatusOf, periodOrder, providerFor } from "../service.ts";
+import { chargeEntry, writeLedger } from "../../payouts/ledger.ts";
 import { refundUnmatched, settlePaidPeriod } from "../checkout/settlement.ts";
 
 /**
@@ -34,7 +35,8 @@ export async function recordRenewals(
     const c = charges[i];
     if (c.kind === "paid") paid.push({ sub: r.sub, intent: c.intent });
     else if (c.kind === "unpaid") unpaid.push({ r, intent: c.intent, outcome: c.outcome, last: r.attempt >= MAX_ATTEMPTS });
-    else errored.push({ r, error: c.error });
+    else if (c.kind === "error") errored.push({ r, error: c.error });
+    else tally.blocked++;
   });
   const keyOf = new Map(renewals.map((r) => [r.sub.id, renewalKey(r.sub.id, period, r.attempt)]));
   const payments = [...paid.flatMap((p) => (p.intent ? [{ sub: p.sub, intent: p.intent }] : [])), ...unpaid.map((u) => ({ sub: u.r.sub, intent: u.intent }))];
@@ -65,6 +67,8 @@ export async function recordRenewals(
             status: paymentStatusOf(intent),
             failureCode: intent.lastError?.code ?? null,
             failureMessage: intent.lastError?.message ?? null,
+            destination: intent.route?.destination ?? null,
+            applicationFeeCents: intent.route?.applicationFeeCents ?? 0,
           })),
           // Domain time (the injectable clock): retries are spaced by it.
           now,
@@ -83,6 +87,15 @@ export async function recordRenewals(
     }
     if (untouchedIds.length) await tx.subscription.updateMany({ where: { id: { in: untouchedIds } }, data: { renewalLeaseUntil: null } });
     const paymentOf = new Map(rows.map((p) => [p.subscription_id, p.id]));
+    // The business's books: each routed charge paid here (one recorded by another run already has its row).
+    await writeLedger(
+      tx,
+      paid.flatMap(({ sub, intent }) => {
+        const paymentId = paymentOf.get(sub.id);
+        const entry = intent && paymentId ? chargeEntry(chargeFactsOf(intent), { businessId: sub.businessId, paymentId, period, at: now }) : null;
+        return entry ? [entry] : [];
+      }),
+    );
     await writeEvents(tx, { at: now, actor: SYSTEM_ACTOR }, renewalEvents(period, paid, unpaid, orderOf, paymentOf));
     return { orderOf, paymentOf };
   });
@@ -218,6 +231,8 @@ interface PaymentRow {
   status: PaymentStatus;
   failureCode: string | null;
   failureMessage: string | null;
+  destination: string | null;
+  applicationFeeCents: number;
 }
 
 /** The charges' payments; one already recorded for its intent or key is kept (and not returned). */
@@ -225,15 +240,16 @@ function insertPayments(tx: Prisma.TransactionClient, payments: PaymentRow[], at
   const col = <T>(pick: (p: PaymentRow) => T) => payments.map(pick);
   return tx.$queryRaw<{ id: number; subscription_id: number }[]>`
     INSERT INTO payments (user_id, business_id, subscription_id, order_id, provider, provider_payment_id, idempotency_key, amount_cents, currency,
-                          status, failure_code, failure_message, created_at, updated_at)
+                          status, failure_code, failure_message, destination, application_fee_cents, created_at, updated_at)
     SELECT v.user_id, v.business_id, v.subscription_id, v.order_id, v.provider, v.provider_payment_id, v.idempotency_key, v.amount_cents, v.currency,
-           v.status::"PaymentStatus", v.failure_code, v.failure_message, ${at}::timestamp, ${at}::timestamp
+           v.status::"PaymentStatus", v.failure_code, v.failure_message, v.destination, v.application_fee_cents, ${at}::timestamp, ${at}::timestamp
       FROM unnest(${col((p) => p.userId)}::int[], ${col((p) => p.businessId)}::int[], ${col((p) => p.subscriptionId)}::int[], ${col((p) => p.orderId)}::int[],
                   ${col((p) => p.provider)}::text[], ${col((p) => p.providerPaymentId)}::text[], ${col((p) => p.idempotencyKey)}::text[],
                   ${col((p) => p.amountCents)}::int[], ${col((p) => p.currency)}::text[], ${col((p) => p.status)}::text[],
-                  ${col((p) => p.failureCode)}::text[], ${col((p) => p.failureMessage)}::text[])
+                  ${col((p) => p.failureCode)}::text[], ${col((p) => p.failureMessage)}::text[], ${col((p) => p.destination)}::text[],
+                  ${col((p) => p.applicationFeeCents)}::int[])
         AS v(user_id, business_id, subscription_id, order_id, provider, provider_payment_id, idempotency_key, amount_cents, currency,
-             status, failure_code, failure_message)
+             status, failure_code, failure_message, destination, application_fee_cents)
     ON CONFLICT DO NOTHING
     RETURNING id, subscription_id`;
 }

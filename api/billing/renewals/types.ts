@@ -32,6 +32,8 @@ export interface RenewalReport {
   canceled: number;
   /** Past due, next retry not yet scheduled. */
   waiting: number;
+  /** Not attempted: the business's payout account cannot take charges for the period (restricted); charged once it can. */
+  blocked: number;
   changesApplied: number;
   /** Not renewed because of an error (provider unreachable, database): left as they were, tried again next run. */
   errors: number;

@@ -11,6 +11,7 @@ import { UserSummary } from "./users.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import type { ServiceContext } from "../../context.ts";
 import * as businesses from "../../businesses/service.ts";
+import { takesCharges } from "../../payouts/accounts.ts";
 
 /** Spec §5's refusal or a next-month sign-up, today in the business's time zone (api/rules/dates.ts signupTerms). */
 function signupTermsOf(ctx: { clock: { now(): Date } }, b: { timeZone: string; page: { cutoffDay: number | null; billingDay: number; afterCutoff: "REFUSE" | "NEXT_MONTH" } | null }) {
@@ -87,6 +88,13 @@ builder.prismaNode("Business", {
         "(as CheckoutQuote.firstChargeDate will say).",
       select: { timeZone: true, page: { select: { cutoffDay: true, billingDay: true, afterCutoff: true } } },
       resolve: (b, _a, ctx) => isoDate(signupTermsOf(ctx, b).firstChargeDate),
+    }),
+    acceptingMembers: t.boolean({
+      description:
+        "The business can take a sign-up today: its page is set up, and its payouts can take the first charge (signupFirstPeriod). " +
+        "False: Checkout is off, and checkout, quote and restart are refused with payments_not_ready.",
+      select: { timeZone: true, page: { select: { id: true, cutoffDay: true, billingDay: true, afterCutoff: true } } },
+      resolve: (b, _a, ctx) => b.page !== null && takesCharges(ctx.db, b.id, signupTermsOf(ctx, b).firstPeriod),
     }),
     page: t.relation("page", { nullable: true }),
     nextBox: t.relation("nextBox", { nullable: true }),

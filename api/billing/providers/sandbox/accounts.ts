@@ -63,6 +63,14 @@ export async function newOnboardingLink(store: SandboxStore, now: Date, args: { 
   return { url: `${new URL(args.returnUrl).origin}/sandbox/connect/${id}`, expiresAt };
 }
 
+/** What the onboarding page shows: the account's business, and whether the link can still be used. */
+export async function describeLink(store: SandboxStore, now: Date, linkId: string): Promise<{ accountId: string; businessName: string; usable: boolean }> {
+  const link = await store.load<StoredLink>(linkId, "account_link");
+  if (!link) throw new SandboxCardError("resource_missing", "This onboarding link does not exist.");
+  const account = await loadAccount(store, link.accountId);
+  return { accountId: link.accountId, businessName: account.name, usable: !link.used && new Date(link.expiresAt) > now };
+}
+
 /**
  * The owner finishes the onboarding page: the link is spent, and the account takes charges and sends payouts, or
  * (`leaveRequirementsDue`) is left owing its bank account, restricted. Answers the account and where to return.

@@ -10,7 +10,7 @@ import type {
   SavedCardCharge,
   SetupIntentInfo,
 } from "../provider.ts";
-import { accountInfo, completeOnboarding, loadAccount, newAccount, newOnboardingLink } from "./accounts.ts";
+import { accountInfo, completeOnboarding, describeLink, loadAccount, newAccount, newOnboardingLink } from "./accounts.ts";
 import { readTestCard, SandboxCardError, type ReadCard, type SandboxCardInput, type StoredCard } from "./cards.ts";
 import {
   completeChallenge,
@@ -186,6 +186,11 @@ export class SandboxProvider implements PaymentProvider {
 
   async retrieveAccount(accountId: string): Promise<ConnectedAccountInfo> {
     return accountInfo(accountId, await loadAccount(this.store, accountId));
+  }
+
+  /** What the onboarding page shows (see accounts.ts). */
+  describeOnboardingLink(linkId: string): Promise<{ accountId: string; businessName: string; usable: boolean }> {
+    return describeLink(this.store, this.clock.now(), linkId);
   }
 
   /** The owner's visit to the onboarding page (what Stripe's hosted onboarding does): see accounts.ts. */

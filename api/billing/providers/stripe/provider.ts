@@ -74,7 +74,8 @@ function routeParams(route: ChargeRoute | undefined) {
   };
 }
 
-function accountInfo(a: Stripe.Account): ConnectedAccountInfo {
+/** A Stripe account (retrieved, or an `account.updated` event's object) as the provider boundary describes it. */
+export function connectedAccountInfo(a: Stripe.Account): ConnectedAccountInfo {
   const due = [...(a.requirements?.currently_due ?? []), ...(a.requirements?.past_due ?? [])];
   return {
     id: a.id,
@@ -230,7 +231,7 @@ export class StripeProvider implements PaymentProvider {
       },
       { idempotencyKey: args.idempotencyKey },
     );
-    return accountInfo(account);
+    return connectedAccountInfo(account);
   }
 
   async createOnboardingLink(args: { accountId: string; refreshUrl: string; returnUrl: string }): Promise<{ url: string; expiresAt: Date }> {
@@ -244,6 +245,6 @@ export class StripeProvider implements PaymentProvider {
   }
 
   async retrieveAccount(accountId: string): Promise<ConnectedAccountInfo> {
-    return accountInfo(await this.stripe.accounts.retrieve(accountId));
+    return connectedAccountInfo(await this.stripe.accounts.retrieve(accountId));
   }
 }
