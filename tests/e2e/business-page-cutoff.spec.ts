@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { gql } from "./admin-support.ts";
 import { CLOCK, pinClock } from "./member-support.ts";
-import { adminToken, runSuffix } from "./tenant-support.ts";
+import { adminToken, connectPayouts, runSuffix } from "./tenant-support.ts";
 import { checkLayout } from "./layout-support.ts";
 
 test.beforeEach(async ({ page }) => pinClock(page));
@@ -17,6 +17,7 @@ test("past the cutoff day the business page and checkout step 0 refuse before an
     input: { name: "Cutoff Dairy", slug },
   });
   const businessId = created.data.createBusiness.data.databaseId as number;
+  await connectPayouts(request, token, businessId);
   const saved = await gql(request, token, `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename ... on Error { message } } }`, {
     input: { businessId, content: { brand: { name: "Cutoff Dairy" }, subscriptionCutoffDay: 4, fulfillment: { pickup: true, pickupAddress: "4 Creamery Lane" } }, plans: [{ name: "Milk Box", pickupCents: 2100 }] },
   });

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { gql, loginAs } from "./admin-support.ts";
 import { CLOCK, pinClock, shot } from "./member-support.ts";
-import { adminToken, checkout, memberSession, runSuffix } from "./tenant-support.ts";
+import { adminToken, checkout, connectPayouts, memberSession, runSuffix } from "./tenant-support.ts";
 
 const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? "test-results/screenshots";
 const CAPACITY_MESSAGE = "Maximum members must be a whole number from 0 to 100,000 (leave it empty for no limit).";
@@ -15,6 +15,7 @@ test("an owner sets Maximum members in the page editor; the business page shows 
     input: { name: "Capacity Farm", slug },
   });
   const businessId = created.data.createBusiness.data.databaseId as number;
+  await connectPayouts(request, token, businessId);
   const saved = await gql(request, token, `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename ... on Error { message } } }`, {
     input: {
       businessId,
@@ -97,6 +98,7 @@ test("a member changes only the mode within their full plan; a mode full by its 
     input: { name: "Capacity Change Farm", slug },
   });
   const businessId = created.data.createBusiness.data.databaseId as number;
+  await connectPayouts(request, token, businessId);
   const content = { brand: { name: "Capacity Change Farm" }, fulfillment: { pickup: true, shipping: true, pickupPoints: ["Barn door"] } };
   const save = async (plan: Record<string, unknown>) => {
     const saved = await gql(request, token, `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename ... on Error { message } } }`, {

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { gql, loginAs } from "./admin-support.ts";
 import { login, pinClock } from "./member-support.ts";
-import { adminToken, memberSession, runSuffix } from "./tenant-support.ts";
+import { adminToken, connectPayouts, memberSession, runSuffix } from "./tenant-support.ts";
 
 /**
  * Boxes follow the member. A member changes the delivery address of a delivery membership on its card (the
@@ -43,6 +43,7 @@ async function business(request: APIRequestContext, token: string, name: string,
   await ok(request, token, "saveBusinessPage", `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename ... on SaveBusinessPageSuccess { data { __typename } } ... on Error { message } } }`, {
     input: { businessId: created.databaseId, content: { brand: { name }, fulfillment }, plans: [plan] },
   });
+  await connectPayouts(request, token, created.databaseId);
   const page = await gql(request, token, `query($slug: String!) { business(slug: $slug) { plans(first: 1) { edges { node { ref } } } } }`, { slug: created.slug });
   return { id: created.databaseId, slug: created.slug, name, planRef: page.data.business.plans.edges[0].node.ref };
 }

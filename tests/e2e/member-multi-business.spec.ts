@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { gql } from "./admin-support.ts";
 import { fillCard, login, pinClock } from "./member-support.ts";
-import { adminToken, checkout, memberSession, runSuffix, type OwnBusiness } from "./tenant-support.ts";
+import { adminToken, checkout, connectPayouts, memberSession, runSuffix, type OwnBusiness } from "./tenant-support.ts";
 
 /**
  * One login for every membership: a member signed in at business A manages the membership at B
@@ -24,6 +24,7 @@ async function business(request: APIRequestContext, token: string, name: string,
   });
   expect(created.data.createBusiness.__typename, JSON.stringify(created)).toBe("CreateBusinessSuccess");
   const { databaseId: id, slug } = created.data.createBusiness.data as { databaseId: number; slug: string };
+  await connectPayouts(request, token, id);
   name = `${name} ${suffix}`;
   const saved = await gql(request, token, `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename ... on Error { message } } }`, {
     input: { businessId: id, content: { brand: { name }, fulfillment: { pickup: true, pickupAddress: "1 Orchard Road" } }, plans },

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { pinClock, shot } from "./member-support.ts";
+import { connectPayouts } from "./tenant-support.ts";
 
 test.beforeEach(async ({ page }) => pinClock(page));
 
@@ -14,6 +15,7 @@ test("past the cutoff day the business page shows the refusal and offers no chec
   const slug = `late-bakery-${Date.now() % 100000}`;
   const created = await gql(`mutation { createBusiness(input:{name:"Late Bakery", slug:"${slug}"}) { ... on CreateBusinessSuccess { data { databaseId } } } }`, token);
   const businessId = created.createBusiness.data.databaseId as number;
+  await connectPayouts(request, token, businessId);
   const saved = await gql(
     `mutation { saveBusinessPage(input:{businessId:${businessId}, content:{brand:{name:"Late Bakery"}, subscriptionCutoffDay:2, fulfillment:{pickup:true, pickupAddress:"12 Main St"}}, plans:[{name:"Bread Box", pickupCents:1800}]}) { __typename } }`,
     token,

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { apiLogin, gql } from "./admin-support.ts";
 import { fillCard, login, pinClock } from "./member-support.ts";
-import { adminToken, checkout, memberSession, runSuffix, type OwnBusiness } from "./tenant-support.ts";
+import { adminToken, checkout, connectPayouts, memberSession, runSuffix, type OwnBusiness } from "./tenant-support.ts";
 
 /**
  * The amounts a member confirms are the server's: the restart dialog names today's charge and the next one (the
@@ -34,6 +34,7 @@ async function business(request: APIRequestContext, token: string, name: string,
   });
   expect(created.data.createBusiness.__typename, JSON.stringify(created)).toBe("CreateBusinessSuccess");
   const { databaseId: id, slug } = created.data.createBusiness.data as { databaseId: number; slug: string };
+  await connectPayouts(request, token, id);
   const fullName = `${name} ${suffix}`;
   const content = { brand: { name: fullName }, fulfillment: { pickup: true, pickupAddress: "1 Orchard Road" }, ...(taxPercent ? { tax: { enabled: true, ratePercent: taxPercent } } : {}) };
   const saved = await gql(request, token, `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename ... on Error { message } } }`, { input: { businessId: id, content, plans } });

@@ -6,7 +6,7 @@ import { apiLogin, gql, loginAs } from "./admin-support.ts";
 import { useOwnServer } from "./own-server.ts";
 import { checkLayout } from "./layout-support.ts";
 import { fillCard, pinClock } from "./member-support.ts";
-import { runSuffix } from "./tenant-support.ts";
+import { connectPayouts, runSuffix } from "./tenant-support.ts";
 
 // Past its cutoff day, a business whose page takes sign-ups for next month's box (afterCutoff NEXT_MONTH)
 // signs a visitor up today with the card saved and nothing charged; the first charge comes on the first month's
@@ -36,6 +36,7 @@ async function pastCutoffBusiness(request: APIRequestContext, token: string, nam
   });
   expect(created.data.createBusiness.__typename, JSON.stringify(created)).toBe("CreateBusinessSuccess");
   const businessId = created.data.createBusiness.data.databaseId as number;
+  await connectPayouts(request, token, businessId);
   const saved = await gql(request, token, `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename ... on Error { message } } }`, {
     input: {
       businessId,

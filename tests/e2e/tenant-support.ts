@@ -34,6 +34,27 @@ export interface OwnBusiness {
   planRef: string;
 }
 
+/**
+ * Connects a business's payouts in the sandbox as its owner would (the onboarding page submitted): a new business
+ * takes no members until then.
+ */
+export async function connectPayouts(request: APIRequestContext, token: string, businessId: number): Promise<void> {
+  const link = await ok<{ url: string }>(
+    request,
+    token,
+    "startPayoutOnboarding",
+    `mutation($input: StartPayoutOnboardingInput!) { startPayoutOnboarding(input: $input) { __typename ... on StartPayoutOnboardingSuccess { data { url } } ... on Error { message } } }`,
+    { input: { businessId } },
+  );
+  await ok(
+    request,
+    token,
+    "completeSandboxOnboarding",
+    `mutation($link: String!) { completeSandboxOnboarding(link: $link) { __typename ... on CompleteSandboxOnboardingSuccess { data } ... on Error { message } } }`,
+    { link: new URL(link.url).pathname.split("/").at(-1) },
+  );
+}
+
 /** A business with one pickup plan (no tax, default windows), named and slugged with the run suffix. */
 export async function createOwnBusiness(request: APIRequestContext, token: string, opts: { name: string; slug: string; planName: string; pickupCents: number }): Promise<OwnBusiness> {
   const created = await ok<{ databaseId: number; slug: string }>(
@@ -56,6 +77,7 @@ export async function createOwnBusiness(request: APIRequestContext, token: strin
       },
     },
   );
+  await connectPayouts(request, token, created.databaseId);
   const page = await gql(request, token, `query($slug: String!) { business(slug: $slug) { plans(first: 1) { edges { node { ref } } } } }`, { slug: created.slug });
   return { id: created.databaseId, slug: created.slug, name: opts.name, planRef: page.data.business.plans.edges[0].node.ref };
 }

@@ -1,6 +1,6 @@
 import type { RequestParameters } from "relay-runtime";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fetchGraphQL, GraphQLRequestError } from "./relayEnvironment.ts";
+import { fetchGraphQL, GraphQLRequestError, isNotFoundError } from "./relayEnvironment.ts";
 
 const operation = { id: null, name: "HomeRouteQuery", operationKind: "query", text: "query HomeRouteQuery { viewer { id } }", cacheID: "1", metadata: {} } as RequestParameters;
 
@@ -72,6 +72,19 @@ describe("fetchGraphQL", () => {
     expect((await failure()).message).toBe("GraphQL request failed with HTTP 200");
     answer(200, "not json");
     expect((await failure()).status).toBe(200);
+  });
+
+  it("keeps the errors' codes, which tell a missing object apart", async () => {
+    answer(200, { data: null, errors: [{ message: "Onboarding link not found", path: ["sandboxOnboardingLink"], extensions: { code: "NOT_FOUND", reason: "not_found" } }] });
+    const production = await failure();
+    expect(production.codes).toEqual(["NOT_FOUND"]);
+    expect(isNotFoundError(production)).toBe(true);
+    // Development answers carry the domain error's message without its code.
+    answer(200, { data: null, errors: [{ message: "Onboarding link not found", path: ["sandboxOnboardingLink"] }] });
+    expect(isNotFoundError(await failure())).toBe(true);
+    answer(200, { data: null, errors: [{ message: "Invalid link", extensions: { code: "VALIDATION" } }] });
+    expect(isNotFoundError(await failure())).toBe(false);
+    expect(isNotFoundError(new Error("Onboarding link not found"))).toBe(false);
   });
 
   it("fails when the server cannot be reached", async () => {

@@ -23,6 +23,8 @@ const ChangePasswordRoute = lazy(() => import("./admin/ChangePasswordRoute.tsx")
 const ApiTokensRoute = lazy(() => import("./admin/ApiTokensRoute.tsx"));
 const JobsRoute = lazy(() => import("./admin/JobsRoute.tsx"));
 const MailRoute = lazy(() => import("./admin/MailRoute.tsx"));
+const PayoutsRoute = lazy(() => import("./admin/PayoutsRoute.tsx"));
+const FeesRoute = lazy(() => import("./admin/FeesRoute.tsx"));
 
 /** The route's query, started by the router with the route's chunk (lib/routeQuery.ts). */
 function withQuery(query: RouteQuery["query"], variables: RouteQuery["variables"], fetchPolicy: RouteQuery["fetchPolicy"]): { handle: RouteData } {
@@ -33,21 +35,21 @@ const none = () => ({});
 const isAdmin = () => import("../features/admin/session.ts").then(({ readAdminSession }) => readAdminSession().isAdmin);
 const businessId = (p: Record<string, string | undefined>) => ({ id: Number(p.id) });
 
-/** Whether the sidebar offers a business's API Tokens (AdminLayoutRoute): asked for members, not administrators. */
-const apiTokensNav: RouteQuery = {
-  query: () => import("./admin/sharedQueries.ts").then((m) => ({ default: m.apiTokensNavGateQuery })),
+/** Whether the sidebar offers a business's API Tokens and Payouts (AdminLayoutRoute): asked for members, not administrators. */
+const businessNav: RouteQuery = {
+  query: () => import("./admin/sharedQueries.ts").then((m) => ({ default: m.businessNavGateQuery })),
   variables: (p) => (Number.isSafeInteger(Number(p.id)) ? isAdmin().then((admin) => (admin ? null : businessId(p))) : null),
 };
 
 /** The Fulfilment screen's month: the path's, else null (the server's month whose box is next). */
 const businessMonth = (p: Record<string, string | undefined>) => ({ id: Number(p.id), month: p.month ?? null });
 const fulfilmentQuery: { handle: RouteData } = {
-  handle: { query: [{ query: () => import("./admin/__generated__/FulfilmentRouteQuery.graphql.ts"), variables: businessMonth, fetchPolicy: "store-and-network" }, apiTokensNav] },
+  handle: { query: [{ query: () => import("./admin/__generated__/FulfilmentRouteQuery.graphql.ts"), variables: businessMonth, fetchPolicy: "store-and-network" }, businessNav] },
 };
 
 /** A business's page: its own query and, beside it, the sidebar's. */
 function withBusinessQuery(query: RouteQuery["query"], fetchPolicy: RouteQuery["fetchPolicy"]): { handle: RouteData } {
-  return { handle: { query: [{ query, variables: businessId, fetchPolicy }, apiTokensNav] } };
+  return { handle: { query: [{ query, variables: businessId, fetchPolicy }, businessNav] } };
 }
 
 /**
@@ -66,6 +68,16 @@ export const adminRoutes: RouteObject[] = [
       { path: "my", element: <MyBusinessesRoute />, ...withQuery(() => import("./admin/__generated__/MyBusinessesRouteQuery.graphql.ts"), none, "store-and-network") },
       { path: "page", element: <HomePageEditorRoute />, ...withQuery(() => import("./admin/__generated__/HomePageEditorRouteQuery.graphql.ts"), none, "network-only") },
       { path: "coupons", element: <CouponsRoute />, ...withQuery(() => import("./admin/__generated__/CouponsRouteQuery.graphql.ts"), none, "store-and-network") },
+      {
+        path: "fees",
+        element: <FeesRoute />,
+        handle: {
+          query: [
+            { query: () => import("./admin/__generated__/FeesRouteQuery.graphql.ts"), variables: none, fetchPolicy: "store-and-network" },
+            { query: () => import("./admin/sharedQueries.ts").then((m) => ({ default: m.businessFilterQuery })), variables: none, fetchPolicy: "store-or-network" },
+          ],
+        } satisfies RouteData,
+      },
       { path: "next-boxes", element: <NextBoxesRoute />, ...withQuery(() => import("./admin/__generated__/NextBoxesRouteQuery.graphql.ts"), none, "store-and-network") },
       { path: "users", element: <UsersRoute />, ...withQuery(() => import("./admin/__generated__/UsersRouteQuery.graphql.ts"), () => ({ search: null }), "store-and-network") },
       { path: "jobs", element: <JobsRoute />, ...withQuery(() => import("./admin/__generated__/JobsRouteQuery.graphql.ts"), none, "store-and-network") },
@@ -102,6 +114,7 @@ export const adminRoutes: RouteObject[] = [
       { path: "business/:id/memberships", element: <BusinessMembershipsRoute />, ...withBusinessQuery(() => import("./admin/__generated__/BusinessMembershipsRouteQuery.graphql.ts"), "store-and-network") },
       { path: "business/:id/fulfilment", element: <FulfilmentRoute />, ...fulfilmentQuery },
       { path: "business/:id/fulfilment/:month", element: <FulfilmentRoute />, ...fulfilmentQuery },
+      { path: "business/:id/payouts", element: <PayoutsRoute />, ...withBusinessQuery(() => import("./admin/__generated__/PayoutsRouteQuery.graphql.ts"), "store-and-network") },
       { path: "business/:id/api-tokens", element: <ApiTokensRoute />, ...withBusinessQuery(() => import("./admin/__generated__/ApiTokensRouteQuery.graphql.ts"), "store-and-network") },
       { path: "*", element: <Navigate to="/admin" replace /> },
     ],

@@ -14,6 +14,8 @@ const loadCheckout = () => import("./CheckoutRoute.tsx");
 const loadMembership = () => import("./MembershipRoute.tsx");
 const loadContact = () => import("./ContactRoute.tsx");
 const loadLegal = () => import("./LegalRoute.tsx");
+const loadSandboxOnboarding = () => import("./SandboxOnboardingRoute.tsx");
+const loadSandboxAccount = () => import("./SandboxAccountRoute.tsx");
 const HomeRoute = lazy(loadHome);
 const BusinessesRoute = lazy(loadBusinesses);
 const BusinessRoute = lazy(loadBusiness);
@@ -21,6 +23,8 @@ const CheckoutRoute = lazy(loadCheckout);
 const MembershipRoute = lazy(loadMembership);
 const ContactRoute = lazy(loadContact);
 const LegalRoute = lazy(loadLegal);
+const SandboxOnboardingRoute = lazy(loadSandboxOnboarding);
+const SandboxAccountRoute = lazy(loadSandboxAccount);
 const LegacyCheckoutRoute = lazy(() => import("./LegacyCheckoutRoute.tsx"));
 
 const tenantHost = currentTenantHost();
@@ -103,6 +107,16 @@ export const publicRoutes: RouteObject[] = [
       { path: "privacy-policy", element: <LegalRoute kind="privacy" />, handle: { chunk: loadLegal } satisfies RouteData },
       { path: "refund-policy", element: <LegalRoute kind="refund" />, handle: { chunk: loadLegal } satisfies RouteData },
       { path: "admin/login", element: <Navigate to="/membership" replace /> },
+      // The sandbox payment provider's stand-ins for the provider's hosted pages (no sign-in: whoever holds the link).
+      {
+        path: "sandbox/connect/:link",
+        element: <SandboxOnboardingRoute />,
+        handle: {
+          chunk: loadSandboxOnboarding,
+          query: { query: () => import("./__generated__/SandboxOnboardingRouteQuery.graphql.ts"), variables: (p) => ({ link: p.link ?? "" }), fetchPolicy: "network-only" },
+        } satisfies RouteData,
+      },
+      { path: "sandbox/connect/accounts/:accountId", element: <SandboxAccountRoute />, handle: { chunk: loadSandboxAccount } satisfies RouteData },
     ],
   },
 ];

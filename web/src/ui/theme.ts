@@ -1,6 +1,7 @@
 import { createSystem, defaultBaseConfig, defineConfig } from "@chakra-ui/react";
 import {
   accordionSlotRecipe,
+  alertSlotRecipe,
   animationStyles,
   avatarSlotRecipe,
   badgeRecipe,
@@ -66,6 +67,7 @@ const recipes = {
 
 const slotRecipes = {
   accordion: accordionSlotRecipe,
+  alert: alertSlotRecipe,
   avatar: avatarSlotRecipe,
   card: cardSlotRecipe,
   checkbox: checkboxSlotRecipe,

@@ -21,14 +21,15 @@ export const businessFilterQuery = graphql`
 `;
 
 /**
- * The business filter of the administrators' lists (Memberships, Sent mail): "All businesses" (value "") or one
- * of theirs (its databaseId), from `businessFilterQuery`.
+ * The business filter of the administrators' lists (Memberships, Sent mail) and their business picker (Fees):
+ * "All businesses" (value "", or what `allLabel` calls it) or one of theirs (its databaseId), from
+ * `businessFilterQuery`.
  */
-export function BusinessFilter({ businesses, value, onChange, width }: { businesses: BusinessFilterQuery$data; value: string; onChange: (value: string) => void; width: string }) {
+export function BusinessFilter({ businesses, value, onChange, width, allLabel = "All businesses" }: { businesses: BusinessFilterQuery$data; value: string; onChange: (value: string) => void; width: string; allLabel?: string }) {
   return (
     <NativeSelect.Root width={{ md: width }}>
       <NativeSelect.Field aria-label="Business" value={value} onChange={(e) => onChange(e.currentTarget.value)}>
-        <option value="">All businesses</option>
+        <option value="">{allLabel}</option>
         {businesses.myBusinesses.edges.map(({ node }) => (
           <option key={node.databaseId} value={node.databaseId}>
             {node.name}

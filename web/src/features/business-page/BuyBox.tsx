@@ -13,6 +13,8 @@ import { FormError } from "../../ui/FormError.tsx";
 const BuyBoxFragment = graphql`
   fragment BuyBoxFragment_business on Business {
     slug
+    name
+    acceptingMembers
     checkoutClosedMessage
     signupStartsNextMonth
     signupFirstPeriod
@@ -83,8 +85,10 @@ export function BuyBox({ business, preview, checkoutPath, chooser }: Props) {
   }
 
   // Spec §5/§8: past the cutoff day the server refuses new memberships; say so before anyone registers (the
-  // editor's preview too: it shows the page as visitors see it today).
-  const closedMessage = data.checkoutClosedMessage;
+  // editor's preview too: it shows the page as visitors see it today). A business whose payouts cannot take a
+  // first charge yet takes no sign-up at all (the server refuses them with payments_not_ready): that says so first.
+  const notAccepting = !data.acceptingMembers;
+  const closedMessage = notAccepting ? `${data.name} isn't taking new members yet.` : data.checkoutClosedMessage;
   // Past the cutoff at a page that takes them, a sign-up is for next month's box (the card is saved today).
   const nextMonth = !closedMessage && data.signupStartsNextMonth ? data.signupFirstPeriod : null;
 
@@ -118,7 +122,7 @@ export function BuyBox({ business, preview, checkoutPath, chooser }: Props) {
                 {box.pointMissing}
               </Text>
             )}
-            {closedMessage && (
+            {closedMessage && !notAccepting && (
               <Text fontSize="sm" color={box.mutedColor}>
                 New memberships open again next month.
               </Text>

@@ -43,6 +43,7 @@ const business = {
   id: "QnVzaW5lc3M6MQ==",
   slug: "farm",
   name: "Farm",
+  acceptingMembers: true,
   checkoutClosedMessage: null,
   signupStartsNextMonth: false,
   signupFirstPeriod: "2026-03",
@@ -198,6 +199,15 @@ describe("MembershipBuilder: past the cutoff (spec §8)", () => {
     expect((await screen.findByTestId("cutoff-notice")).textContent).toBe(message);
     expect(screen.queryByTestId("next-month-notice")).toBeNull();
     expect(screen.getByRole<HTMLButtonElement>("button", { name: "Checkout" }).disabled).toBe(true);
+  });
+});
+
+describe("MembershipBuilder: a business not taking members yet", () => {
+  it("says so where the closed message appears and disables Checkout", async () => {
+    renderWith(environment({ business: { ...business, acceptingMembers: false } }), <Page />);
+    expect((await screen.findByTestId("cutoff-notice")).textContent).toBe("Farm isn't taking new members yet.");
+    expect(screen.getByRole<HTMLButtonElement>("button", { name: "Checkout" }).disabled).toBe(true);
+    expect(screen.queryByText("New memberships open again next month.")).toBeNull();
   });
 });
 

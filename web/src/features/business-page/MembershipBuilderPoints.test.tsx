@@ -38,6 +38,7 @@ const business = {
   id: "QnVzaW5lc3M6MQ==",
   slug: "farm",
   name: "Farm",
+  acceptingMembers: true,
   checkoutClosedMessage: null,
   signupStartsNextMonth: false,
   signupFirstPeriod: "2026-03",

@@ -1,7 +1,7 @@
 import { Suspense, useState, type ReactNode } from "react";
 import { Outlet, useLocation, useMatch, useNavigate } from "react-router";
 import { AdminGuard } from "../../features/admin/AdminGuard.tsx";
-import { ApiTokensNavGate } from "../../features/admin/api-tokens/ApiTokensNavGate.tsx";
+import { BusinessNavGate, type GatedBusinessEntry } from "../../features/admin/BusinessNavGate.tsx";
 import { MailNavGate } from "../../features/admin/mail/MailNavGate.tsx";
 import { clearStoredSession, readAdminSession } from "../../features/admin/session.ts";
 import { AdminShell, type AdminNavSection } from "../../ui/admin/AdminShell.tsx";
@@ -20,6 +20,7 @@ function navSections(isAdmin: boolean, businessId: string | undefined): AdminNav
         { to: "/admin/next-boxes", label: "Next Boxes" },
         { to: "/admin/page", label: "Home Page" },
         { to: "/admin/coupons", label: "Coupons" },
+        { to: "/admin/fees", label: "Fees" },
         { to: "/admin/users", label: "Users" },
         { to: "/admin/jobs", label: "Jobs" },
         { to: "/admin/mail", label: "Sent mail" },
@@ -28,6 +29,15 @@ function navSections(isAdmin: boolean, businessId: string | undefined): AdminNav
   }
   if (businessId) {
     const base = `/admin/business/${businessId}`;
+    // Administrators always may; others when the server says so (owners).
+    const gate = (entry: GatedBusinessEntry) =>
+      isAdmin
+        ? undefined
+        : (link: ReactNode) => (
+            <BusinessNavGate businessId={Number(businessId)} entry={entry}>
+              {link}
+            </BusinessNavGate>
+          );
     sections.push({
       title: "This business",
       items: [
@@ -36,8 +46,8 @@ function navSections(isAdmin: boolean, businessId: string | undefined): AdminNav
         { to: `${base}/next-box`, label: "Next Box" },
         { to: `${base}/memberships`, label: "Memberships" },
         { to: `${base}/fulfilment`, label: "Fulfilment" },
-        // Administrators always may; others when the server says so (owners).
-        { to: `${base}/api-tokens`, label: "API Tokens", gate: isAdmin ? undefined : (entry) => <ApiTokensNavGate businessId={Number(businessId)}>{entry}</ApiTokensNavGate> },
+        { to: `${base}/payouts`, label: "Payouts", gate: gate("payouts") },
+        { to: `${base}/api-tokens`, label: "API Tokens", gate: gate("apiTokens") },
       ],
     });
   }

@@ -71,11 +71,12 @@ describe("previewResponse: the live page's query response for an unsaved draft",
     });
   });
 
-  it("keeps the server's facts of the saved business: its name, members, cutoff notice and sold-out plans", () => {
+  it("keeps the server's facts of the saved business: its name, members, sign-ups, cutoff notice and sold-out plans", () => {
     const facts = factsKey({
       id: "QnVzaW5lc3M6MQ==",
       name: "Green Acres Farm",
       memberCount: 12,
+      acceptingMembers: false,
       checkoutClosedMessage: "The last day to subscribe for this month has passed.",
       signupStartsNextMonth: false,
       signupFirstPeriod: "2026-03",
@@ -83,11 +84,11 @@ describe("previewResponse: the live page's query response for an unsaved draft",
       plans: { edges: [{ node: { ref: "item_1", soldOut: false, soldOutModes: ["DELIVERY"] } }] },
     });
     const { business } = previewResponse("green", draft(), facts, NOW);
-    expect(business).toMatchObject({ id: "QnVzaW5lc3M6MQ==", slug: "green", name: "Green Acres Farm", memberCount: 12, checkoutClosedMessage: "The last day to subscribe for this month has passed." });
+    expect(business).toMatchObject({ id: "QnVzaW5lc3M6MQ==", slug: "green", name: "Green Acres Farm", memberCount: 12, acceptingMembers: false, checkoutClosedMessage: "The last day to subscribe for this month has passed." });
     expect(business?.plans.edges[0].node.soldOutModes).toEqual(["DELIVERY"]);
   });
 
   it("stands in for a business the server does not have (the home page's preview tenant)", () => {
-    expect(previewResponse("preview", draft(), null, NOW).business).toMatchObject({ name: "Green Acres", memberCount: 0, checkoutClosedMessage: null, signupStartsNextMonth: false, signupFirstPeriod: "2026-03", signupFirstChargeDate: "2026-03-05" });
+    expect(previewResponse("preview", draft(), null, NOW).business).toMatchObject({ name: "Green Acres", memberCount: 0, acceptingMembers: true, checkoutClosedMessage: null, signupStartsNextMonth: false, signupFirstPeriod: "2026-03", signupFirstChargeDate: "2026-03-05" });
   });
 });

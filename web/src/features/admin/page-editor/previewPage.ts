@@ -13,6 +13,7 @@ const previewFactsFragment = graphql`
     id
     name
     memberCount
+    acceptingMembers
     checkoutClosedMessage
     signupStartsNextMonth
     signupFirstPeriod
@@ -83,6 +84,8 @@ export function previewResponse(slug: string, draft: PageDraft, factsKey: previe
       // The business card's fallbacks come from the page: with the page's own logo and description they never show.
       logoUrl: content.brand.logoUrl,
       description: null,
+      // The home page's preview tenant is no business: its page takes sign-ups as a ready business's would.
+      acceptingMembers: facts?.acceptingMembers ?? true,
       checkoutClosedMessage: facts?.checkoutClosedMessage ?? null,
       signupStartsNextMonth: facts?.signupStartsNextMonth ?? false,
       signupFirstPeriod: facts?.signupFirstPeriod ?? period,
