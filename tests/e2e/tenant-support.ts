@@ -55,8 +55,15 @@ export async function connectPayouts(request: APIRequestContext, token: string, 
   );
 }
 
-/** A business with one pickup plan (no tax, default windows), named and slugged with the run suffix. */
-export async function createOwnBusiness(request: APIRequestContext, token: string, opts: { name: string; slug: string; planName: string; pickupCents: number }): Promise<OwnBusiness> {
+/**
+ * A business with one pickup plan (no tax, default windows), named and slugged with the run suffix, its payouts
+ * connected in the sandbox unless `connect` is false (then it takes no members).
+ */
+export async function createOwnBusiness(
+  request: APIRequestContext,
+  token: string,
+  opts: { name: string; slug: string; planName: string; pickupCents: number; connect?: boolean },
+): Promise<OwnBusiness> {
   const created = await ok<{ databaseId: number; slug: string }>(
     request,
     token,
@@ -77,7 +84,7 @@ export async function createOwnBusiness(request: APIRequestContext, token: strin
       },
     },
   );
-  await connectPayouts(request, token, created.databaseId);
+  if (opts.connect !== false) await connectPayouts(request, token, created.databaseId);
   const page = await gql(request, token, `query($slug: String!) { business(slug: $slug) { plans(first: 1) { edges { node { ref } } } } }`, { slug: created.slug });
   return { id: created.databaseId, slug: created.slug, name: opts.name, planRef: page.data.business.plans.edges[0].node.ref };
 }
