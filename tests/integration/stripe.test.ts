@@ -75,6 +75,13 @@ describe("stripe provider", () => {
     expect(sub.status).toBe("ACTIVE");
     expect(sub.orders).toHaveLength(1);
     expect(sub.providerPaymentMethodId).toBe("pm_card_visa");
+    // A destination charge to the roaster's account with both fees ($22.00: 5 % = 110, 2.9 % + 30¢ = 94), in its books.
+    const account = await t.db.prisma.paymentAccount.findUniqueOrThrow({ where: { businessId: sub.businessId } });
+    const created = stripe.requests.find((r) => r.method === "POST" && r.path === "/v1/payment_intents" && r.body.metadata?.subscription_id === String(sub.id));
+    expect(created?.body).toMatchObject({ transfer_data: { destination: account.accountId }, application_fee_amount: "204", metadata: { platform_fee_cents: "110", processing_fee_cents: "94" } });
+    expect(await t.db.prisma.ledgerEntry.findMany({ where: { providerId: paymentIntentId }, select: { kind: true, grossCents: true, platformFeeCents: true, processingFeeCents: true, netCents: true } })).toEqual([
+      { kind: "CHARGE", grossCents: 2200, platformFeeCents: 110, processingFeeCents: 94, netCents: 1996 },
+    ]);
 
     const redelivered = await deliver(succeeded);
     expect(redelivered.json()).toEqual({ received: true, result: "duplicate" });
