@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoData } from "../../prisma/seed-data.ts";
+import { providerFor } from "../../api/billing/service.ts";
 import { addMonths, localDate, yearMonthOf } from "../../api/shared/calendar.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories } from "../support/factories.ts";
@@ -64,6 +65,25 @@ describe.each(SEASONS)("demo data seeded in $name", ({ now, outOfSeason }) => {
       } else {
         expect(m.fulfillmentPoint).toBe("");
       }
+    }
+  });
+
+  it("connects every demo business from its first demo month, its paid history in its books with the default fees", async () => {
+    const businesses = await t.db.prisma.business.findMany({ include: { paymentAccount: true, payments: { include: { order: true, ledgerEntries: true } } } });
+    for (const b of businesses) {
+      expect(b.paymentAccount, b.slug).toMatchObject({ provider: "sandbox", status: "ENABLED", chargesEnabled: true, payoutsEnabled: true });
+      const periods = b.payments.map((p) => p.order!.period).sort();
+      expect(b.connectFromPeriod, b.slug).toBe(periods[0]);
+      for (const p of b.payments) {
+        expect(p.destination).toBe(b.paymentAccount!.accountId);
+        expect(p.ledgerEntries).toHaveLength(1);
+        const [e] = p.ledgerEntries;
+        expect(e).toMatchObject({ kind: "CHARGE", grossCents: p.amountCents, period: p.order!.period });
+        expect(e.platformFeeCents + e.processingFeeCents).toBe(p.applicationFeeCents);
+        expect(e.grossCents).toBe(e.platformFeeCents + e.processingFeeCents + e.netCents);
+      }
+      // The sandbox knows the account as enabled (what the Payouts page's refresh reads).
+      expect(await providerFor({ db: t.db.prisma, clock: t.clock, config: t.config }).retrieveAccount(b.paymentAccount!.accountId)).toMatchObject({ chargesEnabled: true, payoutsEnabled: true });
     }
   });
 
