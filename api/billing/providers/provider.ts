@@ -58,6 +58,79 @@ export interface ConnectedAccountInfo {
   requirementsDue: string[];
 }
 
+/** A connected account's money at the provider, in USD cents. */
+export interface AccountBalance {
+  /** What a payout may take now. Below zero when refunds reversed more than the account held. */
+  availableCents: number;
+  /** Charges' transfers not yet available (the provider's hold, two days in the sandbox). */
+  pendingCents: number;
+}
+
+/** Where a payout is (Stripe's statuses): `pending` → `in_transit` → `paid`, or `failed` (the money goes back) or `canceled`. */
+export type PayoutStatus = "pending" | "in_transit" | "paid" | "failed" | "canceled";
+
+/** A payout from a connected account to its bank account. */
+export interface PayoutInfo {
+  id: string;
+  amountCents: number;
+  status: PayoutStatus;
+  /** The day the bank is expected to have it (YYYY-MM-DD, UTC). */
+  arrivalDate: string;
+  /** Why it failed (Stripe's payout failure codes, e.g. "no_account"); null unless failed. */
+  failureCode: string | null;
+  failureMessage: string | null;
+  createdAt: Date;
+}
+
+/** A page of a list, newest first: `hasMore` says another page follows (ask with `after` = the last item's id). */
+export interface PageRequest {
+  /** The id of the last item of the previous page. */
+  after?: string;
+  /** At most this many (1 to 100, default 100). */
+  limit?: number;
+}
+
+/**
+ * What moved a balance (Stripe's balance transaction types). On the platform's account a destination charge is
+ * `charge` (+amount, the provider's fee), `transfer` (−amount, to the business's account) and `application_fee`
+ * (+the application fee, taken back from it): the platform keeps application fee − provider fee. A refund is
+ * `refund` (−amount), and when it reverses the transfer also `transfer_reversal` (+amount) and
+ * `application_fee_refund` (−the application fee in proportion). Other types may appear (Stripe's list grows).
+ */
+type BalanceTransactionType =
+  | "charge"
+  | "refund"
+  | "application_fee"
+  | "application_fee_refund"
+  | "transfer"
+  | "transfer_reversal"
+  | "payout"
+  | "adjustment"
+  // Any other of Stripe's types (payment, payment_refund, payout_failure, …), the known ones still suggested.
+  | (string & {});
+
+/** One movement of the platform's balance, in USD cents. */
+export interface BalanceTransactionInfo {
+  id: string;
+  type: BalanceTransactionType;
+  /** Signed: money in is positive. */
+  amountCents: number;
+  /** The provider's fee on it (a charge's processing fee), positive. */
+  feeCents: number;
+  /** amountCents − feeCents. */
+  netCents: number;
+  /**
+   * What it came from. For a `charge`, the payment intent's id (what payments.provider_payment_id holds), not the
+   * charge's; for a `refund`, the refund's id (what the provider's refund call answered); for every other type, the
+   * provider's object of that type (transfer tr_…, transfer reversal trr_…, application fee fee_…, fee refund fr_…,
+   * payout po_…).
+   */
+  source: string;
+  /** When it is (or was) available to pay out. */
+  availableOn: Date;
+  createdAt: Date;
+}
+
 export interface SetupIntentInfo {
   id: string;
   clientSecret: string;
@@ -142,7 +215,19 @@ export interface PaymentProvider {
   /** Where the owner sees the account's payouts and bank details. */
   createDashboardLink(accountId: string): Promise<{ url: string }>;
   retrieveAccount(accountId: string): Promise<ConnectedAccountInfo>;
+  /** A connected account's balance (USD): available to pay out, and still pending. */
+  retrieveBalance(accountId: string): Promise<AccountBalance>;
+  /** A connected account's payouts, newest first. */
+  listPayouts(accountId: string, opts?: PageRequest): Promise<{ payouts: PayoutInfo[]; hasMore: boolean }>;
+  /** The platform's balance transactions created in [from, to), newest first. */
+  listBalanceTransactions(opts: { from: Date; to: Date } & PageRequest): Promise<{ transactions: BalanceTransactionInfo[]; hasMore: boolean }>;
 }
+
+/** A page's size as both providers take it: 1 to 100, 100 when not given (Stripe's bounds). */
+export const pageLimit = (limit: number | undefined): number => Math.min(100, Math.max(1, Math.floor(limit ?? 100)));
+
+/** A day as YYYY-MM-DD (UTC). */
+export const isoDay = (at: Date): string => at.toISOString().slice(0, 10);
 
 /**
  * Runs `fn` over `items` with at most `concurrency` calls in flight; one settled result per item, in order (a

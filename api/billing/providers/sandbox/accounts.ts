@@ -14,11 +14,19 @@ const ONBOARDING_REQUIREMENTS = ["business_profile.url", "external_account", "re
 /** How long an onboarding link may be used (Stripe's account links last a few minutes). */
 const ONBOARDING_LINK_MS = 5 * 60_000;
 
+/** The bank account a new sandbox account pays out to (Stripe's test number whose payouts arrive). */
+const DEFAULT_BANK_ACCOUNT = "000123456789";
+
 interface StoredAccount extends Omit<ConnectedAccountInfo, "id"> {
   businessId: number;
   name: string;
   email: string | null;
+  /** Where its payouts go (a Stripe test bank account number); accounts stored before payouts have none: the default. */
+  bankAccountNumber?: string;
 }
+
+/** The bank account number the account's payouts go to. */
+export const bankAccountOf = (a: StoredAccount): string => a.bankAccountNumber ?? DEFAULT_BANK_ACCOUNT;
 
 interface StoredLink {
   accountId: string;
@@ -45,6 +53,7 @@ export function newAccount(args: { businessId: number; name: string; email?: str
     chargesEnabled: false,
     payoutsEnabled: false,
     requirementsDue: [...ONBOARDING_REQUIREMENTS],
+    bankAccountNumber: DEFAULT_BANK_ACCOUNT,
   };
 }
 
@@ -73,21 +82,24 @@ export async function describeLink(store: SandboxStore, now: Date, linkId: strin
 
 /**
  * The owner finishes the onboarding page: the link is spent, and the account takes charges and sends payouts, or
- * (`leaveRequirementsDue`) is left owing its bank account, restricted. Answers the account and where to return.
+ * (`leaveRequirementsDue`) is left owing its bank account, restricted. `bankAccount` is the bank account number
+ * its payouts go to (Stripe's test numbers: 000123456789 arrives, 000111111116 fails with `no_account`, see
+ * balances.ts); without it the account keeps the one it has. Answers the account and where to return.
  */
 export async function completeOnboarding(
   store: SandboxStore,
   now: Date,
   linkId: string,
-  opts: { leaveRequirementsDue?: boolean } = {},
+  opts: { leaveRequirementsDue?: boolean; bankAccount?: string } = {},
 ): Promise<{ account: ConnectedAccountInfo; returnUrl: string }> {
+  if (opts.bankAccount !== undefined && !/^\d{4,17}$/.test(opts.bankAccount)) throw new SandboxCardError("invalid_bank_account", "A bank account number is 4 to 17 digits.");
   const link = await store.load<StoredLink>(linkId, "account_link");
   if (!link) throw new SandboxCardError("resource_missing", "This onboarding link does not exist.");
   if (link.used || new Date(link.expiresAt) <= now) throw new SandboxCardError("account_link_expired", "This onboarding link has expired. Start again from the Payouts page.");
   const account = await loadAccount(store, link.accountId);
   const next: StoredAccount = opts.leaveRequirementsDue
     ? { ...account, detailsSubmitted: true, chargesEnabled: false, payoutsEnabled: false, requirementsDue: ["external_account"] }
-    : { ...account, detailsSubmitted: true, chargesEnabled: true, payoutsEnabled: true, requirementsDue: [] };
+    : { ...account, detailsSubmitted: true, chargesEnabled: true, payoutsEnabled: true, requirementsDue: [], bankAccountNumber: opts.bankAccount ?? bankAccountOf(account) };
   await store.save(linkId, "account_link", { ...link, used: true } satisfies StoredLink);
   await store.save(link.accountId, "account", next);
   return { account: accountInfo(link.accountId, next), returnUrl: link.returnUrl };

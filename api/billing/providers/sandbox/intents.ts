@@ -17,6 +17,8 @@ export interface StoredIntent extends Omit<PaymentIntentInfo, "id"> {
   /** Card waiting for a 3-D Secure challenge. */
   pendingCard?: ReadCard;
   refundedCents?: number;
+  /** When it succeeded (ISO, on the domain clock): the charge's time in the balance (balances.ts). */
+  succeededAt?: string;
 }
 
 const clientSecretOf = (id: string) => `${id}_secret_${randomBytes(12).toString("base64url")}`;
@@ -59,7 +61,7 @@ export function newSetupIntent(id: string, customerId: string): StoredIntent {
 }
 
 /** An off-session charge of a saved card, as Stripe answers it for that test card. */
-export function savedCardIntent(id: string, args: SavedCardCharge, card: StoredCard | null): StoredIntent {
+export function savedCardIntent(id: string, args: SavedCardCharge, card: StoredCard | null, now: Date): StoredIntent {
   let status: IntentStatus = "succeeded";
   let lastError: ProviderError | null = null;
   if (!card || card.customerId !== args.customerId) {
@@ -85,6 +87,7 @@ export function savedCardIntent(id: string, args: SavedCardCharge, card: StoredC
     saveForFuture: false,
     route: args.route ?? null,
     ...(status === "requires_action" && card ? { pendingCard: { ...card } } : {}),
+    ...(status === "succeeded" ? { succeededAt: now.toISOString() } : {}),
   };
 }
 
@@ -136,7 +139,7 @@ export async function confirmPayment(store: SandboxStore, clock: Clock, clientSe
     next = { ...intent, status: "requires_action", lastError: null, pendingCard: card };
   } else if (card.behavior === "succeed" || card.behavior === "decline_after_attach") {
     const pm = await attachCard(store, intent.saveForFuture ? intent.customerId : null, card);
-    next = { ...intent, status: "succeeded", lastError: null, paymentMethodId: pm };
+    next = { ...intent, status: "succeeded", lastError: null, paymentMethodId: pm, succeededAt: clock.now().toISOString() };
   } else {
     next = { ...intent, status: "requires_payment_method", lastError: DECLINES[card.behavior] ?? DECLINES.decline };
   }
@@ -145,13 +148,13 @@ export async function confirmPayment(store: SandboxStore, clock: Clock, clientSe
 }
 
 /** The simulated 3-D Secure challenge: the customer completes or fails it. */
-export async function completeChallenge(store: SandboxStore, clientSecret: string, outcome: "complete" | "fail"): Promise<PaymentIntentInfo> {
+export async function completeChallenge(store: SandboxStore, clock: Clock, clientSecret: string, outcome: "complete" | "fail"): Promise<PaymentIntentInfo> {
   const { id, intent } = await intentOfSecret(store, clientSecret, "payment_intent");
   if (intent.status !== "requires_action" || !intent.pendingCard) return intentInfo(id, intent);
   let next: StoredIntent;
   if (outcome === "complete") {
     const pm = intent.paymentMethodId ?? (await attachCard(store, intent.saveForFuture ? intent.customerId : null, intent.pendingCard));
-    next = { ...intent, status: "succeeded", lastError: null, paymentMethodId: pm, pendingCard: undefined };
+    next = { ...intent, status: "succeeded", lastError: null, paymentMethodId: pm, pendingCard: undefined, succeededAt: clock.now().toISOString() };
   } else {
     next = {
       ...intent,

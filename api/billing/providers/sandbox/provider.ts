@@ -1,16 +1,21 @@
 import type { PrismaClient } from "../../../db.ts";
 import type { Clock } from "../../../shared/clock.ts";
 import type {
+  AccountBalance,
+  BalanceTransactionInfo,
   CardSummary,
   ConnectedAccountInfo,
   PaymentIntentInfo,
   PaymentIntentRequest,
+  PageRequest,
   PaymentProvider,
+  PayoutInfo,
   RefundRequest,
   SavedCardCharge,
   SetupIntentInfo,
 } from "../provider.ts";
 import { accountInfo, completeOnboarding, describeLink, loadAccount, newAccount, newOnboardingLink } from "./accounts.ts";
+import { createPayout, listBalanceTransactions, listPayouts, retrieveBalance, settlePayouts } from "./balances.ts";
 import { readTestCard, SandboxCardError, type ReadCard, type SandboxCardInput, type StoredCard } from "./cards.ts";
 import {
   completeChallenge,
@@ -35,10 +40,12 @@ export class SandboxProvider implements PaymentProvider {
   readonly name = "sandbox" as const;
 
   private readonly store: SandboxStore;
+  private readonly db: PrismaClient;
   private readonly clock: Clock;
 
   constructor(db: PrismaClient, clock: Clock) {
     this.store = new SandboxStore(db, clock);
+    this.db = db;
     this.clock = clock;
   }
 
@@ -80,7 +87,7 @@ export class SandboxProvider implements PaymentProvider {
       async (db) => {
         const card = await this.store.load<StoredCard>(args.paymentMethodId, "payment_method", db);
         const id = rid("pi");
-        const intent = savedCardIntent(id, args, card);
+        const intent = savedCardIntent(id, args, card, this.clock.now());
         await this.store.save(id, "payment_intent", intent, db);
         return { id, value: intentInfo(id, intent) };
       },
@@ -97,13 +104,14 @@ export class SandboxProvider implements PaymentProvider {
   async chargeSavedCards(requests: SavedCardCharge[]): Promise<PromiseSettledResult<PaymentIntentInfo>[]> {
     if (requests.length === 0) return [];
     const cards = await this.store.loadMany<StoredCard>([...new Set(requests.map((r) => r.paymentMethodId))], "payment_method");
+    const now = this.clock.now();
     // One planned intent per distinct key: a key repeated within the batch answers with the same intent.
     const planned = new Map<string, KeyedObject & { data: StoredIntent }>();
     for (const r of requests) {
       if (planned.has(r.idempotencyKey)) continue;
       const id = rid("pi");
       const { idempotencyKey, ...params } = r;
-      planned.set(idempotencyKey, { key: `charge:${idempotencyKey}`, params, id, data: savedCardIntent(id, r, cards.get(r.paymentMethodId) ?? null) });
+      planned.set(idempotencyKey, { key: `charge:${idempotencyKey}`, params, id, data: savedCardIntent(id, r, cards.get(r.paymentMethodId) ?? null, now) });
     }
     const fresh = await this.store.createOnce("payment_intent", [...planned.values()]);
     return Promise.allSettled(
@@ -152,7 +160,8 @@ export class SandboxProvider implements PaymentProvider {
         if (args.amountCents <= 0 || refunded > intent.amountCents) throw new SandboxCardError("amount_too_large", "Refund exceeds the amount paid.");
         await this.store.save(args.paymentIntentId, "payment_intent", { ...intent, refundedCents: refunded }, db);
         const id = rid("re");
-        await this.store.save(id, "refund", { paymentIntentId: args.paymentIntentId, amountCents: args.amountCents, reverseTransfer: args.reverseTransfer ?? false }, db);
+        const refund = { paymentIntentId: args.paymentIntentId, amountCents: args.amountCents, reverseTransfer: args.reverseTransfer ?? false, createdAt: this.clock.now().toISOString() };
+        await this.store.save(id, "refund", refund, db);
         return { id, value: { id, status: "succeeded" } };
       },
       async (id) => ({ id, status: "succeeded" }),
@@ -188,14 +197,49 @@ export class SandboxProvider implements PaymentProvider {
     return accountInfo(accountId, await loadAccount(this.store, accountId));
   }
 
+  /** Derived from the account's charges, refunds and payouts on the domain clock (balances.ts). */
+  retrieveBalance(accountId: string): Promise<AccountBalance> {
+    return retrieveBalance(this.store, this.db, accountId, this.clock.now());
+  }
+
+  listPayouts(accountId: string, opts: PageRequest = {}): Promise<{ payouts: PayoutInfo[]; hasMore: boolean }> {
+    return listPayouts(this.store, this.db, accountId, opts);
+  }
+
+  /** Derived in one statement from the intents, refunds and payouts (balances.ts), with a simulated Stripe fee. */
+  listBalanceTransactions(opts: { from: Date; to: Date } & PageRequest): Promise<{ transactions: BalanceTransactionInfo[]; hasMore: boolean }> {
+    return listBalanceTransactions(this.db, opts);
+  }
+
   /** What the onboarding page shows (see accounts.ts). */
   describeOnboardingLink(linkId: string): Promise<{ accountId: string; businessName: string; usable: boolean }> {
     return describeLink(this.store, this.clock.now(), linkId);
   }
 
-  /** The owner's visit to the onboarding page (what Stripe's hosted onboarding does): see accounts.ts. */
-  completeOnboarding(linkId: string, opts: { leaveRequirementsDue?: boolean } = {}): Promise<{ account: ConnectedAccountInfo; returnUrl: string }> {
+  /**
+   * The owner's visit to the onboarding page (what Stripe's hosted onboarding does), with the bank account number
+   * its payouts go to (`bankAccount`, a Stripe test number): see accounts.ts.
+   */
+  completeOnboarding(linkId: string, opts: { leaveRequirementsDue?: boolean; bankAccount?: string } = {}): Promise<{ account: ConnectedAccountInfo; returnUrl: string }> {
     return completeOnboarding(this.store, this.clock.now(), linkId, opts);
+  }
+
+  // ---- payouts (what Stripe's payout schedule and the banks do) -------------------------------------------
+
+  /**
+   * A payout from the account's available balance (at `at`, by default now on the domain clock) to its bank
+   * account, in transit for two days; refused above what is available (`balance_insufficient`). See balances.ts.
+   */
+  createSandboxPayout(accountId: string, amountCents: number, opts: { at?: Date } = {}): Promise<PayoutInfo> {
+    return createPayout(this.store, this.db, accountId, amountCents, opts.at ?? this.clock.now());
+  }
+
+  /**
+   * The banks' answer to every payout whose arrival has come by `now`: paid, or failed (Stripe's failing test bank
+   * numbers, e.g. 000111111116: `no_account`) with the amount back in the balance. Answers what it settled.
+   */
+  settlePayouts(now: Date = this.clock.now()): Promise<{ accountId: string; payout: PayoutInfo }[]> {
+    return settlePayouts(this.db, now);
   }
 
   // ---- the client-side steps (what Stripe.js does in the browser) ----------------------------------------
@@ -212,7 +256,7 @@ export class SandboxProvider implements PaymentProvider {
 
   /** The simulated 3-D Secure challenge: the customer completes or fails it. */
   completeChallenge(clientSecret: string, outcome: "complete" | "fail"): Promise<PaymentIntentInfo> {
-    return completeChallenge(this.store, clientSecret, outcome);
+    return completeChallenge(this.store, this.clock, clientSecret, outcome);
   }
 
   /** stripe.confirmCardSetup: save a card for the customer without charging it. */

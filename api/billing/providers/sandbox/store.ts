@@ -9,7 +9,8 @@ import { SandboxCardError } from "./cards.ts";
 /**
  * Where the sandbox keeps its Stripe-shaped objects (the sandbox_objects table), and its idempotency keys: a key
  * is claimed with a lease before its work runs, so one key's work is done once, across server processes and
- * crashes. Every statement on sandbox_objects is here; what the objects mean is intents.ts's.
+ * crashes. Every statement on sandbox_objects is here, save the balances' and payouts' reads and settlement
+ * (balances.ts, which derives them from the objects); what the objects mean is intents.ts's.
  */
 
 /**

@@ -1,18 +1,23 @@
 import Stripe from "stripe";
 import type {
+  AccountBalance,
+  BalanceTransactionInfo,
   CardSummary,
   ChargeRoute,
   ConnectedAccountInfo,
   IntentStatus,
   PaymentIntentInfo,
   PaymentIntentRequest,
+  PageRequest,
   PaymentProvider,
+  PayoutInfo,
+  PayoutStatus,
   ProviderError,
   RefundRequest,
   SavedCardCharge,
   SetupIntentInfo,
 } from "../provider.ts";
-import { IdempotencyKeyReused, settleEach } from "../provider.ts";
+import { IdempotencyKeyReused, isoDay, pageLimit, settleEach } from "../provider.ts";
 
 /**
  * The Stripe provider: PaymentIntents for charges (on-session at checkout, off-session for renewals), SetupIntents
@@ -83,6 +88,50 @@ export function connectedAccountInfo(a: Stripe.Account): ConnectedAccountInfo {
     chargesEnabled: a.charges_enabled ?? false,
     payoutsEnabled: a.payouts_enabled ?? false,
     requirementsDue: [...new Set(due)],
+  };
+}
+
+/**
+ * When a connected account's balance is paid out: every Monday, what has been available for two days (Stripe's
+ * `settings.payouts.schedule`, set when the account is created).
+ */
+const PAYOUT_SCHEDULE = { interval: "weekly", weekly_anchor: "monday", delay_days: 2 } as const;
+
+const dateOf = (unixSeconds: number) => new Date(unixSeconds * 1000);
+
+/** The USD part of a balance's funds (one entry per currency). */
+const usdCents = (funds: Stripe.Balance.Available[] | Stripe.Balance.Pending[]) => funds.filter((f) => f.currency === "usd").reduce((sum, f) => sum + f.amount, 0);
+
+function payoutInfo(p: Stripe.Payout): PayoutInfo {
+  return {
+    id: p.id,
+    amountCents: p.amount,
+    status: p.status as PayoutStatus,
+    arrivalDate: isoDay(dateOf(p.arrival_date)),
+    failureCode: p.failure_code ?? null,
+    failureMessage: p.failure_message ?? null,
+    createdAt: dateOf(p.created),
+  };
+}
+
+/** A balance transaction's source as the boundary names it: a charge by its payment intent, anything else by its own id. */
+function sourceOf(source: Stripe.BalanceTransaction["source"]): string {
+  if (source == null) return "";
+  if (typeof source === "string") return source;
+  if (source.object === "charge") return idOf(source.payment_intent) ?? source.id;
+  return source.id;
+}
+
+function balanceTransactionInfo(t: Stripe.BalanceTransaction): BalanceTransactionInfo {
+  return {
+    id: t.id,
+    type: t.type,
+    amountCents: t.amount,
+    feeCents: t.fee,
+    netCents: t.net,
+    source: sourceOf(t.source),
+    availableOn: dateOf(t.available_on),
+    createdAt: dateOf(t.created),
   };
 }
 
@@ -218,7 +267,8 @@ export class StripeProvider implements PaymentProvider {
 
   /**
    * An Express-style account by controller properties: the platform collects the fees and bears the losses (it
-   * stays merchant of record), and the business has Stripe's Express Dashboard for its payouts.
+   * stays merchant of record), and the business has Stripe's Express Dashboard for its payouts, paid weekly
+   * (PAYOUT_SCHEDULE).
    */
   async createConnectedAccount(args: { businessId: number; name: string; email?: string | null; idempotencyKey: string }): Promise<ConnectedAccountInfo> {
     const account = await this.stripe.accounts.create(
@@ -226,6 +276,7 @@ export class StripeProvider implements PaymentProvider {
         controller: { fees: { payer: "application" }, losses: { payments: "application" }, stripe_dashboard: { type: "express" } },
         capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
         business_profile: { name: args.name },
+        settings: { payouts: { schedule: PAYOUT_SCHEDULE } },
         ...(args.email ? { email: args.email } : {}),
         metadata: { business_id: String(args.businessId) },
       },
@@ -246,5 +297,33 @@ export class StripeProvider implements PaymentProvider {
 
   async retrieveAccount(accountId: string): Promise<ConnectedAccountInfo> {
     return connectedAccountInfo(await this.stripe.accounts.retrieve(accountId));
+  }
+
+  async retrieveBalance(accountId: string): Promise<AccountBalance> {
+    const balance = await this.stripe.balance.retrieve({}, { stripeAccount: accountId });
+    return { availableCents: usdCents(balance.available), pendingCents: usdCents(balance.pending) };
+  }
+
+  async listPayouts(accountId: string, opts: PageRequest = {}): Promise<{ payouts: PayoutInfo[]; hasMore: boolean }> {
+    const page = await this.stripe.payouts.list(
+      { limit: pageLimit(opts.limit), ...(opts.after ? { starting_after: opts.after } : {}) },
+      { stripeAccount: accountId },
+    );
+    return { payouts: page.data.map(payoutInfo), hasMore: page.has_more };
+  }
+
+  /**
+   * The platform's own balance transactions (no Stripe-Account), their sources expanded so that a charge is
+   * named by its payment intent. Stripe counts `created` in whole seconds: [from, to) becomes
+   * gte ⌈from⌉, lt ⌈to⌉.
+   */
+  async listBalanceTransactions(opts: { from: Date; to: Date } & PageRequest): Promise<{ transactions: BalanceTransactionInfo[]; hasMore: boolean }> {
+    const page = await this.stripe.balanceTransactions.list({
+      created: { gte: Math.ceil(opts.from.getTime() / 1000), lt: Math.ceil(opts.to.getTime() / 1000) },
+      limit: pageLimit(opts.limit),
+      ...(opts.after ? { starting_after: opts.after } : {}),
+      expand: ["data.source"],
+    });
+    return { transactions: page.data.map(balanceTransactionInfo), hasMore: page.has_more };
   }
 }
