@@ -14,6 +14,7 @@ import { membershipRoutes } from "./memberships.ts";
 import { metricsRoutes } from "./metrics.ts";
 import { pageRoutes } from "./pages.ts";
 import { profileRoutes } from "./profile.ts";
+import { statementRoutes } from "./statements.ts";
 import { userRoutes } from "./users.ts";
 import { openApiDocument } from "./openapi.ts";
 import { createRouter, declaredRoutes, type AnySpec, type Router } from "./router.ts";
@@ -31,6 +32,7 @@ const ROUTE_FILES: ((r: Router) => void)[] = [
   checkoutRoutes,
   membershipRoutes,
   fulfilmentRoutes,
+  statementRoutes,
   metricsRoutes,
   userRoutes,
   couponRoutes,

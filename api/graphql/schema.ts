@@ -18,6 +18,7 @@ import "./types/jobs.ts";
 import "./types/mail.ts";
 import "./types/packing.ts";
 import "./types/payouts.ts";
+import "./types/statements.ts";
 
 export const schema = builder.toSchema({ sortSchema: false });
 // Every Node type has a read rule for node(id:)/nodes(ids:), or the server does not start.

@@ -192,6 +192,16 @@ describe("metrics and memberships", () => {
     expect((await call("GET", `/api/admin/businesses/${s.farm.id}/fulfilment/2026-04/packing.csv`, { token: s.memberToken })).status).toBe(403);
   });
 
+  it("GET /api/admin/businesses/{id}/statements/{month}.csv: a month's statement as a CSV download", async () => {
+    const res = await call("GET", `/api/admin/businesses/${s.farm.id}/statements/2026-04.csv`, { token: s.ownerToken });
+    expect(res.status).toBe(200);
+    expect(res.headers["content-disposition"]).toBe('attachment; filename="statement-farm-2026-04.csv"');
+    expect((res.body as string).split("\r\n")[0]).toBe("date,member,membership_id,period,kind,provider_id,gross,platform_fee,processing_fee,net");
+    expect((await call("GET", `/api/admin/businesses/${s.farm.id}/statements/2026-13.csv`, { token: s.ownerToken })).status).toBe(400);
+    expect((await call("GET", `/api/admin/businesses/${s.farm.id}/statements/2026-04.csv`, { token: s.memberToken })).status).toBe(403);
+    expect((await call("GET", "/api/admin/businesses/999999/statements/2026-04.csv", { token: s.adminToken })).status).toBe(404);
+  });
+
   it("POST /api/admin/subscriptions/{subscriptionId}/cancel: mode now; again 409; member 403", async () => {
     const u = await s.f.user({ username: "leaver" });
     const sub = await s.f.subscription({ user: u, business: s.farm, plan: s.plan });

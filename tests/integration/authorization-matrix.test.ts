@@ -210,6 +210,16 @@ const OPERATIONS: Operation[] = [
     allowed: MANAGE_A,
     run: (a) => query(a, `{ business(slug: "alpha") { payoutAccount { status } feeRates { platformBps } } }`, (d) => d.business?.payoutAccount && d.business.feeRates),
   },
+  {
+    name: "business A statement",
+    allowed: MANAGE_A,
+    run: (a) =>
+      query(
+        a,
+        `{ business(slug: "alpha") { statement(month: "2026-03") { month grossCents netCents entryCount entries(first: 5) { edges { node { kind grossCents } } } } } }`,
+        (d) => d.business?.statement,
+      ),
+  },
   // ---- platform reads ------------------------------------------------------------------------------------
   { name: "feeSchedules", allowed: ADMIN, run: (a) => query(a, `{ feeSchedules { effectivePeriod } }`, (d) => d.feeSchedules) },
   { name: "adminMetrics", allowed: ADMIN, run: (a) => query(a, `{ adminMetrics { totals { subscriptionsAll } } }`, (d) => d.adminMetrics) },

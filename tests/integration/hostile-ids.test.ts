@@ -42,6 +42,8 @@ const HOSTILE_CURSORS: [string, string][] = [
   ["packing key with NUL", Buffer.from(`PackingBox:${JSON.stringify(["PICKUP", "1 Barn Rd", "a\u0000b", 1])}`).toString("base64url")],
   ["packing key past the range", Buffer.from(`PackingBox:${JSON.stringify(["PICKUP", "1 Barn Rd", "Mara", 2147483648])}`).toString("base64url")],
   ["packing key JSON {}", Buffer.from("PackingBox:{}").toString("base64url")],
+  ["statement key past the range", Buffer.from(`StatementEntry:${JSON.stringify([1774990800000, 2147483648])}`).toString("base64url")],
+  ["statement key of a fraction", Buffer.from(`StatementEntry:${JSON.stringify([1774990800000.5, 1])}`).toString("base64url")],
 ];
 
 const lines: Record<string, any>[] = [];
@@ -266,6 +268,7 @@ const REACH: Record<string, () => [string, string]> = {
   Query: () => ["", ""],
   Business: () => ['business(slug: "farm") {', "}"],
   FulfilmentCycle: () => ['business(slug: "farm") { fulfilment(month: "2026-04") {', "} }"],
+  PayoutStatement: () => ['business(slug: "farm") { statement(month: "2026-04") {', "} }"],
   Membership: () => [`node(id: "${gid("Membership", subscriptionId)}") { ... on Membership {`, "} }"],
   User: () => ["viewer {", "}"],
 };

@@ -41,7 +41,7 @@ const FeeRatesRef = builder.objectRef<FeeRates>("FeeRates").implement({
 
 const currentPeriod = (ctx: { clock: { now(): Date } }, timeZone: string) => yearMonthOf(localDate(ctx.clock.now(), timeZone));
 
-const LedgerKindEnum = builder.enumType(LedgerKind, { name: "LedgerKind" });
+export const LedgerKindEnum = builder.enumType(LedgerKind, { name: "LedgerKind" });
 
 const LedgerEntry = builder.prismaObject("LedgerEntry", {
   description: "The business's books: one routed charge or refund, written once; gross = platform fee + processing fee + net (a refund's are negative).",
@@ -83,6 +83,11 @@ builder.prismaObjectFields("Business", (t) => ({
     authScopes: (b) => ({ business: { id: b.id, permission: "managePayouts" } }),
     select: { connectFromPeriod: true },
     resolve: (b) => b.connectFromPeriod,
+  }),
+  currentPeriod: t.string({
+    description: "This month (YYYY-MM) in the business's time zone, on the server's clock: the month a statement opens on.",
+    select: { timeZone: true },
+    resolve: (b, _a, ctx) => currentPeriod(ctx, b.timeZone),
   }),
   feeRates: t.field({
     type: FeeRatesRef,

@@ -7,8 +7,8 @@ import { EmptyMessage } from "../../ui/StatusStates.tsx";
 import type { PayoutsRouteQuery } from "./__generated__/PayoutsRouteQuery.graphql.ts";
 
 /**
- * /admin/business/:id/payouts: the business's payout account and fees (owners and administrators). Staff who may
- * not manage payouts see the business without them, and are told so.
+ * /admin/business/:id/payouts: the business's payout account, fees and monthly statement (owners and
+ * administrators). Staff who may not manage payouts see the business without them, and are told so.
  */
 export default function PayoutsRoute() {
   const id = Number(useParams().id);
@@ -31,7 +31,7 @@ export default function PayoutsRoute() {
     return <EmptyMessage title="Owners only" description="Only the business's owners and administrators can manage its payouts." />;
   }
   return (
-    <AdminPage title="Payouts" description={`${business.name} · where members' payments are paid out, and the fees the platform keeps.`}>
+    <AdminPage title="Payouts" description={`${business.name} · where members' payments are paid out, the fees the platform keeps, and each month's statement.`}>
       <PayoutsPanel business={business} />
     </AdminPage>
   );

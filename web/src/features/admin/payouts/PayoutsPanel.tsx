@@ -7,6 +7,7 @@ import { InlineAlert } from "../../../ui/InlineAlert.tsx";
 import { feesSentence } from "../fees/rates.ts";
 import { resultError } from "../mutationResult.ts";
 import { PayoutAccountSection } from "./PayoutAccountSection.tsx";
+import { StatementPanel } from "./StatementPanel.tsx";
 import type { PayoutsPanelFragment_business$key } from "./__generated__/PayoutsPanelFragment_business.graphql.ts";
 import type { PayoutsPanelRefetchQuery } from "./__generated__/PayoutsPanelRefetchQuery.graphql.ts";
 import type { PayoutsPanelRefreshMutation } from "./__generated__/PayoutsPanelRefreshMutation.graphql.ts";
@@ -16,9 +17,9 @@ const RETURN_PARAM = "onboarding";
 const RETURN_VALUES = new Set(["return", "refresh"]);
 
 /**
- * A business's payouts: its payout account and the fees in force. Back from the provider's onboarding page
- * (?onboarding=return, or =refresh when its link had expired) it asks the server once to read the account from the
- * provider, drops the parameter (a reload asks nothing), and shows the state the server then reports.
+ * A business's payouts: its payout account, the fees in force and its monthly statement. Back from the provider's
+ * onboarding page (?onboarding=return, or =refresh when its link had expired) it asks the server once to read the
+ * account from the provider, drops the parameter (a reload asks nothing), and shows the state the server then reports.
  */
 export function PayoutsPanel({ business: key }: { business: PayoutsPanelFragment_business$key }) {
   const [data, refetch] = useRefetchableFragment<PayoutsPanelRefetchQuery, PayoutsPanelFragment_business$key>(
@@ -32,6 +33,7 @@ export function PayoutsPanel({ business: key }: { business: PayoutsPanelFragment
           processingCents
         }
         ...PayoutAccountSectionFragment_business
+        ...StatementPanelFragment_business
       }
     `,
     key,
@@ -94,6 +96,7 @@ export function PayoutsPanel({ business: key }: { business: PayoutsPanelFragment
           </Text>
         </Panel>
       )}
+      <StatementPanel business={data} />
     </Stack>
   );
 }

@@ -21,8 +21,49 @@ const business = (payoutAccount: Account, connectFromPeriod: string | null = nul
   databaseId: 1,
   viewerCanManagePayouts: true,
   connectFromPeriod,
+  currentPeriod: "2026-04",
   payoutAccount,
   feeRates: FEES,
+});
+
+type Entry = { databaseId: number; date: string; memberName: string | null; period: string; kind: "CHARGE" | "REFUND"; grossCents: number; platformFeeCents: number; processingFeeCents: number; netCents: number };
+
+const charge = (databaseId: number, date: string, memberName: string | null, grossCents: number): Entry => ({
+  databaseId,
+  date,
+  memberName,
+  period: date.slice(0, 7),
+  kind: "CHARGE",
+  grossCents,
+  platformFeeCents: 145,
+  processingFeeCents: 114,
+  netCents: grossCents - 259,
+});
+
+/** Business.statement(month) as the server answers it: the totals, and a page of entries. */
+function statement(month: string, entries: Entry[], hasNextPage = false) {
+  const sum = (k: "platformFeeCents" | "processingFeeCents" | "netCents") => entries.reduce((s, e) => s + e[k], 0);
+  return {
+    adminBusiness: {
+      __typename: "Business",
+      id: BUSINESS_ID,
+      statement: {
+        month,
+        timeZone: "America/New_York",
+        grossCents: entries.filter((e) => e.kind === "CHARGE").reduce((s, e) => s + e.grossCents, 0),
+        refundsCents: entries.filter((e) => e.kind === "REFUND").reduce((s, e) => s + e.grossCents, 0),
+        platformFeeCents: sum("platformFeeCents"),
+        processingFeeCents: sum("processingFeeCents"),
+        netCents: sum("netCents"),
+        entries: entryPage(entries, hasNextPage),
+      },
+    },
+  };
+}
+
+const entryPage = (entries: Entry[], hasNextPage: boolean) => ({
+  edges: entries.map((e) => ({ cursor: `c${e.databaseId}`, node: { __typename: "StatementEntry", ...e } })),
+  pageInfo: { endCursor: entries.length ? `c${entries.at(-1)!.databaseId}` : null, hasNextPage },
 });
 
 /** A server answering each operation by name with what the test gives it, recording what was asked. */
@@ -31,7 +72,8 @@ function server(answers: Record<string, (variables: Variables) => unknown>) {
   const network = Network.create((request: RequestParameters, variables: Variables) =>
     Observable.create<GraphQLResponse>((sink) => {
       calls.push({ name: request.name, variables });
-      const answer = answers[request.name];
+      // Every page shows this month's statement: an empty one unless the test gives it.
+      const answer = answers[request.name] ?? (request.name === "StatementPanelQuery" ? (v: Variables) => statement(String(v.month), []) : undefined);
       if (!answer) return sink.error(new Error(`Unexpected ${request.name}`));
       sink.next({ data: answer(variables) } as GraphQLResponse);
       sink.complete();
@@ -39,6 +81,9 @@ function server(answers: Record<string, (variables: Variables) => unknown>) {
   );
   return { environment: new Environment({ network, store: new Store(new RecordSource()) }), calls };
 }
+
+/** The page's requests but the statement's (StatementPanel reads its month on its own). */
+const accountCalls = (calls: { name: string; variables: Variables }[]) => calls.filter((c) => !c.name.startsWith("Statement"));
 
 function Where() {
   const location = useLocation();
@@ -139,8 +184,8 @@ describe("Payouts page", () => {
     show(s.environment, "/admin/business/1/payouts?onboarding=return");
     await screen.findByText("Members' payments go to your own account from January 2027");
     expect(status()).toBe("Enabled");
-    expect(s.calls.map((c) => c.name)).toEqual(["PayoutsRouteQuery", "PayoutsPanelRefreshMutation", "PayoutsPanelRefetchQuery"]);
-    expect(s.calls[1].variables).toEqual({ input: { businessId: "1" } });
+    expect(accountCalls(s.calls).map((c) => c.name)).toEqual(["PayoutsRouteQuery", "PayoutsPanelRefreshMutation", "PayoutsPanelRefetchQuery"]);
+    expect(accountCalls(s.calls)[1].variables).toEqual({ input: { businessId: "1" } });
     expect(screen.getByTestId("location").textContent).toBe("/admin/business/1/payouts");
   });
 
@@ -152,7 +197,52 @@ describe("Payouts page", () => {
     show(s.environment, "/admin/business/1/payouts?onboarding=refresh");
     expect((await screen.findByRole("alert")).textContent).toContain("Payout account not found");
     expect(status()).toBe("Not connected");
-    expect(s.calls.map((c) => c.name)).toEqual(["PayoutsRouteQuery", "PayoutsPanelRefreshMutation"]);
+    expect(accountCalls(s.calls).map((c) => c.name)).toEqual(["PayoutsRouteQuery", "PayoutsPanelRefreshMutation"]);
+  });
+
+  it("the statement: this month's totals and entries, Load more, another month, the CSV with the bearer token", async () => {
+    const s = server({
+      PayoutsRouteQuery: () => ({ adminBusiness: business({ status: "ENABLED", requirementsDue: [] }, "2026-01") }),
+      StatementPanelQuery: (v) =>
+        v.month === "2026-04" ? statement("2026-04", [charge(7, "2026-04-01", "Bo Diddley", 2900), charge(9, "2026-04-03", "Cy Young", 4550)], true) : statement(String(v.month), []),
+      StatementEntriesPaginationQuery: () => ({
+        adminBusiness: {
+          __typename: "Business",
+          id: BUSINESS_ID,
+          statement: { month: "2026-04", entries: entryPage([{ ...charge(12, "2026-04-02", null, -2900), period: "2026-03", kind: "REFUND", platformFeeCents: -145, processingFeeCents: -114, netCents: -2641 }], false) },
+        },
+      }),
+    });
+    show(s.environment);
+    const totals = await screen.findByTestId("statement-totals");
+    expect(s.calls.find((c) => c.name === "StatementPanelQuery")?.variables).toEqual({ id: 1, month: "2026-04" });
+    expect(within(totals).getAllByText(/\$/).map((v) => v.parentElement?.textContent)).toEqual(["Gross$74.50", "Refunds$0.00", "Platform fee$2.90", "Processing fee$2.28", "Net$69.32"]);
+    const rows = () => within(screen.getByTestId("statement-entries")).getAllByRole("row").slice(1).map((r) => within(r).getAllByRole("cell").map((c) => c.textContent));
+    expect(rows()).toEqual([
+      ["Apr 1, 2026", "Bo Diddley", "Apr 2026", "Charge", "$29.00", "$2.59", "$26.41"],
+      ["Apr 3, 2026", "Cy Young", "Apr 2026", "Charge", "$45.50", "$2.59", "$42.91"],
+    ]);
+    await act(async () => fireEvent.click(button("Load more")));
+    expect(s.calls.at(-1)).toEqual({ name: "StatementEntriesPaginationQuery", variables: { id: 1, month: "2026-04", count: 50, cursor: "c9" } });
+    expect(rows()[2]).toEqual(["Apr 2, 2026", "Payment removed", "Mar 2026", "Refund", "-$29.00", "-$2.59", "-$26.41"]);
+    expect(button("Next month").disabled).toBe(true);
+
+    await act(async () => fireEvent.change(screen.getByLabelText("Statement month"), { target: { value: "2026-03" } }));
+    expect(await screen.findByText("No charges or refunds in March 2026.")).toBeTruthy();
+    expect(s.calls.at(-1)).toEqual({ name: "StatementPanelQuery", variables: { id: 1, month: "2026-03" } });
+
+    localStorage.setItem("auth_token", "owner-token");
+    const fetch = vi.fn(async () => new Response("date,member\r\n", { headers: { "content-disposition": 'attachment; filename="statement-farm-2026-03.csv"' } }));
+    vi.stubGlobal("fetch", fetch);
+    URL.createObjectURL = vi.fn(() => "blob:statement");
+    URL.revokeObjectURL = vi.fn();
+    const saved = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => undefined);
+    await act(async () => fireEvent.click(button("Download CSV")));
+    expect(fetch).toHaveBeenCalledWith("/api/admin/businesses/1/statements/2026-03.csv", { credentials: "include", headers: { Authorization: "Bearer owner-token" } });
+    expect(saved).toHaveBeenCalledOnce();
+    expect((saved.mock.contexts[0] as HTMLAnchorElement).download).toBe("statement-farm-2026-03.csv");
+    saved.mockRestore();
+    localStorage.removeItem("auth_token");
   });
 
   it("finds no business for a viewer who may not manage its payouts (the server answers none)", async () => {
