@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { gql, loginAs, screenshots } from "./admin-support.ts";
-import { adminToken, runSuffix } from "./tenant-support.ts";
+import { adminToken, connectPayouts, runSuffix } from "./tenant-support.ts";
 
 // The editor's Preview renders the live page's own components from the unsaved draft, and the editor's
 // panels have a sticky index (a 'Jump to' select on a phone).
@@ -14,6 +14,7 @@ async function createBusiness(request: APIRequestContext, token: string, baseURL
     input: { name: "Parity Orchard", slug },
   });
   const businessId = created.data.createBusiness.data.databaseId as number;
+  await connectPayouts(request, token, businessId);
   const saved = await gql(request, token, `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename ... on Error { message } } }`, {
     input: {
       businessId,

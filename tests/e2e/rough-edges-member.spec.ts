@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { apiLogin, gql, loginAs } from "./admin-support.ts";
 import { login, pinClock } from "./member-support.ts";
-import { adminToken, memberSession, runSuffix } from "./tenant-support.ts";
+import { adminToken, connectPayouts, memberSession, runSuffix } from "./tenant-support.ts";
 
 /**
  * Small fixes on the member's side: each portal card names its own windows and support line; a
@@ -72,6 +72,7 @@ async function createThemedBusiness(request: APIRequestContext, token: string) {
   });
   expect(created.data.createBusiness.__typename, JSON.stringify(created)).toBe("CreateBusinessSuccess");
   const { databaseId: id, slug } = created.data.createBusiness.data;
+  await connectPayouts(request, token, id);
   const saved = await gql(request, token, `mutation($input: SaveBusinessPageInput!) { saveBusinessPage(input: $input) { __typename ... on Error { message } } }`, {
     input: {
       businessId: id,
