@@ -11,6 +11,8 @@ import { renewalSchedule, renewalsJob } from "../api/jobs/renewals-job.ts";
 import { FULFILMENT_FREEZE_QUEUE, fulfilmentFreezeJob, fulfilmentFreezeSchedule } from "../api/jobs/packing-job.ts";
 import { MAIL_DISPATCH_QUEUE, mailJobs, mailSchedules } from "../api/jobs/mail-jobs.ts";
 import { queueDueWork } from "../api/jobs/due-work.ts";
+import { reconcileJob, reconcileSchedule } from "../api/jobs/reconcile-job.ts";
+import { payoutsSandboxJob, payoutsSandboxSchedule } from "../api/jobs/payouts-sandbox-job.ts";
 import { smtpTransport } from "../api/mail/transport.ts";
 import { ShiftedClock, systemClock, type Clock } from "../api/shared/clock.ts";
 
@@ -114,8 +116,18 @@ startup = (async () => {
       eventsPruneJob({ db: database.prisma, clock }),
       fulfilmentFreezeJob({ db: database.prisma, clock, log }),
       ...mailJobs({ db: database.prisma, clock, config, transport, jobs: () => jobs }),
+      reconcileJob({ db: database.prisma, clock, config }),
+      // The sandbox stands in for Stripe's payout schedule and the banks (Stripe reports its payouts by webhook).
+      ...(config.paymentProvider === "sandbox" ? [payoutsSandboxJob({ db: database.prisma, clock, config, log })] : []),
     ],
-    schedules: [...renewalSchedule(config.billingIntervalMs / 60_000), eventsPruneSchedule, fulfilmentFreezeSchedule, ...mailSchedules],
+    schedules: [
+      ...renewalSchedule(config.billingIntervalMs / 60_000),
+      eventsPruneSchedule,
+      fulfilmentFreezeSchedule,
+      ...mailSchedules,
+      reconcileSchedule,
+      ...(config.paymentProvider === "sandbox" ? [payoutsSandboxSchedule] : []),
+    ],
   });
   if (stopping) return;
   // Start the mail dispatch chain now rather than at the next minute's schedule, and catch up on what fell due

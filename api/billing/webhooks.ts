@@ -11,7 +11,8 @@ import { settleSignup } from "./checkout/next-month-signup.ts";
 import { recordPayment, providerFor } from "./service.ts";
 import { saveDefaultCard } from "./cards.ts";
 import { applyAccountUpdate } from "./connect.ts";
-import { connectedAccountInfo } from "./providers/stripe/provider.ts";
+import { connectedAccountInfo, payoutInfo } from "./providers/stripe/provider.ts";
+import { recordAccountPayout } from "./payouts-sync.ts";
 import type { PublicPageCache } from "../cache/public-pages.ts";
 import { SYSTEM_ACTOR, writeEvents, type NewEvent } from "../events/outbox.ts";
 import { localDate, yearMonthOf } from "../shared/calendar.ts";
@@ -162,14 +163,29 @@ async function handleInvoice(ctx: WebhookContext, event: Stripe.InvoicePaidEvent
 }
 
 /**
- * Events of the businesses' connected accounts (a Connect endpoint: Stripe signs them with its own secret). Only
- * `account.updated` matters here: onboarding finished, requirements due, charges or payouts paused. Each event once.
+ * Events of the businesses' connected accounts (a Connect endpoint: Stripe signs them with its own secret):
+ * `account.updated` (onboarding finished, requirements due, charges or payouts paused) and the account's payouts
+ * (`payout.created`, `payout.updated`, `payout.paid`, `payout.failed`, `payout.canceled`: the mirror, api/payouts/payouts.ts, where a
+ * late or repeated report changes nothing). Each event once.
  */
 async function handleConnectEvent(ctx: WebhookContext & { publicCache?: PublicPageCache }, event: Stripe.Event): Promise<"processed" | "duplicate" | "ignored"> {
   if (await ctx.db.webhookEvent.findUnique({ where: { id: event.id } })) return "duplicate";
   let outcome: "processed" | "ignored" = "ignored";
-  if (event.type === "account.updated") {
-    outcome = (await applyAccountUpdate(ctx, connectedAccountInfo(event.data.object))) ? "processed" : "ignored";
+  switch (event.type) {
+    case "account.updated":
+      outcome = (await applyAccountUpdate(ctx, connectedAccountInfo(event.data.object))) ? "processed" : "ignored";
+      break;
+    case "payout.created":
+    case "payout.updated":
+    case "payout.paid":
+    case "payout.failed":
+    case "payout.canceled":
+      // The connected account the payout belongs to is the event's `account`.
+      if (event.account) outcome = (await recordAccountPayout(ctx, event.account, payoutInfo(event.data.object))) ? "processed" : "ignored";
+      break;
+    default:
+      // Any other event of a connected account is not one we act on.
+      break;
   }
   try {
     await ctx.db.webhookEvent.create({ data: { id: event.id, provider: "stripe", type: event.type } });

@@ -87,6 +87,10 @@ export interface EventPayloads {
     effectivePeriod: string;
     rates: { platformBps: number; platformCents: number; processingBps: number; processingCents: number };
   };
+  /** A payout from the business's account reached its bank (`payoutId`: the mirror's row; `arrivalDate` YYYY-MM-DD). */
+  "payout.paid.v1": { payoutId: number; businessId: number; amountCents: number; arrivalDate: string };
+  /** A payout from the business's account failed: its amount is back in the balance (`failureCode`: the provider's). */
+  "payout.failed.v1": { payoutId: number; businessId: number; amountCents: number; failureCode: string | null };
 }
 
 export type EventType = keyof EventPayloads;

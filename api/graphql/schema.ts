@@ -19,6 +19,8 @@ import "./types/mail.ts";
 import "./types/packing.ts";
 import "./types/payouts.ts";
 import "./types/statements.ts";
+import "./types/fees-collected.ts";
+import "./types/payout-balance.ts";
 
 export const schema = builder.toSchema({ sortSchema: false });
 // Every Node type has a read rule for node(id:)/nodes(ids:), or the server does not start.

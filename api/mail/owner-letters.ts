@@ -1,17 +1,24 @@
 /**
- * The owners' messages from the platform (api/mail/planner.ts ownerMessages): a payout account that needs them, and
- * new platform fees. Part of `letters` (./templates.ts, which lists them in TEMPLATES); written here, beside the
+ * The owners' messages from the platform (api/mail/planner.ts ownerMessages): a payout account that needs them, new
+ * platform fees, and payouts that reached the bank or failed. Part of `letters` (./templates.ts, which lists them in TEMPLATES); written here, beside the
  * words they need: the provider's requirement codes in plain words, fee rates as people read them.
  */
 import type { EventPayloads } from "../events/vocabulary.ts";
 import { monthName, parseYearMonth } from "../shared/calendar.ts";
 import { formatCents } from "../shared/money.ts";
+import { payoutFailureReason } from "../shared/payout-failures.ts";
 import type { Letter } from "./layout.ts";
 
 /** "2026-12" → "December 2026". */
 function periodLabel(period: string): string {
   const { year, month } = parseYearMonth(period);
   return `${monthName(month)} ${year}`;
+}
+
+/** "2026-03-11" → "March 11, 2026". */
+function dayLabel(iso: string): string {
+  const [year, month, day] = iso.split("-").map(Number);
+  return `${monthName(month)} ${day}, ${year}`;
 }
 
 /** The layout ends it with the platform's name. */
@@ -121,6 +128,41 @@ export const ownerLetters = {
         "Charges of earlier months, and their retries, keep the fees they were first made with.",
       ],
       actions: [{ label: "Open Payouts", href: a.payoutsUrl }],
+      footer: ownerFooter(a.business),
+    };
+  },
+  /**
+   * To each owner when a payout reached the business's bank account (`payout.paid.v1`): the amount, the day, and a
+   * link to the statement of that month on the Payouts page.
+   */
+  payout_sent(a: { business: string; amountCents: number; arrivalDate: string; statementUrl: string }): Letter {
+    const amount = formatCents(a.amountCents);
+    const arrived = `A payout of ${amount} from ${a.business} was paid to your bank account on ${dayLabel(a.arrivalDate)}.`;
+    return {
+      subject: `${amount} paid out to your bank account`,
+      preview: arrived,
+      heading: "Your payout has been paid",
+      paragraphs: [arrived, "It can take a business day or two to show on your bank statement. The statement lists the charges and refunds behind it, with the fees taken."],
+      actions: [{ label: "View statement", href: a.statementUrl }],
+      footer: ownerFooter(a.business),
+    };
+  },
+  /**
+   * To each owner when a payout failed (`payout.failed.v1`): the amount, why in words, that the money is back in the
+   * balance, and a button to the Payouts page where the bank details are changed.
+   */
+  payout_failed(a: { business: string; amountCents: number; failureCode: string | null; failureMessage: string | null; payoutsUrl: string }): Letter {
+    const amount = formatCents(a.amountCents);
+    const reason = payoutFailureReason(a.failureCode, a.failureMessage);
+    return {
+      subject: `A payout of ${amount} from ${a.business} failed`,
+      preview: reason,
+      heading: "Your payout didn't reach your bank",
+      paragraphs: [
+        `A payout of ${amount} from ${a.business} to your bank account failed. ${reason}`,
+        "The money is back in your balance. Check your bank details on the Payouts page: it is paid out with the next payout once they are right.",
+      ],
+      actions: [{ label: "Bank details", href: a.payoutsUrl }],
       footer: ownerFooter(a.business),
     };
   },

@@ -6,7 +6,8 @@
  * Events that tell a member nothing new get no message: order.created (the receipt comes with the membership
  * event of the same transaction), payment.failed (the past-due or canceled event beside it says more), and the
  * business-side events, except two the business's owners must hear about from the platform: a payout account
- * that needs them (payout_account.updated) and new platform fees (platform_fee.scheduled); see ownerMessages.
+ * that needs them (payout_account.updated), new platform fees (platform_fee.scheduled) and a payout's outcome
+ * (payout.paid, payout.failed); see ownerMessages.
  * A renewal decline sends "payment failed" with the retry date; the decline before the last attempt sends the
  * final notice instead; the last decline cancels the membership and sends that notice.
  *
@@ -273,6 +274,20 @@ const handlers: Partial<Record<keyof EventPayloads, Handler>> = {
     const where: Prisma.BusinessWhereInput = p.businessId === null ? { feeSchedules: { none: { effectivePeriod: { lte: p.effectivePeriod } } } } : { id: p.businessId };
     return ownerMessages(db, config, event, "platform_fee_changed", where, (b, business) =>
       letters.platform_fee_changed({ business, effectivePeriod: p.effectivePeriod, rates: p.rates, payoutsUrl: payoutsUrl(config, b.id) }),
+    );
+  },
+  // A payout's outcome, to the owners: the statement behind a payout that arrived, the bank details of one that failed.
+  "payout.paid.v1": async (db, config, event) => {
+    const p = event.payload as unknown as EventPayloads["payout.paid.v1"];
+    return ownerMessages(db, config, event, "payout_sent", { id: p.businessId }, (b, business) =>
+      letters.payout_sent({ business, amountCents: p.amountCents, arrivalDate: p.arrivalDate, statementUrl: `${payoutsUrl(config, b.id)}?month=${p.arrivalDate.slice(0, 7)}` }),
+    );
+  },
+  "payout.failed.v1": async (db, config, event) => {
+    const p = event.payload as unknown as EventPayloads["payout.failed.v1"];
+    const payout = await db.payout.findUnique({ where: { id: p.payoutId }, select: { failureMessage: true } });
+    return ownerMessages(db, config, event, "payout_failed", { id: p.businessId }, (b, business) =>
+      letters.payout_failed({ business, amountCents: p.amountCents, failureCode: p.failureCode, failureMessage: payout?.failureMessage ?? null, payoutsUrl: payoutsUrl(config, b.id) }),
     );
   },
   "user.password_changed.v1": async (db, config, event) => {

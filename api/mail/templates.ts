@@ -28,6 +28,8 @@ export const TEMPLATES = {
   owner_digest: { label: "Daily digest", optional: "digest" },
   payout_account_attention: { label: "Payouts need attention", optional: null },
   platform_fee_changed: { label: "Platform fees changed", optional: null },
+  payout_sent: { label: "Payout sent", optional: null },
+  payout_failed: { label: "Payout failed", optional: null },
 } as const satisfies Record<string, { label: string; optional: "reminders" | "prechargeNotice" | "digest" | null }>;
 
 export type TemplateName = keyof typeof TEMPLATES;

@@ -202,6 +202,18 @@ describe("metrics and memberships", () => {
     expect((await call("GET", "/api/admin/businesses/999999/statements/2026-04.csv", { token: s.adminToken })).status).toBe(404);
   });
 
+  it("GET /api/admin/fees/{month}.csv: the month's fees collected as a CSV download (admins)", async () => {
+    const res = await call("GET", "/api/admin/fees/2026-04.csv", { token: s.adminToken });
+    expect(res.status).toBe(200);
+    expect(res.headers["content-disposition"]).toBe('attachment; filename="fees-collected-2026-04.csv"');
+    const lines = (res.body as string).trim().split("\r\n");
+    expect(lines[0]).toBe("business,slug,time_zone,charges,platform_fees,processing_fees,fees_refunded,provider_fees,net");
+    expect(lines[lines.length - 1]).toMatch(/^Total,/);
+    expect((await call("GET", "/api/admin/fees/2026-13.csv", { token: s.adminToken })).status).toBe(400);
+    expect((await call("GET", "/api/admin/fees/2026-04.csv", { token: s.ownerToken })).status).toBe(403);
+    expect((await call("GET", "/api/admin/fees/2026-04.csv")).status).toBe(401);
+  });
+
   it("POST /api/admin/subscriptions/{subscriptionId}/cancel: mode now; again 409; member 403", async () => {
     const u = await s.f.user({ username: "leaver" });
     const sub = await s.f.subscription({ user: u, business: s.farm, plan: s.plan });

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { checkAnswer, declaredRouteKeys } from "./declared.ts";
 import { restClient } from "./helpers.ts";
 
-/** Every call of spec §7, as the spec writes it, the memberships CSV, the packing lists' CSV and the monthly statement's CSV (text/csv). */
+/** Every call of spec §7, as the spec writes it, the memberships CSV, the packing lists' CSV, the monthly statement's CSV and the fees collected CSV (text/csv). */
 const SPEC_ROUTES = `
 GET /api/page
 GET /api/admin/page
@@ -54,6 +54,7 @@ GET /api/admin/memberships
 GET /api/admin/memberships.csv
 GET /api/admin/businesses/{id}/fulfilment/{month}/packing.csv
 GET /api/admin/businesses/{id}/statements/{month}.csv
+GET /api/admin/fees/{month}.csv
 GET /api/admin/businesses/{id}/next-box
 POST /api/admin/businesses/{id}/next-box
 POST /api/admin/subscriptions/{subscriptionId}/cancel

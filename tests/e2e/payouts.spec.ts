@@ -50,13 +50,14 @@ test("a member's checkout and next month's renewal go to the business's account,
 
   await loginAs(page, "admin", "admin1234");
   await page.goto("/admin/fees");
-  await page.getByLabel("Business").selectOption({ label: business.name });
-  await expect(page.getByLabel("Month")).toHaveValue("2026-04");
-  await page.getByLabel("Platform fee %").fill("4");
-  await page.getByLabel("Platform fee fixed ($)").fill("0.00");
-  await page.getByLabel("Processing fee %").fill("2.9");
-  await page.getByLabel("Processing fee fixed ($)").fill("0.30");
-  await page.getByRole("button", { name: "Schedule fees" }).click();
+  const form = page.getByRole("form", { name: "Schedule fees" });
+  await form.getByLabel("Business").selectOption({ label: business.name });
+  await expect(form.getByLabel("Month")).toHaveValue("2026-04");
+  await form.getByLabel("Platform fee %").fill("4");
+  await form.getByLabel("Platform fee fixed ($)").fill("0.00");
+  await form.getByLabel("Processing fee %").fill("2.9");
+  await form.getByLabel("Processing fee fixed ($)").fill("0.30");
+  await form.getByRole("button", { name: "Schedule fees" }).click();
   await expect(page.getByText("Fees scheduled from April 2026.")).toBeVisible();
 
   // April 1st, the billing day: the demo clock's renewal charges April with April's fees.

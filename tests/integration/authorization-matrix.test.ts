@@ -220,8 +220,19 @@ const OPERATIONS: Operation[] = [
         (d) => d.business?.statement,
       ),
   },
+  {
+    name: "business A balance",
+    allowed: MANAGE_A,
+    run: (a) => query(a, `{ business(slug: "alpha") { balance { availableCents pendingCents nextPayoutDate } } }`, (d) => d.business?.balance),
+  },
+  {
+    name: "business A payouts",
+    allowed: MANAGE_A,
+    run: (a) => query(a, `{ business(slug: "alpha") { payouts(first: 5) { edges { node { status amountCents arrivalDate } } } } }`, (d) => d.business?.payouts),
+  },
   // ---- platform reads ------------------------------------------------------------------------------------
   { name: "feeSchedules", allowed: ADMIN, run: (a) => query(a, `{ feeSchedules { effectivePeriod } }`, (d) => d.feeSchedules) },
+  { name: "feesCollected", allowed: ADMIN, run: (a) => query(a, `{ feesCollected(month: "2026-04") { month totals { netCents } } }`, (d) => d.feesCollected) },
   { name: "adminMetrics", allowed: ADMIN, run: (a) => query(a, `{ adminMetrics { totals { subscriptionsAll } } }`, (d) => d.adminMetrics) },
   { name: "coupons", allowed: ADMIN, run: (a) => query(a, `{ coupons(first: 5) { edges { node { code } } } }`, (d) => d.coupons) },
   { name: "users", allowed: ADMIN, run: (a) => query(a, `{ users(first: 5) { edges { node { username } } } }`, (d) => d.users) },

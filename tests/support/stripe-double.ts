@@ -148,7 +148,7 @@ export async function startStripeDouble(): Promise<StripeDouble> {
     const before = reversed.get(charge.id) ?? 0;
     const after = before + (refund.amount as number);
     reversed.set(charge.id, after);
-    book(PLATFORM, "transfer_reversal", refund.amount, { id: id("trr"), object: "transfer_reversal", amount: refund.amount, transfer: transfer.id });
+    book(PLATFORM, "transfer_reversal", refund.amount, { id: id("trr"), object: "transfer_reversal", amount: refund.amount, transfer: transfer.id, source_refund: refund.id });
     const fee = charge.application_fee ? objects.get(charge.application_fee as string)! : null;
     const feeBack = fee && refund.refund_application_fee ? halfUp(fee.amount * after, charge.amount) - halfUp(fee.amount * before, charge.amount) : 0;
     if (fee && feeBack > 0) {
@@ -246,6 +246,10 @@ export async function startStripeDouble(): Promise<StripeDouble> {
       const list = page(txns, body, "/v1/balance_transactions");
       if (expand) list.data = list.data.map((t: Obj) => ({ ...t, source: objects.get(t.source) ?? t.source }));
       return { status: 200, body: list };
+    }
+    const chargePath = /^\/v1\/charges\/([^/]+)$/.exec(path);
+    if (method === "GET" && chargePath && objects.get(chargePath[1])?.object === "charge") {
+      return { status: 200, body: objects.get(chargePath[1])! };
     }
     if (method === "POST" && path === "/v1/customers") {
       const c = { id: id("cus"), object: "customer", email: body.email ?? null, name: body.name ?? null, metadata: body.metadata ?? {} };

@@ -126,6 +126,12 @@ export interface BalanceTransactionInfo {
    * payout po_…).
    */
   source: string;
+  /**
+   * What it follows, by the ids our records hold: a `refund`, and a charge's `transfer` and `application_fee`, the
+   * charge's payment intent; a refund's `transfer_reversal` and `application_fee_refund`, the refund. Null for any other
+   * type, or when the provider does not say (Stripe names no refund on a fee refund).
+   */
+  origin: string | null;
   /** When it is (or was) available to pay out. */
   availableOn: Date;
   createdAt: Date;

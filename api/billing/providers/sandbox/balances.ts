@@ -23,7 +23,8 @@ import { rid, type SandboxStore } from "./store.ts";
  *
  * Ids are derived from the objects' own: a charge's transaction is `txn_pi_sbx_…` with the payment intent as its
  * source; its transfer is `tr_sbx_…` and its application fee `fee_sbx_…` (the intent's suffix), a refund's
- * reversal `trr_sbx_…` and fee refund `fr_sbx_…` (the refund's suffix). A payout never takes more than is
+ * reversal `trr_sbx_…` and fee refund `fr_sbx_…` (the refund's suffix); each names the intent or refund it follows
+ * (`origin`). A payout never takes more than is
  * available (one at a time per account); a refund after a payout may leave the balance below zero, as on Stripe.
  */
 
@@ -104,28 +105,28 @@ function transactions(account: string | null): Prisma.Sql {
         FROM sandbox_objects o
        WHERE o.kind = 'payout' ${payoutsOf}
     ),
-    txns (account, id, type, amount, fee, source, created, available_on) AS (
-      SELECT NULL::text, 'txn_' || id, 'charge', amount, (amount * 29 + 500) / 1000 + 30, id, at, at + ${HOLD} FROM intents
+    txns (account, id, type, amount, fee, source, created, available_on, origin) AS (
+      SELECT NULL::text, 'txn_' || id, 'charge', amount, (amount * 29 + 500) / 1000 + 30, id, at, at + ${HOLD}, NULL::text FROM intents
       UNION ALL
-      SELECT NULL, 'txn_fee_' || ${suffix(Prisma.sql`id`)}, 'application_fee', app_fee, 0, 'fee_' || ${suffix(Prisma.sql`id`)}, at, at + ${HOLD}
+      SELECT NULL, 'txn_fee_' || ${suffix(Prisma.sql`id`)}, 'application_fee', app_fee, 0, 'fee_' || ${suffix(Prisma.sql`id`)}, at, at + ${HOLD}, id
         FROM intents WHERE destination IS NOT NULL AND app_fee > 0
       UNION ALL
-      SELECT NULL, 'txn_tr_' || ${suffix(Prisma.sql`id`)}, 'transfer', -amount, 0, 'tr_' || ${suffix(Prisma.sql`id`)}, at, at FROM intents WHERE destination IS NOT NULL
+      SELECT NULL, 'txn_tr_' || ${suffix(Prisma.sql`id`)}, 'transfer', -amount, 0, 'tr_' || ${suffix(Prisma.sql`id`)}, at, at, id FROM intents WHERE destination IS NOT NULL
       UNION ALL
-      SELECT NULL, 'txn_' || id, 'refund', -amount, 0, id, at, at FROM refunds
+      SELECT NULL, 'txn_' || id, 'refund', -amount, 0, id, at, at, intent FROM refunds
       UNION ALL
-      SELECT NULL, 'txn_trr_' || ${suffix(Prisma.sql`id`)}, 'transfer_reversal', amount, 0, 'trr_' || ${suffix(Prisma.sql`id`)}, at, at FROM reversals
+      SELECT NULL, 'txn_trr_' || ${suffix(Prisma.sql`id`)}, 'transfer_reversal', amount, 0, 'trr_' || ${suffix(Prisma.sql`id`)}, at, at, id FROM reversals
       UNION ALL
-      SELECT NULL, 'txn_fr_' || ${suffix(Prisma.sql`id`)}, 'application_fee_refund', -fee_refund, 0, 'fr_' || ${suffix(Prisma.sql`id`)}, at, at FROM reversals WHERE fee_refund > 0
+      SELECT NULL, 'txn_fr_' || ${suffix(Prisma.sql`id`)}, 'application_fee_refund', -fee_refund, 0, 'fr_' || ${suffix(Prisma.sql`id`)}, at, at, id FROM reversals WHERE fee_refund > 0
       UNION ALL
-      SELECT destination, 'txn_py_' || ${suffix(Prisma.sql`id`)}, 'payment', amount - app_fee, 0, 'py_' || ${suffix(Prisma.sql`id`)}, at, at + ${HOLD}
+      SELECT destination, 'txn_py_' || ${suffix(Prisma.sql`id`)}, 'payment', amount - app_fee, 0, 'py_' || ${suffix(Prisma.sql`id`)}, at, at + ${HOLD}, id
         FROM intents WHERE destination IS NOT NULL
       UNION ALL
-      SELECT destination, 'txn_pyr_' || ${suffix(Prisma.sql`id`)}, 'payment_refund', -(amount - fee_refund), 0, 'pyr_' || ${suffix(Prisma.sql`id`)}, at, at FROM reversals
+      SELECT destination, 'txn_pyr_' || ${suffix(Prisma.sql`id`)}, 'payment_refund', -(amount - fee_refund), 0, 'pyr_' || ${suffix(Prisma.sql`id`)}, at, at, id FROM reversals
       UNION ALL
-      SELECT account, 'txn_' || id, 'payout', -amount, 0, id, at, at FROM payouts WHERE status <> 'canceled'
+      SELECT account, 'txn_' || id, 'payout', -amount, 0, id, at, at, NULL FROM payouts WHERE status <> 'canceled'
       UNION ALL
-      SELECT account, 'txn_pof_' || ${suffix(Prisma.sql`id`)}, 'payout_failure', amount, 0, id, failed_at, failed_at FROM payouts WHERE status = 'failed'
+      SELECT account, 'txn_pof_' || ${suffix(Prisma.sql`id`)}, 'payout_failure', amount, 0, id, failed_at, failed_at, NULL FROM payouts WHERE status = 'failed'
     )`;
 }
 
@@ -156,10 +157,10 @@ export async function listBalanceTransactions(
 ): Promise<{ transactions: BalanceTransactionInfo[]; hasMore: boolean }> {
   const limit = pageLimit(opts.limit);
   const after = opts.after ?? null;
-  const rows = await db.$queryRaw<{ id: string; type: string; amount: number; fee: number; source: string; created: string; available_on: string }[]>`
+  const rows = await db.$queryRaw<{ id: string; type: string; amount: number; fee: number; source: string; origin: string | null; created: string; available_on: string }[]>`
     ${transactions(null)},
     platform AS (SELECT * FROM txns WHERE account IS NULL AND created >= ${ts(opts.from)} AND created < ${ts(opts.to)})
-    SELECT id, type, amount::int AS amount, fee::int AS fee, source, ${iso(Prisma.sql`created`)} AS created, ${iso(Prisma.sql`available_on`)} AS available_on
+    SELECT id, type, amount::int AS amount, fee::int AS fee, source, origin, ${iso(Prisma.sql`created`)} AS created, ${iso(Prisma.sql`available_on`)} AS available_on
       FROM platform
      WHERE ${after}::text IS NULL OR (created, id) < (SELECT created, id FROM platform WHERE id = ${after}::text)
      ORDER BY created DESC, id DESC
@@ -172,6 +173,7 @@ export async function listBalanceTransactions(
       feeCents: r.fee,
       netCents: r.amount - r.fee,
       source: r.source,
+      origin: r.origin,
       availableOn: new Date(r.available_on),
       createdAt: new Date(r.created),
     })),

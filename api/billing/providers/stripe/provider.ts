@@ -102,7 +102,8 @@ const dateOf = (unixSeconds: number) => new Date(unixSeconds * 1000);
 /** The USD part of a balance's funds (one entry per currency). */
 const usdCents = (funds: Stripe.Balance.Available[] | Stripe.Balance.Pending[]) => funds.filter((f) => f.currency === "usd").reduce((sum, f) => sum + f.amount, 0);
 
-function payoutInfo(p: Stripe.Payout): PayoutInfo {
+/** A Stripe payout (listed, or a Connect payout event's object) as the provider boundary describes it. */
+export function payoutInfo(p: Stripe.Payout): PayoutInfo {
   return {
     id: p.id,
     amountCents: p.amount,
@@ -122,7 +123,21 @@ function sourceOf(source: Stripe.BalanceTransaction["source"]): string {
   return source.id;
 }
 
-function balanceTransactionInfo(t: Stripe.BalanceTransaction): BalanceTransactionInfo {
+/**
+ * The charge (ch_…), refund or payment intent a transaction follows, as its expanded source names it: an application
+ * fee's and a transfer's charge (still to be turned into its payment intent), a reversal's refund, a refund's intent.
+ */
+function followed(source: Stripe.BalanceTransaction["source"]): { charge: string } | { refund: string } | { intent: string } | null {
+  if (source == null || typeof source === "string") return null;
+  if (source.object === "refund") return idOf(source.payment_intent) ? { intent: idOf(source.payment_intent)! } : null;
+  if (source.object === "application_fee") return idOf(source.charge) ? { charge: idOf(source.charge)! } : null;
+  if (source.object === "transfer") return idOf(source.source_transaction) ? { charge: idOf(source.source_transaction)! } : null;
+  if (source.object === "transfer_reversal") return idOf(source.source_refund) ? { refund: idOf(source.source_refund)! } : null;
+  return null;
+}
+
+function balanceTransactionInfo(t: Stripe.BalanceTransaction, intentOfCharge: ReadonlyMap<string, string>): BalanceTransactionInfo {
+  const follows = followed(t.source);
   return {
     id: t.id,
     type: t.type,
@@ -130,6 +145,7 @@ function balanceTransactionInfo(t: Stripe.BalanceTransaction): BalanceTransactio
     feeCents: t.fee,
     netCents: t.net,
     source: sourceOf(t.source),
+    origin: follows === null ? null : "refund" in follows ? follows.refund : "intent" in follows ? follows.intent : (intentOfCharge.get(follows.charge) ?? null),
     availableOn: dateOf(t.available_on),
     createdAt: dateOf(t.created),
   };
@@ -324,6 +340,19 @@ export class StripeProvider implements PaymentProvider {
       ...(opts.after ? { starting_after: opts.after } : {}),
       expand: ["data.source"],
     });
-    return { transactions: page.data.map(balanceTransactionInfo), hasMore: page.has_more };
+    // A fee's or transfer's charge named by its payment intent: from the page's own charges, else asked for (a
+    // charge on the previous page).
+    const intentOfCharge = new Map<string, string>();
+    for (const t of page.data) {
+      if (t.source && typeof t.source !== "string" && t.source.object === "charge" && idOf(t.source.payment_intent)) intentOfCharge.set(t.source.id, idOf(t.source.payment_intent)!);
+    }
+    for (const t of page.data) {
+      const follows = followed(t.source);
+      if (follows && "charge" in follows && !intentOfCharge.has(follows.charge)) {
+        const charge = await this.stripe.charges.retrieve(follows.charge);
+        if (idOf(charge.payment_intent)) intentOfCharge.set(charge.id, idOf(charge.payment_intent)!);
+      }
+    }
+    return { transactions: page.data.map((t) => balanceTransactionInfo(t, intentOfCharge)), hasMore: page.has_more };
   }
 }

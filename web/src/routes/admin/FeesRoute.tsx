@@ -2,13 +2,14 @@ import { useState, useTransition } from "react";
 import { graphql } from "react-relay";
 import { businessFilterQuery } from "../../features/admin/BusinessFilter.tsx";
 import { FeeSchedulesTable } from "../../features/admin/fees/FeeSchedulesTable.tsx";
+import { FeesCollectedPanel } from "../../features/admin/fees/FeesCollectedPanel.tsx";
 import { ScheduleFeeForm } from "../../features/admin/fees/ScheduleFeeForm.tsx";
 import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage, Panel } from "../../ui/admin/AdminPage.tsx";
 import type { BusinessFilterQuery } from "../../features/admin/__generated__/BusinessFilterQuery.graphql.ts";
 import type { FeesRouteQuery } from "./__generated__/FeesRouteQuery.graphql.ts";
 
-/** /admin/fees (administrators): the platform's fee schedules, and a form to schedule new fees from a month on. */
+/** /admin/fees (administrators): the platform's fee schedules, a form to schedule new fees from a month on, and the fees collected per month. */
 export default function FeesRoute() {
   // A schedule saved: the table is read again (kept on screen until the new one arrives).
   const [fetchKey, setFetchKey] = useState(0);
@@ -34,6 +35,7 @@ export default function FeesRoute() {
           <FeeSchedulesTable query={data} />
         </div>
       </Panel>
+      <FeesCollectedPanel />
     </AdminPage>
   );
 }

@@ -17,6 +17,8 @@ const QUEUE_TITLES: Record<string, string> = {
   "mail-dispatch": "Email planning (every few seconds)",
   "mail-send": "Email delivery (one run per message)",
   "mail-reminders": "Email reminders and digests (hourly)",
+  "payouts-sandbox": "Sandbox payouts (hourly)",
+  "payments-reconcile": "Payment reconciliation (daily)",
 };
 
 const OUTCOMES: Record<JobRunState, { label: string; palette: string }> = {

@@ -30,6 +30,9 @@ function server(answers: Record<string, ((variables: Variables) => unknown)[]>) 
 const schedule = { databaseId: 1, business: null, effectivePeriod: "2026-12", platformBps: 450, platformCents: 0, processingBps: 290, processingCents: 30, createdAt: "2026-11-03T10:00:00.000Z" };
 const businesses = () => ({ myBusinesses: { edges: [{ node: { __typename: "Business", id: "QnVzaW5lc3M6Nw==", databaseId: 7, name: "Green Acres Farm" } }] } });
 
+const amounts = (a: Partial<Record<string, number>> = {}) => ({ chargeCount: 0, platformFeeCents: 0, processingFeeCents: 0, feesRefundedCents: 0, providerFeeCents: 0, netCents: 0, ...a });
+const noFees = () => ({ feesCollected: { businesses: [], totals: amounts() } });
+
 function show(environment: Environment) {
   render(
     <ChakraProvider value={system}>
@@ -59,6 +62,7 @@ describe("Fees page", () => {
     const s = server({
       FeesRouteQuery: [() => ({ firstSchedulableMonth: "2026-12", feeSchedules: [] }), () => ({ firstSchedulableMonth: "2026-12", feeSchedules: [schedule] })],
       BusinessFilterQuery: [businesses],
+      FeesCollectedPanelQuery: [noFees],
       ScheduleFeeFormMonthQuery: [() => ({ firstSchedulableMonth: "2027-01" }), () => ({ firstSchedulableMonth: "2026-12" })],
       ScheduleFeeFormMutation: [
         () => ({ scheduleFee: { __typename: "ValidationError", __isError: "ValidationError", message: "The platform fee can be at most 50 %", issues: [{ path: "platformBps", message: "The platform fee can be at most 50 %" }] } }),
@@ -99,7 +103,7 @@ describe("Fees page", () => {
   });
 
   it("checks what it can read before sending anything", async () => {
-    const s = server({ FeesRouteQuery: [() => ({ firstSchedulableMonth: "2026-12", feeSchedules: [] })], BusinessFilterQuery: [businesses] });
+    const s = server({ FeesRouteQuery: [() => ({ firstSchedulableMonth: "2026-12", feeSchedules: [] })], BusinessFilterQuery: [businesses], FeesCollectedPanelQuery: [noFees] });
     show(s.environment);
     await screen.findByRole("button", { name: "Schedule fees" });
     type("Platform fee %", "2.955");
@@ -109,5 +113,22 @@ describe("Fees page", () => {
     expect(field("Platform fee %").getAttribute("aria-invalid")).toBe("true");
     expect(screen.getAllByText("Enter a percent with at most 2 decimals, e.g. 2.9")).toHaveLength(2);
     expect(screen.getAllByText("Enter dollars and cents, e.g. 0.30")).toHaveLength(2);
+  });
+  it("Fees collected: a row per business, the totals, another month asked for by the picker", async () => {
+    const farm = { businessId: "QnVzaW5lc3M6Nw==", businessName: "Green Acres Farm", timeZone: "America/New_York", ...amounts({ chargeCount: 2, platformFeeCents: 500, processingFeeCents: 350, feesRefundedCents: 120, providerFeeCents: 320, netCents: 410 }) };
+    const s = server({
+      FeesRouteQuery: [() => ({ firstSchedulableMonth: "2026-12", feeSchedules: [] })],
+      BusinessFilterQuery: [businesses],
+      FeesCollectedPanelQuery: [() => ({ feesCollected: { businesses: [farm], totals: amounts({ chargeCount: 2, platformFeeCents: 500, processingFeeCents: 350, feesRefundedCents: 120, providerFeeCents: 320, netCents: 410 }) } })],
+    });
+    show(s.environment);
+    const table = await screen.findByRole("region", { name: "Fees collected" });
+    const farmRow = within(table).getByText("Green Acres Farm").closest("tr")!;
+    expect(within(farmRow as HTMLElement).getByText("$5.00")).toBeTruthy();
+    expect(within(farmRow as HTMLElement).getByText("$4.10")).toBeTruthy();
+    expect(within(table).getByText("Total")).toBeTruthy();
+    type("Fees month", "2026-03");
+    await act(async () => new Promise((r) => setTimeout(r, 0)));
+    expect(s.calls.filter((c) => c.name === "FeesCollectedPanelQuery").at(-1)?.variables).toEqual({ month: "2026-03" });
   });
 });

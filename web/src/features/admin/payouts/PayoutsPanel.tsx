@@ -6,7 +6,9 @@ import { Panel } from "../../../ui/admin/AdminPage.tsx";
 import { InlineAlert } from "../../../ui/InlineAlert.tsx";
 import { feesSentence } from "../fees/rates.ts";
 import { resultError } from "../mutationResult.ts";
+import { BalancePanel } from "./BalancePanel.tsx";
 import { PayoutAccountSection } from "./PayoutAccountSection.tsx";
+import { PayoutList } from "./PayoutList.tsx";
 import { StatementPanel } from "./StatementPanel.tsx";
 import type { PayoutsPanelFragment_business$key } from "./__generated__/PayoutsPanelFragment_business.graphql.ts";
 import type { PayoutsPanelRefetchQuery } from "./__generated__/PayoutsPanelRefetchQuery.graphql.ts";
@@ -17,7 +19,7 @@ const RETURN_PARAM = "onboarding";
 const RETURN_VALUES = new Set(["return", "refresh"]);
 
 /**
- * A business's payouts: its payout account, the fees in force and its monthly statement. Back from the provider's
+ * A business's payouts: its payout account, its balance and payouts, the fees in force and its monthly statement. Back from the provider's
  * onboarding page (?onboarding=return, or =refresh when its link had expired) it asks the server once to read the
  * account from the provider, drops the parameter (a reload asks nothing), and shows the state the server then reports.
  */
@@ -33,6 +35,8 @@ export function PayoutsPanel({ business: key }: { business: PayoutsPanelFragment
           processingCents
         }
         ...PayoutAccountSectionFragment_business
+        ...BalancePanelFragment_business
+        ...PayoutListFragment_business
         ...StatementPanelFragment_business
       }
     `,
@@ -86,6 +90,8 @@ export function PayoutsPanel({ business: key }: { business: PayoutsPanelFragment
     <Stack gap="6">
       <InlineAlert title="Payout account not updated">{refreshError}</InlineAlert>
       <PayoutAccountSection business={data} checking={refreshing || reloading} />
+      <BalancePanel business={data} />
+      <PayoutList business={data} />
       {rates && (
         <Panel title="Fees">
           <Text fontWeight="medium" data-testid="fees-in-force">

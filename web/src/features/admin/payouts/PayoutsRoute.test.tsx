@@ -14,7 +14,15 @@ const FEES = { platformBps: 500, platformCents: 0, processingBps: 290, processin
 // Refusals carry `__isError`: Relay asks for it (as `__isError: __typename`) to read `... on Error` in a union.
 type Account = { status: "ONBOARDING" | "ENABLED" | "RESTRICTED"; requirementsDue: string[] } | null;
 
-const business = (payoutAccount: Account, connectFromPeriod: string | null = null) => ({
+type Balance = { availableCents: number; pendingCents: number; nextPayoutDate: string | null } | null;
+type Payout = { databaseId: number; createdAt: string; arrivalDate: string; amountCents: number; status: string; failureReason: string | null };
+
+const payoutPage = (payouts: Payout[], hasNextPage = false) => ({
+  edges: payouts.map((p) => ({ cursor: `p${p.databaseId}`, node: { __typename: "Payout", ...p } })),
+  pageInfo: { endCursor: payouts.length ? `p${payouts.at(-1)!.databaseId}` : null, hasNextPage },
+});
+
+const business = (payoutAccount: Account, connectFromPeriod: string | null = null, money: { balance?: Balance; payouts?: ReturnType<typeof payoutPage> } = {}) => ({
   __typename: "Business",
   id: BUSINESS_ID,
   name: "Green Acres Farm",
@@ -22,8 +30,11 @@ const business = (payoutAccount: Account, connectFromPeriod: string | null = nul
   viewerCanManagePayouts: true,
   connectFromPeriod,
   currentPeriod: "2026-04",
+  timeZone: "America/New_York",
   payoutAccount,
   feeRates: FEES,
+  balance: money.balance ?? null,
+  payouts: money.payouts ?? payoutPage([]),
 });
 
 type Entry = { databaseId: number; date: string; memberName: string | null; period: string; kind: "CHARGE" | "REFUND"; grossCents: number; platformFeeCents: number; processingFeeCents: number; netCents: number };
@@ -243,6 +254,41 @@ describe("Payouts page", () => {
     expect((saved.mock.contexts[0] as HTMLAnchorElement).download).toBe("statement-farm-2026-03.csv");
     saved.mockRestore();
     localStorage.removeItem("auth_token");
+  });
+
+  it("the balance, the next payout day and the payouts: newest first, a failure with its reason, Load more", async () => {
+    const payouts = [
+      { databaseId: 3, createdAt: "2026-04-13T15:00:00Z", arrivalDate: "2026-04-15", amountCents: 4210, status: "IN_TRANSIT", failureReason: null },
+      { databaseId: 2, createdAt: "2026-04-06T15:00:00Z", arrivalDate: "2026-04-08", amountCents: 1800, status: "FAILED", failureReason: "The bank couldn't find an account with the bank details on file." },
+    ];
+    const s = server({
+      PayoutsRouteQuery: () => ({
+        adminBusiness: business({ status: "ENABLED", requirementsDue: [] }, "2026-01", { balance: { availableCents: 1800, pendingCents: 2641, nextPayoutDate: "2026-04-20" }, payouts: payoutPage(payouts, true) }),
+      }),
+      PayoutListPaginationQuery: () => ({
+        node: { __typename: "Business", id: BUSINESS_ID, timeZone: "America/New_York", payouts: payoutPage([{ databaseId: 1, createdAt: "2026-03-30T15:00:00Z", arrivalDate: "2026-04-01", amountCents: 2641, status: "PAID", failureReason: null }]) },
+      }),
+    });
+    show(s.environment);
+    const balance = await screen.findByTestId("payout-balance");
+    expect(within(balance).getAllByText(/\$|Apr/).map((v) => v.parentElement?.textContent)).toEqual(["Available$18.00", "Pending$26.41", "Next payoutApr 20, 2026"]);
+    const rows = () => within(screen.getByTestId("payout-list")).getAllByRole("row").slice(1).map((r) => within(r).getAllByRole("cell").map((c) => c.textContent));
+    expect(rows()).toEqual([
+      ["Apr 13, 2026", "Apr 15, 2026", "$42.10", "In transit"],
+      ["Apr 6, 2026", "Apr 8, 2026", "$18.00", "FailedThe bank couldn't find an account with the bank details on file."],
+    ]);
+    await act(async () => fireEvent.click(within(screen.getByTestId("payout-list").closest("section")!).getByRole("button", { name: "Load more" })));
+    expect(s.calls.find((c) => c.name === "PayoutListPaginationQuery")?.variables).toEqual({ count: 10, cursor: "p2", id: BUSINESS_ID });
+    expect(rows()[2]).toEqual(["Mar 30, 2026", "Apr 1, 2026", "$26.41", "Paid"]);
+  });
+
+  it("no payouts yet; without an account no balance; a statement link opens its month", async () => {
+    const s = server({ PayoutsRouteQuery: () => ({ adminBusiness: business(null) }) });
+    show(s.environment, "/admin/business/1/payouts?month=2026-03");
+    expect(await screen.findByText("No payouts yet.")).toBeTruthy();
+    expect(screen.queryByTestId("payout-balance")).toBeNull();
+    await screen.findByText("No charges or refunds in March 2026.");
+    expect(s.calls.find((c) => c.name === "StatementPanelQuery")?.variables).toEqual({ id: 1, month: "2026-03" });
   });
 
   it("finds no business for a viewer who may not manage its payouts (the server answers none)", async () => {

@@ -1,6 +1,7 @@
 import { Suspense, useState, useTransition } from "react";
 import { Button, HStack, IconButton, Input, Stack, Text } from "@chakra-ui/react";
 import { graphql, useFragment, useLazyLoadQuery } from "react-relay";
+import { useSearchParams } from "react-router";
 import { Panel } from "../../../ui/admin/AdminPage.tsx";
 import { LoadingState } from "../../../ui/StatusStates.tsx";
 import { downloadCsv } from "../memberships/csv.ts";
@@ -13,8 +14,8 @@ import type { StatementPanelQuery } from "./__generated__/StatementPanelQuery.gr
 
 /**
  * A month of the business's books (docs/payments.md, "Statements"): its totals, its charges and refunds, and the
- * CSV. It opens on this month in the business's time zone, as the server names it; another month is read while
- * the one shown stays on screen.
+ * CSV. It opens on this month in the business's time zone, as the server names it, or on the earlier month the
+ * address names (`?month=YYYY-MM`); another month is read while the one shown stays on screen.
  */
 export function StatementPanel({ business: key }: { business: StatementPanelFragment_business$key }) {
   const business = useFragment(
@@ -26,7 +27,9 @@ export function StatementPanel({ business: key }: { business: StatementPanelFrag
     `,
     key,
   );
-  const [month, setMonth] = useState(business.currentPeriod);
+  // A payout's email links the statement of its month (?month=YYYY-MM); a month to come opens on this one.
+  const asked = useSearchParams()[0].get("month");
+  const [month, setMonth] = useState(asked && /^\d{4}-\d{2}$/.test(asked) && asked <= business.currentPeriod ? asked : business.currentPeriod);
   const [switching, startTransition] = useTransition();
   const go = (next: string) => startTransition(() => setMonth(next));
   const latest = month >= business.currentPeriod;
