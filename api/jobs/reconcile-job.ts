@@ -2,7 +2,7 @@ import type { Queue } from "pg-boss";
 import { previousUtcDay, reconcileDay, type ReconcileReport } from "../billing/reconcile-run.ts";
 import { describeDifferences } from "../payouts/reconcile.ts";
 import type { ServiceContext } from "../context.ts";
-import type { JobDefinition, JobQueue, JobSchedule } from "../queue/job-queue.ts";
+import { amendJobData, type JobDefinition, type JobQueue, type JobSchedule } from "../queue/job-queue.ts";
 
 /** One UTC day's reconciliation of the provider's balance transactions against payments and ledger. */
 export const RECONCILE_QUEUE = "payments-reconcile";
@@ -19,7 +19,10 @@ const reconcileQueue: Queue = {
   deleteAfterSeconds: 90 * 24 * 60 * 60,
 };
 
-/** The day a job checks: its own, else the UTC day before the application's clock's (the schedule's runs). */
+/**
+ * The day a job checks: its own, else the UTC day before the application's clock's (the schedule's runs), which
+ * the run then records on the job, so that "Retry" after the next midnight checks that day again, not the next.
+ */
 interface ReconcileData {
   day?: string;
 }
@@ -39,7 +42,12 @@ export function reconcileJob(ctx: Pick<ServiceContext, "db" | "clock" | "config"
   return {
     queue: reconcileQueue,
     async run(job) {
-      const report = await reconcileDay(ctx, job.data.day ?? previousUtcDay(ctx.clock.now()));
+      let day = job.data.day;
+      if (!day) {
+        day = previousUtcDay(ctx.clock.now());
+        await amendJobData(ctx.db, job, { day });
+      }
+      const report = await reconcileDay(ctx, day);
       if (report.differences.length) throw new ReconciliationDifferences(report);
       return { day: report.day, checked: report.checked, matched: report.matched, differences: 0 };
     },

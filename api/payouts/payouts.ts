@@ -117,6 +117,30 @@ export function nextPayoutDate(now: Date, timeZone: string, paidToday: boolean):
   return isoDate(addDays(today, ahead));
 }
 
+/** How far back a pass looks for Mondays it missed: after the last payout, or this many days for an account never paid. */
+const FIRST_CATCH_UP_DAYS = 28;
+/** The most days a pass catches up at once (an account whose payouts were off for months pays once, then weekly). */
+const MAX_CATCH_UP_DAYS = 84;
+
+/**
+ * When the payouts owed by `now` are made, oldest first: every Monday since the last payout's day (or, never paid,
+ * the last FIRST_CATCH_UP_DAYS) that had no payout, each at the first instant of that Monday in the business's
+ * time zone, and today at `now` when today is a Monday with no payout yet. A provider pays out on its schedule
+ * whether or not anyone looks; a pass that comes late (the demo clock jumped over a Monday, a process was down)
+ * makes the Mondays' payouts as they would have been made.
+ */
+export function payoutTimes(now: Date, timeZone: string, lastPayoutAt: Date | null): Date[] {
+  const today = localDate(now, timeZone);
+  const earliest = addDays(today, -MAX_CATCH_UP_DAYS);
+  const after = lastPayoutAt ? addDays(localDate(lastPayoutAt, timeZone), 1) : addDays(today, -FIRST_CATCH_UP_DAYS);
+  const times: Date[] = [];
+  for (let d = dayNumber(after) < dayNumber(earliest) ? earliest : after; dayNumber(d) <= dayNumber(today); d = addDays(d, 1)) {
+    if (new Date(dayNumber(d)).getUTCDay() !== PAYOUT_WEEKDAY) continue;
+    times.push(dayNumber(d) === dayNumber(today) ? now : startOfLocalDay(d, timeZone));
+  }
+  return times;
+}
+
 /** Whether the mirror has a payout of the business made since `since`. */
 export async function paidSince(db: PrismaClient, businessId: number, since: Date): Promise<boolean> {
   return (await db.payout.count({ where: { businessId, createdAt: { gte: since } } })) > 0;

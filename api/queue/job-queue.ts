@@ -64,6 +64,14 @@ export interface JobQueue {
   stop(timeoutMs?: number): Promise<void>;
 }
 
+/**
+ * Adds to a running job's stored data, so that its later attempts and an administrator's "Retry" see it: a
+ * scheduled run (whose data the schedule fixes) records what it chose, such as the day it checks.
+ */
+export async function amendJobData(db: Pick<Database["prisma"], "$executeRawUnsafe">, job: Pick<Job<object>, "name" | "id">, patch: object): Promise<void> {
+  await db.$executeRawUnsafe(`UPDATE ${JOBS_SCHEMA}.job SET data = COALESCE(data, '{}'::jsonb) || $1::jsonb WHERE name = $2 AND id::text = $3`, JSON.stringify(patch), job.name, job.id);
+}
+
 /** True when every number in a job's result (nested objects and arrays included) is 0, and there is at least one. */
 export function didNothing(result: unknown): boolean {
   const numbers: number[] = [];

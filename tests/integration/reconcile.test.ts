@@ -185,4 +185,29 @@ describe.each(["sandbox", "stripe"] as const)("daily reconciliation (%s)", (prov
     });
     expect(passed.output).toMatchObject({ day, differences: 0, checked: after.checked, matched: after.checked });
   });
+
+  // The schedule's runs carry no day (a cron's data is fixed): the run records the day it checked on the job, so a
+  // "Retry" after the next UTC midnight checks that day again, not the day before the retry.
+  it.runIf(provider === "sandbox")("a scheduled run records its day: retried two days later, it checks that day again", async () => {
+    const stray = "pi_sbx_scheduled_stray";
+    await t.db.prisma.sandboxObject.create({ data: { id: stray, kind: "payment_intent", data: { status: "succeeded", amountCents: 999, succeededAt: `${day}T20:00:00.000Z`, route: null } } });
+    t.clock.set(`${new Date(new Date(`${day}T00:00:00Z`).getTime() + 86_400_000).toISOString().slice(0, 10)}T04:10:00Z`);
+    const jobId = (await jobs.boss.send(RECONCILE_QUEUE, {}))!;
+    const failed = await until("the scheduled run's failure", async () => {
+      const job = await jobs.boss.getJobById(RECONCILE_QUEUE, jobId);
+      return job?.state === "failed" ? job : null;
+    });
+    expect(failed.data).toEqual({ day });
+    expect(JSON.stringify(failed.output)).toContain(`missing_here: provider ${stray} (999)`);
+
+    // Two days on, the stray charge is gone (refunded by hand, say): Retry checks the recorded day, clean now.
+    t.clock.set(`${new Date(new Date(`${day}T00:00:00Z`).getTime() + 3 * 86_400_000).toISOString().slice(0, 10)}T09:00:00Z`);
+    await t.db.prisma.sandboxObject.delete({ where: { id: stray } });
+    await retryRun({ actor: adminActor, jobs }, RECONCILE_QUEUE, jobId);
+    const passed = await until("the retried scheduled run", async () => {
+      const job = await jobs.boss.getJobById(RECONCILE_QUEUE, jobId);
+      return job?.state === "completed" ? job : null;
+    });
+    expect(passed.output).toMatchObject({ day, differences: 0 });
+  });
 });

@@ -197,9 +197,9 @@ export class SandboxProvider implements PaymentProvider {
     return accountInfo(accountId, await loadAccount(this.store, accountId));
   }
 
-  /** Derived from the account's charges, refunds and payouts on the domain clock (balances.ts). */
-  retrieveBalance(accountId: string): Promise<AccountBalance> {
-    return retrieveBalance(this.store, this.db, accountId, this.clock.now());
+  /** Derived from the account's charges, refunds and payouts on the domain clock, or as it was `at` (balances.ts). */
+  retrieveBalance(accountId: string, opts: { at?: Date } = {}): Promise<AccountBalance> {
+    return retrieveBalance(this.store, this.db, accountId, opts.at ?? this.clock.now());
   }
 
   listPayouts(accountId: string, opts: PageRequest = {}): Promise<{ payouts: PayoutInfo[]; hasMore: boolean }> {
