@@ -1,4 +1,4 @@
-import { monthName, ordinal } from "@shared/calendar.ts";
+import { addMonths, monthName, ordinal, parseYearMonth, yearMonthOf } from "@shared/calendar.ts";
 
 /**
  * The calendar parts of an ISO date ("2026-04-01" or a full timestamp), read as written: no time-zone shift;
@@ -38,4 +38,9 @@ export function monthYear(period: string): string {
 export function monthOnly(period: string): string {
   const m = /^(\d{4})-(\d{2})/.exec(period);
   return m && Number(m[2]) >= 1 && Number(m[2]) <= 12 ? monthName(Number(m[2])) : period;
+}
+
+/** The month `n` months after "YYYY-MM" (the admin screens' ‹ and › buttons). */
+export function shiftMonth(yearMonth: string, n: number): string {
+  return yearMonthOf(addMonths(parseYearMonth(yearMonth), n));
 }

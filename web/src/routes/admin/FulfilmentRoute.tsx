@@ -1,4 +1,4 @@
-import { Box, HStack, IconButton, Input, Stack } from "@chakra-ui/react";
+import { Box, Stack } from "@chakra-ui/react";
 import { graphql } from "react-relay";
 import { useNavigate, useParams } from "react-router";
 import { CycleHeader } from "../../features/admin/packing/CycleHeader.tsx";
@@ -6,9 +6,10 @@ import { DifferenceList } from "../../features/admin/packing/DifferenceList.tsx"
 import { MembersPreview } from "../../features/admin/packing/MembersPreview.tsx";
 import { PackingLists } from "../../features/admin/packing/PackingLists.tsx";
 import { TotalsPanel } from "../../features/admin/packing/TotalsPanel.tsx";
-import { formatMonth, shiftMonth } from "../../features/admin/packing/format.ts";
+import { formatMonth } from "../../features/admin/packing/format.ts";
 import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage, Panel } from "../../ui/admin/AdminPage.tsx";
+import { MonthStepper } from "../../ui/admin/MonthStepper.tsx";
 import { EmptyMessage } from "../../ui/StatusStates.tsx";
 import type { FulfilmentRouteQuery } from "./__generated__/FulfilmentRouteQuery.graphql.ts";
 
@@ -46,26 +47,7 @@ export default function FulfilmentRoute() {
   if (!business) return <EmptyMessage title="No businesses found" description="This business does not exist or you do not have access to it." />;
   const cycle = business.fulfilment;
   const go = (month: string) => void navigate(`/admin/business/${id}/fulfilment/${month}`);
-  const picker = (
-    <HStack className="no-print" gap="2">
-      <IconButton size="sm" variant="outline" aria-label="Previous month" onClick={() => go(shiftMonth(cycle.month, -1))}>
-        ‹
-      </IconButton>
-      <Input
-        type="month"
-        size="sm"
-        w="44"
-        aria-label="Month"
-        value={cycle.month}
-        onChange={(e) => {
-          if (/^\d{4}-\d{2}$/.test(e.target.value)) go(e.target.value);
-        }}
-      />
-      <IconButton size="sm" variant="outline" aria-label="Next month" onClick={() => go(shiftMonth(cycle.month, 1))}>
-        ›
-      </IconButton>
-    </HStack>
-  );
+  const picker = <MonthStepper className="no-print" month={cycle.month} onChange={go} label="Month" />;
   return (
     <AdminPage title="Fulfilment" description={`${business.name} · ${formatMonth(cycle.month)}`} actions={picker}>
       <Stack gap="6" className="packing-root">

@@ -1,12 +1,11 @@
 import { Suspense, useState, useTransition } from "react";
-import { Button, HStack, IconButton, Input, Stack, Table, Text } from "@chakra-ui/react";
+import { Stack, Table, Text } from "@chakra-ui/react";
 import { graphql, useLazyLoadQuery } from "react-relay";
 import { formatCents } from "@shared/money.ts";
 import { EmptyLine, Panel } from "../../../ui/admin/AdminPage.tsx";
+import { CsvDownloadButton } from "../../../ui/admin/CsvDownloadButton.tsx";
+import { MonthStepper } from "../../../ui/admin/MonthStepper.tsx";
 import { LoadingState } from "../../../ui/StatusStates.tsx";
-import { downloadCsv } from "../memberships/csv.ts";
-import { shiftMonth } from "../packing/format.ts";
-import { fetchFeesCollectedCsv } from "./feesCollectedCsv.ts";
 import type { FeesCollectedPanelQuery } from "./__generated__/FeesCollectedPanelQuery.graphql.ts";
 
 /** This month, UTC (each business's own month is counted in its time zone by the server). */
@@ -22,25 +21,9 @@ export function FeesCollectedPanel() {
   const [switching, startTransition] = useTransition();
   const go = (next: string) => startTransition(() => setMonth(next));
   const actions = (
-    <HStack gap="2" wrap="wrap">
-      <IconButton size="sm" variant="outline" aria-label="Previous month" onClick={() => go(shiftMonth(month, -1))}>
-        ‹
-      </IconButton>
-      <Input
-        type="month"
-        size="sm"
-        w="44"
-        aria-label="Fees month"
-        value={month}
-        onChange={(e) => {
-          if (/^\d{4}-\d{2}$/.test(e.target.value)) go(e.target.value);
-        }}
-      />
-      <IconButton size="sm" variant="outline" aria-label="Next month" onClick={() => go(shiftMonth(month, 1))}>
-        ›
-      </IconButton>
-      <Download month={month} />
-    </HStack>
+    <MonthStepper month={month} onChange={go} label="Fees month">
+      <CsvDownloadButton path={`/api/admin/fees/${month}.csv`} filename={`fees-collected-${month}.csv`} />
+    </MonthStepper>
   );
   return (
     <Panel title="Fees collected" actions={actions}>
@@ -138,35 +121,5 @@ function FeesCollectedMonth({ month }: { month: string }) {
         </Table.Body>
       </Table.Root>
     </Table.ScrollArea>
-  );
-}
-
-/** The server's CSV of the month, fetched with the bearer token and saved. */
-function Download({ month }: { month: string }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async () => {
-    setError(null);
-    setBusy(true);
-    try {
-      const { csv, filename } = await fetchFeesCollectedCsv(month);
-      downloadCsv(filename, csv);
-    } catch (e) {
-      setError(`Download failed: ${(e as Error).message || "please try again"}`);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <>
-      <Button size="sm" variant="outline" onClick={run} loading={busy} loadingText="Downloading…">
-        Download CSV
-      </Button>
-      {error && (
-        <Text color="red.600" fontSize="sm" role="alert">
-          {error}
-        </Text>
-      )}
-    </>
   );
 }

@@ -5,12 +5,12 @@ import { EmptyLine, Panel } from "../../../ui/admin/AdminPage.tsx";
 import { ConfirmDialog } from "../../../ui/admin/ConfirmDialog.tsx";
 import { LoadingState } from "../../../ui/StatusStates.tsx";
 import { resultError } from "../mutationResult.ts";
+import { downloadCsv } from "../../../lib/csvDownload.ts";
 import { useDebouncedValue } from "../../../lib/useDebouncedValue.ts";
 import { BusinessFilter } from "../BusinessFilter.tsx";
 import { ADMIN_PAGE_SIZE, LoadMore } from "../LoadMore.tsx";
-import { downloadCsv } from "./csv.ts";
 import { MembershipRow, type MembershipToCancel } from "./MembershipRow.tsx";
-import { fetchMembershipsCsv, type MembershipFilterVariables } from "./exportMemberships.ts";
+import { membershipsCsvUrl, type MembershipFilterVariables } from "./exportMemberships.ts";
 import type { BusinessFilterQuery$data } from "../__generated__/BusinessFilterQuery.graphql.ts";
 import type { MembershipsPanelFragment_query$key } from "./__generated__/MembershipsPanelFragment_query.graphql.ts";
 import type { MembershipsPanelPaginationQuery, MembershipStatusFilter } from "./__generated__/MembershipsPanelPaginationQuery.graphql.ts";
@@ -95,8 +95,8 @@ function MembershipsTable({ query, variables }: { query: MembershipsPanelFragmen
     setExportError(null);
     setExporting(true);
     try {
-      const { csv, filename } = await fetchMembershipsCsv(variables);
-      downloadCsv(filename, csv);
+      // The whole filtered list as the server writes it (every row, not only those on screen).
+      await downloadCsv(membershipsCsvUrl(variables), "memberships.csv");
     } catch (e) {
       setExportError(`Export failed: ${(e as Error).message || "please try again"}`);
     } finally {

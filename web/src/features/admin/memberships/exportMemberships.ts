@@ -1,4 +1,3 @@
-import { apiHeaders } from "../../../lib/tenant.ts";
 import type { MembershipStatusFilter } from "./__generated__/MembershipsPanelPaginationQuery.graphql.ts";
 
 /** The server's streamed CSV of the filtered memberships list (docs/admin.md, "Memberships CSV"). */
@@ -14,18 +13,4 @@ export function membershipsCsvUrl(filter: MembershipFilterVariables): string {
   if (filter.businessId != null) query.set("business", String(filter.businessId));
   const text = query.toString();
   return text ? `${EXPORT_PATH}?${text}` : EXPORT_PATH;
-}
-
-/**
- * The whole filtered list as the server writes it (every row, not only those on screen), with the file name it
- * suggests. The route takes the bearer token, which a plain link cannot send: fetched, then saved as a blob.
- */
-export async function fetchMembershipsCsv(filter: MembershipFilterVariables, fetcher: typeof fetch = fetch): Promise<{ csv: Blob; filename: string }> {
-  const response = await fetcher(membershipsCsvUrl(filter), { credentials: "include", headers: apiHeaders({ requestPath: EXPORT_PATH, pagePath: window.location.pathname }) });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { error?: string } | null;
-    throw new Error(body?.error || `HTTP ${response.status}`);
-  }
-  const filename = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "memberships.csv";
-  return { csv: await response.blob(), filename };
 }

@@ -2,10 +2,10 @@ import { useState } from "react";
 import { Badge, Box, Button, HStack, Heading, Stack, Table, Text } from "@chakra-ui/react";
 import { graphql, usePaginationFragment } from "react-relay";
 import { MODE_NAMES } from "@shared/fulfillment.ts";
+import { CsvDownloadButton } from "../../../ui/admin/CsvDownloadButton.tsx";
 import { LoadMore } from "../LoadMore.tsx";
-import { downloadCsv } from "../memberships/csv.ts";
 import { formatMonth, HOLD_LABEL } from "./format.ts";
-import { fetchPackingCsv, type PackingMode } from "./packingCsv.ts";
+import { packingCsvPath, type PackingMode } from "./packingCsv.ts";
 import { PRINT_CSS } from "./printStyles.ts";
 import type { PackingListsFragment_query$key } from "./__generated__/PackingListsFragment_query.graphql.ts";
 import type { PackingListsPaginationQuery } from "./__generated__/PackingListsPaginationQuery.graphql.ts";
@@ -90,35 +90,6 @@ function BoxContents({ box }: { box: PackingBox }) {
         </Badge>
       )}
     </Stack>
-  );
-}
-
-function Download({ businessId, month, mode, label }: { businessId: number; month: string; mode: PackingMode | null; label: string }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async () => {
-    setError(null);
-    setBusy(true);
-    try {
-      const { csv, filename } = await fetchPackingCsv(businessId, month, mode);
-      downloadCsv(filename, csv);
-    } catch (e) {
-      setError(`Download failed: ${(e as Error).message || "please try again"}`);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <>
-      <Button size="sm" variant="outline" onClick={run} loading={busy} loadingText="Downloading…" aria-label={label}>
-        Download CSV
-      </Button>
-      {error && (
-        <Text color="red.600" fontSize="sm" role="alert">
-          {error}
-        </Text>
-      )}
-    </>
   );
 }
 
@@ -288,7 +259,7 @@ export function PackingLists({ query, businessId, businessName }: { query: Packi
           </Button>
         </HStack>
         <HStack gap="2">
-          <Download businessId={businessId} month={month} mode={null} label="Download CSV: all lists" />
+          <CsvDownloadButton path={packingCsvPath(businessId, month, null)} filename="packing.csv" label="Download CSV: all lists" />
         </HStack>
       </HStack>
 
@@ -307,7 +278,7 @@ export function PackingLists({ query, businessId, businessName }: { query: Packi
                     {list.title} ({ofMode.length})
                   </Heading>
                   <HStack className="no-print" gap="2">
-                    <Download businessId={businessId} month={month} mode={list.csv} label={`Download CSV: ${list.title}`} />
+                    <CsvDownloadButton path={packingCsvPath(businessId, month, list.csv)} filename="packing.csv" label={`Download CSV: ${list.title}`} />
                   </HStack>
                 </HStack>
                 {ofMode.length === 0 ? (

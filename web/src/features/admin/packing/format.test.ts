@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { formatDay, formatInstant, formatMonth, shiftMonth } from "./format.ts";
+import { formatDay, formatInstant, formatMonth } from "./format.ts";
 import { packingCsvPath } from "./packingCsv.ts";
 
 describe("the Fulfilment screen's words", () => {
-  it("steps months across years", () => {
-    expect(shiftMonth("2026-04", 1)).toBe("2026-05");
-    expect(shiftMonth("2026-12", 1)).toBe("2027-01");
-    expect(shiftMonth("2026-01", -1)).toBe("2025-12");
-    expect(shiftMonth("2026-03", -15)).toBe("2024-12");
-  });
-
   it("names days as the business's (no time zone shift) and instants in its zone", () => {
     expect(formatDay("2026-04-01")).toBe("Apr 1, 2026");
     expect(formatDay(null)).toBe("");

@@ -24,12 +24,5 @@ export function formatMonth(yearMonth: string): string {
   return monthYear(yearMonth);
 }
 
-/** The month `n` months after "YYYY-MM". */
-export function shiftMonth(yearMonth: string, n: number): string {
-  const [y, m] = yearMonth.split("-").map(Number);
-  const total = y * 12 + (m - 1) + n;
-  return `${Math.floor(total / 12)}-${String((total % 12) + 1).padStart(2, "0")}`;
-}
-
 /** How a box on hold reads on the screen and the printed lists. */
 export const HOLD_LABEL = "Hold — payment failed";

@@ -1,14 +1,13 @@
 import { Suspense, useState, useTransition } from "react";
-import { Button, HStack, IconButton, Input, Stack, Text } from "@chakra-ui/react";
+import { Stack, Text } from "@chakra-ui/react";
 import { graphql, useFragment, useLazyLoadQuery } from "react-relay";
 import { useSearchParams } from "react-router";
 import { Panel } from "../../../ui/admin/AdminPage.tsx";
+import { CsvDownloadButton } from "../../../ui/admin/CsvDownloadButton.tsx";
+import { MonthStepper } from "../../../ui/admin/MonthStepper.tsx";
 import { LoadingState } from "../../../ui/StatusStates.tsx";
-import { downloadCsv } from "../memberships/csv.ts";
-import { shiftMonth } from "../packing/format.ts";
 import { StatementEntries } from "./StatementEntries.tsx";
 import { StatementTotals } from "./StatementTotals.tsx";
-import { fetchStatementCsv } from "./statementCsv.ts";
 import type { StatementPanelFragment_business$key } from "./__generated__/StatementPanelFragment_business.graphql.ts";
 import type { StatementPanelQuery } from "./__generated__/StatementPanelQuery.graphql.ts";
 
@@ -32,28 +31,10 @@ export function StatementPanel({ business: key }: { business: StatementPanelFrag
   const [month, setMonth] = useState(asked && /^\d{4}-\d{2}$/.test(asked) && asked <= business.currentPeriod ? asked : business.currentPeriod);
   const [switching, startTransition] = useTransition();
   const go = (next: string) => startTransition(() => setMonth(next));
-  const latest = month >= business.currentPeriod;
   const actions = (
-    <HStack gap="2" wrap="wrap">
-      <IconButton size="sm" variant="outline" aria-label="Previous month" onClick={() => go(shiftMonth(month, -1))}>
-        ‹
-      </IconButton>
-      <Input
-        type="month"
-        size="sm"
-        w="44"
-        aria-label="Statement month"
-        value={month}
-        max={business.currentPeriod}
-        onChange={(e) => {
-          if (/^\d{4}-\d{2}$/.test(e.target.value)) go(e.target.value);
-        }}
-      />
-      <IconButton size="sm" variant="outline" aria-label="Next month" disabled={latest} onClick={() => go(shiftMonth(month, 1))}>
-        ›
-      </IconButton>
-      <Download businessId={business.databaseId} month={month} />
-    </HStack>
+    <MonthStepper month={month} onChange={go} label="Statement month" max={business.currentPeriod}>
+      <CsvDownloadButton path={`/api/admin/businesses/${business.databaseId}/statements/${month}.csv`} filename={`statement-${month}.csv`} />
+    </MonthStepper>
   );
   return (
     <Panel title="Statement" actions={actions}>
@@ -88,36 +69,6 @@ function StatementMonth({ businessId, month }: { businessId: number; month: stri
     <>
       <StatementTotals statement={statement} />
       <StatementEntries query={data} />
-    </>
-  );
-}
-
-/** The server's CSV of the month, fetched with the bearer token and saved. */
-function Download({ businessId, month }: { businessId: number; month: string }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async () => {
-    setError(null);
-    setBusy(true);
-    try {
-      const { csv, filename } = await fetchStatementCsv(businessId, month);
-      downloadCsv(filename, csv);
-    } catch (e) {
-      setError(`Download failed: ${(e as Error).message || "please try again"}`);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <>
-      <Button size="sm" variant="outline" onClick={run} loading={busy} loadingText="Downloading…">
-        Download CSV
-      </Button>
-      {error && (
-        <Text color="red.600" fontSize="sm" role="alert">
-          {error}
-        </Text>
-      )}
     </>
   );
 }
