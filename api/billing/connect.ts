@@ -11,9 +11,10 @@ import { publicPageChanged, type PublicPageCache } from "../cache/public-pages.t
 import { SYSTEM_ACTOR, eventActorOf, writeEvents } from "../events/outbox.ts";
 import { accountStatus, connectFromPeriod } from "../payouts/routing.ts";
 import { localDate, yearMonthOf } from "../shared/calendar.ts";
-import { NotFoundError, RuleViolationError } from "../shared/errors.ts";
+import { NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
 import { globalId } from "../shared/global-id.ts";
 import type { ConnectedAccountInfo } from "./providers/provider.ts";
+import { SandboxCardError } from "./providers/sandbox/cards.ts";
 import { providerFor, sandboxFor } from "./service.ts";
 
 /** `actor` absent: the provider told us (a webhook), and the system acts. */
@@ -82,10 +83,17 @@ export async function payoutDashboardLink(ctx: ServiceContext, businessId: numbe
 
 /**
  * The sandbox's onboarding page was submitted: what Stripe's hosted onboarding and its `account.updated` event do,
- * through the same handler. Answers where the owner returns.
+ * through the same handler. `bankAccount` is the number typed on the page (one of Stripe's test numbers decides
+ * how its payouts end, see sandbox/balances.ts); left out, the account keeps its own. The sandbox checks it
+ * (4 to 17 digits) before it spends the link, and a refusal is the field's error. Answers where the owner returns.
  */
-export async function completeSandboxOnboarding(ctx: ConnectContext, linkId: string, opts: { leaveRequirementsDue: boolean }): Promise<string> {
-  const { account, returnUrl } = await sandboxFor(ctx).completeOnboarding(linkId, opts);
+export async function completeSandboxOnboarding(ctx: ConnectContext, linkId: string, opts: { leaveRequirementsDue: boolean; bankAccount?: string | null }): Promise<string> {
+  const { account, returnUrl } = await sandboxFor(ctx)
+    .completeOnboarding(linkId, { leaveRequirementsDue: opts.leaveRequirementsDue, bankAccount: opts.bankAccount?.trim() })
+    .catch((e: unknown) => {
+      if (e instanceof SandboxCardError && e.code === "invalid_bank_account") throw new ValidationError(e.message, [{ path: "bankAccount", message: e.message }]);
+      throw e;
+    });
   await applyAccountUpdate(ctx, account);
   return returnUrl;
 }

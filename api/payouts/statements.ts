@@ -23,6 +23,11 @@ export interface StatementTotals {
   processingFeeCents: number;
   netCents: number;
   entryCount: number;
+  /**
+   * Payouts made in the month (by when the provider made them, the business's time zone) and not failed or
+   * canceled: from the payouts mirror, so Stripe's as its events reported them.
+   */
+  paidOutCents: number;
 }
 
 export interface StatementEntry {
@@ -113,7 +118,10 @@ async function readTotals(ctx: ServiceContext, s: Statement): Promise<StatementT
            COALESCE(SUM(le.platform_fee_cents), 0)::bigint AS "platformFeeCents",
            COALESCE(SUM(le.processing_fee_cents), 0)::bigint AS "processingFeeCents",
            COALESCE(SUM(le.net_cents), 0)::bigint AS "netCents",
-           COUNT(*)::bigint AS "entryCount"
+           COUNT(*)::bigint AS "entryCount",
+           (SELECT COALESCE(SUM(po.amount_cents), 0) FROM payouts po
+             WHERE po.business_id = ${s.businessId} AND po.created_at >= ${s.from}::timestamp AND po.created_at < ${s.until}::timestamp
+               AND po.status NOT IN ('FAILED', 'CANCELED'))::bigint AS "paidOutCents"
       FROM ledger_entries le
      WHERE ${inMonth(s)}`;
   return {
@@ -123,6 +131,7 @@ async function readTotals(ctx: ServiceContext, s: Statement): Promise<StatementT
     processingFeeCents: Number(row.processingFeeCents),
     netCents: Number(row.netCents),
     entryCount: Number(row.entryCount),
+    paidOutCents: Number(row.paidOutCents),
   };
 }
 

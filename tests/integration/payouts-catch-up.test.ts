@@ -22,6 +22,9 @@ const ctx = () => ({ db: t.db.prisma, clock: t.clock, config: t.config, log });
 const pass = () => payoutsSandboxJob(ctx()).run({} as never, new AbortController().signal);
 const accountOf = async (businessId: number) => (await t.db.prisma.paymentAccount.findUniqueOrThrow({ where: { businessId } })).accountId;
 const providerPayouts = async (businessId: number) => (await sandboxFor(ctx()).listPayouts(await accountOf(businessId), { limit: 20 })).payouts.reverse();
+const STATEMENT = `query($slug: String!, $month: String!) { business(slug: $slug) { statement(month: $month) { netCents paidOutCents } } }`;
+const statement = async (slug: string, month: string) => (await t.gqlOk(STATEMENT, { slug, month }, { token: await f.session(admin) })).business.statement;
+let admin: Awaited<ReturnType<Factories["user"]>>;
 const net = async (businessId: number) => (await t.db.prisma.ledgerEntry.aggregate({ where: { businessId }, _sum: { netCents: true } }))._sum.netCents ?? 0;
 
 async function checkout(business: { slug: string }, plan: { ref: string }) {
@@ -38,6 +41,7 @@ beforeAll(async () => {
   // Thursday March 5th, 2026 (New York: daylight time from Sunday the 8th).
   t = await createTestApp({ now: "2026-03-05T15:00:00Z" });
   f = factories(t);
+  admin = await f.user({ username: "books", isAdmin: true });
 }, 60_000);
 afterAll(async () => {
   await t?.close();
@@ -74,6 +78,9 @@ describe("a pass that comes after a Monday it missed", () => {
     ]);
     expect((await sandboxFor(ctx()).retrieveBalance(await accountOf(farm.id))).availableCents).toBe(0);
 
+    // March's statement: what it paid out (the mirror), all of the month's net here.
+    expect(await statement(farm.slug, "2026-03")).toEqual({ netCents: thursdayNet + secondNet, paidOutCents: thursdayNet + secondNet });
+
     // Passes after it make nothing more: each Monday is paid once.
     expect(await pass()).toMatchObject({ paid: 0, settled: 0 });
     expect(await providerPayouts(farm.id)).toHaveLength(2);
@@ -98,5 +105,7 @@ describe("a pass that comes after a Monday it missed", () => {
       [owed, "failed", "no_account"],
     ]);
     expect((await sandboxFor(ctx()).retrieveBalance(await accountOf(dairy.id))).availableCents).toBe(owed);
+    // Failed payouts are not paid out.
+    expect(await statement(dairy.slug, "2026-04")).toEqual({ netCents: owed, paidOutCents: 0 });
   });
 });

@@ -195,8 +195,16 @@ builder.mutationFields((t) => ({
   completeSandboxOnboarding: t.string({
     errors: { types: COMMON_ERRORS },
     description: "Sandbox provider: submits the onboarding page (leaveRequirementsDue: the account stays restricted). Answers the return URL.",
-    args: { link: t.arg.string({ required: true }), leaveRequirementsDue: t.arg.boolean({ defaultValue: false }) },
-    resolve: (_p, { link, leaveRequirementsDue }, ctx) => sandboxStep(() => connect.completeSandboxOnboarding(ctx, link, { leaveRequirementsDue: leaveRequirementsDue ?? false })),
+    args: {
+      link: t.arg.string({ required: true }),
+      leaveRequirementsDue: t.arg.boolean({ defaultValue: false }),
+      bankAccount: t.arg.string({
+        required: false,
+        description: "The bank account number its payouts go to: 4 to 17 digits, one of Stripe's test numbers deciding how they end. Left out: the account keeps its own.",
+      }),
+    },
+    resolve: (_p, { link, leaveRequirementsDue, bankAccount }, ctx) =>
+      sandboxStep(() => connect.completeSandboxOnboarding(ctx, link, { leaveRequirementsDue: leaveRequirementsDue ?? false, bankAccount })),
   }),
   scheduleFee: t.prismaField({
     type: FeeSchedule,

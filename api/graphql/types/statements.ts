@@ -69,6 +69,10 @@ const PayoutStatementRef = builder.objectRef<statements.Statement>("PayoutStatem
     processingFeeCents: t.int({ description: "Processing fees, less those refunded.", resolve: (s, _a, ctx) => totalOf(ctx, s, "processingFeeCents") }),
     netCents: t.int({ description: "What the month leaves the business: gross + refunds − both fees.", resolve: (s, _a, ctx) => totalOf(ctx, s, "netCents") }),
     entryCount: t.int({ description: "Charges and refunds in the month.", resolve: (s, _a, ctx) => totalOf(ctx, s, "entryCount") }),
+    paidOutCents: t.int({
+      description: "Payouts made to the business's bank in the month (by the day they were made), failed and canceled ones left out.",
+      resolve: (s, _a, ctx) => totalOf(ctx, s, "paidOutCents"),
+    }),
     entries: t.connection({
       type: StatementEntryRef,
       description: "The month's charges and refunds, oldest first (by when they happened, then id).",

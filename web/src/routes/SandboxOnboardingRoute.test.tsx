@@ -1,5 +1,5 @@
 import { ChakraProvider } from "@chakra-ui/react";
-import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { RelayEnvironmentProvider } from "react-relay";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { Environment, Network, Observable, RecordSource, Store, type GraphQLResponse, type RequestParameters, type Variables } from "relay-runtime";
@@ -63,7 +63,58 @@ describe("Sandbox onboarding page", () => {
     expect(screen.getByRole("heading", { level: 1, name: "Sandbox onboarding" })).toBeTruthy();
     expect(screen.getByText("acct_sbx_1")).toBeTruthy();
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Leave requirements due" })));
-    expect(s.calls.at(-1)).toEqual({ name: "SandboxOnboardingRouteMutation", variables: { link: "link_1", leaveRequirementsDue: true } });
+    // Left owing its bank account, the account is given none.
+    expect(s.calls.at(-1)).toEqual({ name: "SandboxOnboardingRouteMutation", variables: { link: "link_1", leaveRequirementsDue: true, bankAccount: null } });
+    expect(assign).toHaveBeenCalledWith("http://localhost/admin/business/1/payouts?onboarding=return");
+  });
+
+  it("asks for the bank account number, prefilled with the one whose payouts arrive, and explains the test numbers", async () => {
+    const assign = vi.fn();
+    vi.stubGlobal("location", { href: window.location.href, origin: window.location.origin, assign });
+    const s = server({
+      SandboxOnboardingRouteQuery: page(true),
+      SandboxOnboardingRouteMutation: () => ({ completeSandboxOnboarding: { __typename: "CompleteSandboxOnboardingSuccess", data: "http://localhost/admin/business/1/payouts?onboarding=return" } }),
+    });
+    show(s.environment);
+    const field = await screen.findByRole<HTMLInputElement>("textbox", { name: "Bank account number" });
+    expect(field.value).toBe("000123456789");
+    expect(field.getAttribute("inputmode")).toBe("numeric");
+    // The hint is the field's description.
+    expect(document.getElementById(field.getAttribute("aria-describedby") ?? "")?.textContent).toBe("Stripe's test numbers: 000123456789 is paid out; 000111111116 fails (no such account); 000111111113 fails (account closed).");
+
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Complete onboarding" })));
+    expect(s.calls.at(-1)).toEqual({ name: "SandboxOnboardingRouteMutation", variables: { link: "link_1", leaveRequirementsDue: false, bankAccount: "000123456789" } });
+    expect(assign).toHaveBeenCalledOnce();
+  });
+
+  it("sends the number typed (Enter submits), and shows the server's refusal of it on the field, the link still usable", async () => {
+    const assign = vi.fn();
+    vi.stubGlobal("location", { href: window.location.href, origin: window.location.origin, assign });
+    const INVALID = "A bank account number is 4 to 17 digits.";
+    const s = server({
+      SandboxOnboardingRouteQuery: page(true),
+      SandboxOnboardingRouteMutation: ({ bankAccount }) =>
+        bankAccount === "12ab"
+          ? { completeSandboxOnboarding: { __typename: "ValidationError", __isError: "ValidationError", message: INVALID, issues: [{ path: "bankAccount", message: INVALID }] } }
+          : { completeSandboxOnboarding: { __typename: "CompleteSandboxOnboardingSuccess", data: "http://localhost/admin/business/1/payouts?onboarding=return" } },
+    });
+    show(s.environment);
+    const field = await screen.findByRole<HTMLInputElement>("textbox", { name: "Bank account number" });
+    fireEvent.change(field, { target: { value: "12ab" } });
+    await act(async () => fireEvent.submit(field.closest("form")!));
+    expect(s.calls.at(-1)?.variables).toEqual({ link: "link_1", leaveRequirementsDue: false, bankAccount: "12ab" });
+    expect(field.getAttribute("aria-invalid")).toBe("true");
+    await waitFor(() => expect(document.getElementById(field.getAttribute("aria-errormessage") ?? "")?.textContent).toBe(INVALID));
+    expect(document.activeElement).toBe(field);
+    expect(screen.queryByTestId("onboarding-expired")).toBeNull();
+    expect(assign).not.toHaveBeenCalled();
+
+    // Typing clears the error; the corrected number goes through.
+    fireEvent.change(field, { target: { value: "000111111116" } });
+    expect(field.getAttribute("aria-invalid")).toBeNull();
+    expect(screen.queryByText(INVALID)).toBeNull();
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Complete onboarding" })));
+    expect(s.calls.at(-1)?.variables).toEqual({ link: "link_1", leaveRequirementsDue: false, bankAccount: "000111111116" });
     expect(assign).toHaveBeenCalledWith("http://localhost/admin/business/1/payouts?onboarding=return");
   });
 
@@ -85,7 +136,7 @@ describe("Sandbox onboarding page", () => {
     const s = server({
       SandboxOnboardingRouteQuery: page(true),
       SandboxOnboardingRouteMutation: () => ({
-        completeSandboxOnboarding: { __typename: "ValidationError", __isError: "ValidationError", message: EXPIRED, issues: [{ path: "link" }] },
+        completeSandboxOnboarding: { __typename: "ValidationError", __isError: "ValidationError", message: EXPIRED, issues: [{ path: "link", message: EXPIRED }] },
       }),
     });
     show(s.environment);

@@ -52,7 +52,7 @@ const charge = (databaseId: number, date: string, memberName: string | null, gro
 });
 
 /** Business.statement(month) as the server answers it: the totals, and a page of entries. */
-function statement(month: string, entries: Entry[], hasNextPage = false) {
+function statement(month: string, entries: Entry[], hasNextPage = false, paidOutCents = 0) {
   const sum = (k: "platformFeeCents" | "processingFeeCents" | "netCents") => entries.reduce((s, e) => s + e[k], 0);
   return {
     adminBusiness: {
@@ -66,6 +66,7 @@ function statement(month: string, entries: Entry[], hasNextPage = false) {
         platformFeeCents: sum("platformFeeCents"),
         processingFeeCents: sum("processingFeeCents"),
         netCents: sum("netCents"),
+        paidOutCents,
         entries: entryPage(entries, hasNextPage),
       },
     },
@@ -215,7 +216,7 @@ describe("Payouts page", () => {
     const s = server({
       PayoutsRouteQuery: () => ({ adminBusiness: business({ status: "ENABLED", requirementsDue: [] }, "2026-01") }),
       StatementPanelQuery: (v) =>
-        v.month === "2026-04" ? statement("2026-04", [charge(7, "2026-04-01", "Bo Diddley", 2900), charge(9, "2026-04-03", "Cy Young", 4550)], true) : statement(String(v.month), []),
+        v.month === "2026-04" ? statement("2026-04", [charge(7, "2026-04-01", "Bo Diddley", 2900), charge(9, "2026-04-03", "Cy Young", 4550)], true, 2641) : statement(String(v.month), []),
       StatementEntriesPaginationQuery: () => ({
         adminBusiness: {
           __typename: "Business",
@@ -227,7 +228,7 @@ describe("Payouts page", () => {
     show(s.environment);
     const totals = await screen.findByTestId("statement-totals");
     expect(s.calls.find((c) => c.name === "StatementPanelQuery")?.variables).toEqual({ id: 1, month: "2026-04" });
-    expect(within(totals).getAllByText(/\$/).map((v) => v.parentElement?.textContent)).toEqual(["Gross$74.50", "Refunds$0.00", "Platform fee$2.90", "Processing fee$2.28", "Net$69.32"]);
+    expect(within(totals).getAllByText(/\$/).map((v) => v.parentElement?.textContent)).toEqual(["Gross$74.50", "Refunds$0.00", "Platform fee$2.90", "Processing fee$2.28", "Net$69.32", "Paid out$26.41"]);
     const rows = () => within(screen.getByTestId("statement-entries")).getAllByRole("row").slice(1).map((r) => within(r).getAllByRole("cell").map((c) => c.textContent));
     expect(rows()).toEqual([
       ["Apr 1, 2026", "Bo Diddley", "Apr 2026", "Charge", "$29.00", "$2.59", "$26.41"],

@@ -14,6 +14,7 @@ export function StatementTotals({ statement: key }: { statement: StatementTotals
         platformFeeCents
         processingFeeCents
         netCents
+        paidOutCents
       }
     `,
     key,
@@ -24,10 +25,11 @@ export function StatementTotals({ statement: key }: { statement: StatementTotals
     { label: "Platform fee", cents: s.platformFeeCents },
     { label: "Processing fee", cents: s.processingFeeCents },
     { label: "Net", cents: s.netCents },
+    { label: "Paid out", cents: s.paidOutCents },
   ];
   return (
     <Stack gap="2">
-      <SimpleGrid columns={{ base: 2, md: 3, xl: 5 }} gap="3" data-testid="statement-totals">
+      <SimpleGrid columns={{ base: 2, md: 3, xl: 6 }} gap="3" data-testid="statement-totals">
         {totals.map((t) => (
           <Stat.Root key={t.label} borderWidth="1px" borderColor="orange.100" rounded="lg" p="3">
             <Stat.Label>{t.label}</Stat.Label>
@@ -36,7 +38,7 @@ export function StatementTotals({ statement: key }: { statement: StatementTotals
         ))}
       </SimpleGrid>
       <Text fontSize="sm" color="fg.muted">
-        Charges and refunds by the day they happened ({s.timeZone}). Fees are taken from each charge and given back in proportion when it is refunded.
+        Charges and refunds by the day they happened ({s.timeZone}). Fees are taken from each charge and given back in proportion when it is refunded. Paid out: the payouts to your bank made in the month, failed ones left out.
       </Text>
     </Stack>
   );
