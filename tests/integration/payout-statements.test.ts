@@ -189,11 +189,14 @@ describe("a month of charges, a refund and a renewal", () => {
   });
 });
 
-describe("2,500 entries", () => {
+describe("a month of 10,000 entries", () => {
+  const ENTRIES = 10_000;
   let bulk: { id: number; slug: string };
   let written: LedgerRow[] = [];
   /** May's provider ids in the statement's order, as the database orders them. */
   let expectedOrder: string[] = [];
+  /** May 2026 in Los Angeles: 07:00 UTC on May 1st to 07:00 UTC on June 1st. */
+  const may = { gte: new Date("2026-05-01T07:00:00Z"), lt: new Date("2026-06-01T07:00:00Z") };
 
   beforeAll(async () => {
     bulk = await f.business({ slug: "bulk", timeZone: "America/Los_Angeles" });
@@ -201,8 +204,8 @@ describe("2,500 entries", () => {
     const payment = await t.db.prisma.payment.create({
       data: { userId: hacker.id, businessId: bulk.id, provider: "sandbox", providerPaymentId: "pi_bulk_mallory", amountCents: 1000, status: "SUCCEEDED" },
     });
-    // May 2026 in Los Angeles: 07:00 UTC on May 1st to 07:00 UTC on June 1st. Three entries share each time, 50 minutes apart.
-    const start = Date.parse("2026-05-01T07:00:00Z");
+    // Three entries share each time, 13 minutes apart: the month's 44,640 minutes hold all of them.
+    const start = may.gte.getTime();
     const row = (i: number, at: number, o: Partial<LedgerRow> = {}): LedgerRow => {
       const refund = i % 10 === 9;
       const gross = refund ? -(500 + (i % 7)) : 1000 + (i % 13);
@@ -210,29 +213,36 @@ describe("2,500 entries", () => {
       const processing = refund ? -15 : 59;
       return { businessId: bulk.id, paymentId: null, kind: refund ? "REFUND" : "CHARGE", providerId: `bulk_${i}`, period: "2026-05", occurredAt: new Date(at), grossCents: gross, platformFeeCents: platform, processingFeeCents: processing, netCents: gross - platform - processing, ...o };
     };
-    written = Array.from({ length: 2500 }, (_, i) => row(i, start + Math.floor(i / 3) * 50 * 60_000, i === 0 ? { paymentId: payment.id } : {}));
+    written = Array.from({ length: ENTRIES }, (_, i) => row(i, start + Math.floor(i / 3) * 13 * 60_000, i === 0 ? { paymentId: payment.id } : {}));
+    expect(written.at(-1)!.occurredAt < may.lt).toBe(true);
     // Outside May in Los Angeles: April 30th 23:59:59.999 and June 1st 00:00.
-    const outside = [row(5000, start - 1), row(5001, Date.parse("2026-06-01T07:00:00Z"))];
-    // Written in shuffled order: the statement's order is the time's, then the id's.
-    await writeLedger(t.db.prisma, [...written.slice(1250), ...outside, ...written.slice(0, 1250)]);
-    const may = { gte: new Date(start), lt: new Date("2026-06-01T07:00:00Z") };
+    const outside = [row(ENTRIES + 1, start - 1), row(ENTRIES + 2, may.lt.getTime())];
+    // One multi-row insert, in shuffled order: the statement's order is the time's, then the id's.
+    await writeLedger(t.db.prisma, [...written.slice(ENTRIES / 2), ...outside, ...written.slice(0, ENTRIES / 2)]);
     expectedOrder = (await t.db.prisma.ledgerEntry.findMany({ where: { businessId: bulk.id, occurredAt: may }, orderBy: [{ occurredAt: "asc" }, { id: "asc" }], select: { providerId: true } })).map((r) => r.providerId);
-    expect(expectedOrder).toHaveLength(2500);
+    expect(expectedOrder).toHaveLength(ENTRIES);
   });
 
-  it("the CSV reads them in pages of 1,000 (one statement each): every row once, then the totals", async () => {
+  it("the CSV reads them in keyset pages of 1,000 (one statement each): the header, every row once, then the ledger's totals", async () => {
     ledgerStatements = [];
     const res = await download(bulk.id, "2026-05", tokens.admin);
     expect(res.status).toBe(200);
     expect(res.headers["content-disposition"]).toBe('attachment; filename="statement-bulk-2026-05.csv"');
-    expect(res.lines).toHaveLength(1 + 2500 + 1);
-    expect(ledgerStatements).toHaveLength(3);
+    expect(res.lines[0]).toBe(HEADER);
+    expect(res.lines).toHaveLength(1 + ENTRIES + 1);
+    // Ten full pages, then the empty one that says the month has no more.
+    expect(ledgerStatements).toHaveLength(Math.floor(ENTRIES / 1000) + 1);
+    expect(ledgerStatements.every((q) => /LIMIT/i.test(q) && /ORDER BY/i.test(q))).toBe(true);
     // Every entry once, in the statement's order (time, then id: the insert's order within a shared time).
     expect(res.lines.slice(1, -1).map((l) => l.split(",").at(-5))).toEqual(expectedOrder);
     const dollars = (c: number) => (c / 100).toFixed(2);
-    expect(res.lines.at(-1)).toBe(["Total", "", "", "", "", "", ...(["grossCents", "platformFeeCents", "processingFeeCents", "netCents"] as const).map((k) => dollars(sum(written, k)))].join(","));
+    const { _sum: ledger } = await t.db.prisma.ledgerEntry.aggregate({ where: { businessId: bulk.id, occurredAt: may }, _sum: { grossCents: true, platformFeeCents: true, processingFeeCents: true, netCents: true } });
+    const columns = ["grossCents", "platformFeeCents", "processingFeeCents", "netCents"] as const;
+    expect(columns.map((k) => ledger[k])).toEqual(columns.map((k) => sum(written, k)));
+    expect(res.lines.at(-1)).toBe(["Total", "", "", "", "", "", ...columns.map((k) => dollars(ledger[k]!))].join(","));
     const dates = res.lines.slice(1, -1).map((l) => l.split(",")[0]);
     expect(dates[0]).toBe("2026-05-01");
+    expect(dates.at(-1)).toBe("2026-05-31");
     expect(dates.every((d) => d.startsWith("2026-05-"))).toBe(true);
     expect([...dates].sort()).toEqual(dates);
   });
@@ -244,7 +254,7 @@ describe("2,500 entries", () => {
     expect(refund).toBe("2026-05-01,,,2026-05,Refund,bulk_9,-5.02,-0.25,-0.15,-4.62");
   });
 
-  it("GraphQL agrees: totals over every row, and cursors walk all 2,500 in order", async () => {
+  it("GraphQL agrees: totals over every row, and cursors walk all 10,000 in order", async () => {
     const first = await statement("bulk", "2026-05", { first: 100 }, tokens.admin);
     expect(first).toMatchObject({
       timeZone: "America/Los_Angeles",
@@ -253,7 +263,7 @@ describe("2,500 entries", () => {
       platformFeeCents: sum(written, "platformFeeCents"),
       processingFeeCents: sum(written, "processingFeeCents"),
       netCents: sum(written, "netCents"),
-      entryCount: 2500,
+      entryCount: ENTRIES,
     });
     const seen: string[] = [];
     let page = first;

@@ -10,7 +10,6 @@
  */
 import type { ParsedMail } from "mailparser";
 import pino from "pino";
-import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceContext } from "../../api/context.ts";
 import { sandboxFor } from "../../api/billing/service.ts";
@@ -23,6 +22,7 @@ import { dispatchEvents, MAIL_CONSUMER } from "../../api/mail/dispatch.ts";
 import { smtpTransport } from "../../api/mail/transport.ts";
 import { startJobQueue, type JobQueue } from "../../api/queue/job-queue.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { deliverConnectEvent } from "../support/connect-events.ts";
 import { factories, type Factories } from "../support/factories.ts";
 import { PAY, seedSavedCard } from "../support/payments.ts";
 import { startTestSmtp, type TestSmtp } from "../support/smtp.ts";
@@ -262,12 +262,7 @@ describe("Stripe's payout events on the Connect webhook", () => {
     await stripe?.close();
   });
 
-  const deliver = async (event: object) => {
-    const payload = JSON.stringify(event);
-    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET });
-    const res = await s.app.inject({ method: "POST", url: "/api/webhooks/stripe-connect", headers: { "content-type": "application/json", "stripe-signature": signature }, payload });
-    return res.json().result as string;
-  };
+  const deliver = async (event: object) => (await deliverConnectEvent(s, event, SECRET)).json().result as string;
 
   it("records each payout once, whatever the order and however often Stripe delivers", async () => {
     const g = factories(s);

@@ -4,9 +4,9 @@
  * double). The first enable fixes the month charges start going to the account; the business page takes members
  * from then on; each change is announced once. Administrators schedule fees from a month no business has begun.
  */
-import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { deliverConnectEvent } from "../support/connect-events.ts";
 import { factories, type Factories } from "../support/factories.ts";
 import { startStripeDouble, type StripeDouble } from "../support/stripe-double.ts";
 import { PAY } from "../support/payments.ts";
@@ -147,11 +147,7 @@ describe("the Connect webhook (Stripe)", () => {
     await stripe?.close();
   });
 
-  const deliver = (event: object, secret = SECRET) => {
-    const payload = JSON.stringify(event);
-    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
-    return s.app.inject({ method: "POST", url: "/api/webhooks/stripe-connect", headers: { "content-type": "application/json", "stripe-signature": signature }, payload });
-  };
+  const deliver = (event: object, secret = SECRET) => deliverConnectEvent(s, event, secret);
 
   it("records account.updated once, enables the business, and refuses a bad signature", async () => {
     const g = factories(s);
