@@ -169,6 +169,16 @@ export function currentPeriod(today: LocalDate): YearMonth {
 }
 
 /**
+ * The period a past-due membership owes: the month after the one it is paid through, whose declined charge its
+ * retries (1, 3 and 7 days on) keep trying, into the next month when the billing day was late in the month; the
+ * current month when it has no paid period. Its next month is billed only once that one is paid (or the membership
+ * is canceled after the last retry).
+ */
+export function owedPeriod(today: LocalDate, paidThroughPeriod?: YearMonth | null): YearMonth {
+  return paidThroughPeriod ? yearMonthOf(addMonths(parseYearMonth(paidThroughPeriod), 1)) : currentPeriod(today);
+}
+
+/**
  * The next period that will be billed: the one after the last paid period, but never one already begun
  * without payment being due again (a long-unpaid subscription bills from the current period). Without a
  * paid period, next month's. A scheduled change takes effect then (spec: "next billing cycle").

@@ -10,7 +10,7 @@ import { nextRetryAt, unpaidAttempts } from "../billing/renewals/attempts.ts";
 import { isoDate, localDate } from "../shared/calendar.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
 import { assertMayList, list, type MembershipFilter } from "./memberships-list.ts";
-import { nextBillingPeriod, nextChargeDate } from "../rules/dates.ts";
+import { nextChargeDate, owedPeriod } from "../rules/dates.ts";
 import { todayIn } from "./timing.ts";
 
 /** The columns, in order: the browser export's (kept as they were), then the mode and the next charge date. */
@@ -112,7 +112,7 @@ async function retryDates(ctx: ServiceContext, page: ExportMembership[]): Promis
   const pastDue = page.filter((m) => m.status === "PAST_DUE");
   const out = new Map<number, string>();
   if (pastDue.length === 0) return out;
-  const owed = pastDue.map((m) => ({ id: m.id, period: nextBillingPeriod(todayIn(ctx, m.business.timeZone), m.paidThroughPeriod) }));
+  const owed = pastDue.map((m) => ({ id: m.id, period: owedPeriod(todayIn(ctx, m.business.timeZone), m.paidThroughPeriod) }));
   const attemptsOf = await unpaidAttempts(ctx.db, owed);
   for (const m of pastDue) {
     const dates = attemptsOf.get(m.id);

@@ -240,6 +240,8 @@ describe("a quarter of checkouts, renewals, declines, refunds and payouts", () =
     expect(passes.declined).toBeGreaterThan(3);
     // Ann's March renewal declined, and was paid once she saved another card.
     expect(await t.db.prisma.subscription.findUniqueOrThrow({ where: { id: memberships.get("ann") } })).toMatchObject({ status: "ACTIVE", paidThroughPeriod: "2026-03" });
+    // Dru's card declines every charge: February's (billing day 28) was retried into March, then canceled.
+    expect(await t.db.prisma.subscription.findUniqueOrThrow({ where: { id: memberships.get("dru") } })).toMatchObject({ status: "CANCELED", paidThroughPeriod: "2026-01" });
     const count = (status?: "PAID" | "FAILED") => t.db.prisma.payout.count({ where: status ? { status } : {} });
     expect({ made: passes.paid, paid: passes.settled, failed: passes.failed }).toEqual({ made: await count(), paid: await count("PAID"), failed: await count("FAILED") });
   });

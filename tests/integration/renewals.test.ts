@@ -115,6 +115,61 @@ describe("billing clock", () => {
     expect(await orders(sub.id)).toEqual([]);
   });
 
+  it("a decline late in the month is retried into the next month for the month it owes, never charging the next one meanwhile", async () => {
+    const { business, sub } = await setup("4000000000000341");
+    await t.db.prisma.subscription.update({ where: { id: sub.id }, data: { billingDay: 28 } });
+    const expectRun = async (at: string, expected: Record<string, number>) => {
+      t.clock.set(at);
+      expect(await run(business.id)).toMatchObject(expected);
+    };
+    await expectRun("2026-04-28T14:00:00Z", { failed: 1 });
+    await expectRun("2026-04-29T14:00:00Z", { failed: 1 }); // day 1
+    await expectRun("2026-05-01T14:00:00Z", { failed: 1 }); // day 3, in May: still April's charge
+    await expectRun("2026-05-04T14:00:00Z", { waiting: 1, failed: 0 });
+    await expectRun("2026-05-05T14:00:00Z", { canceled: 1 }); // day 7: the last attempt
+    expect(await status(sub.id)).toBe("CANCELED");
+    const keys = (await t.db.prisma.payment.findMany({ where: { subscriptionId: sub.id }, orderBy: { id: "asc" } })).map((p) => [p.idempotencyKey, p.status]);
+    expect(keys).toEqual([1, 2, 3, 4].map((n) => [`renewal:${sub.id}:2026-04:${n}`, "FAILED"]));
+    expect(await orders(sub.id)).toEqual([]);
+    // May's billing day finds nothing to charge.
+    await expectRun("2026-05-28T14:00:00Z", { due: 0, charged: 0 });
+  });
+
+  it("a retry in the next month that succeeds pays the month owed; that month is billed on its own day", async () => {
+    const { business, sub } = await setup("4000000000000341");
+    await t.db.prisma.subscription.update({ where: { id: sub.id }, data: { billingDay: 28 } });
+    t.clock.set("2026-04-28T14:00:00Z");
+    expect(await run(business.id)).toMatchObject({ failed: 1 });
+    // The member's bank lets the card through again.
+    const pm = (await t.db.prisma.subscription.findUniqueOrThrow({ where: { id: sub.id } })).providerPaymentMethodId!;
+    const card = await t.db.prisma.sandboxObject.findUniqueOrThrow({ where: { id: pm } });
+    await t.db.prisma.sandboxObject.update({ where: { id: pm }, data: { data: { ...(card.data as object), behavior: "succeed" } } });
+    t.clock.set("2026-05-01T14:00:00Z"); // past the day-1 retry, in May
+    expect(await run(business.id)).toMatchObject({ charged: 1 });
+    expect(await status(sub.id)).toBe("ACTIVE");
+    expect((await orders(sub.id)).map((o) => o.period)).toEqual(["2026-04"]);
+    t.clock.set("2026-05-27T14:00:00Z");
+    expect(await run(business.id)).toMatchObject({ charged: 0 });
+    t.clock.set("2026-05-28T14:00:00Z");
+    expect(await run(business.id)).toMatchObject({ charged: 1 });
+    expect((await orders(sub.id)).map((o) => o.period)).toEqual(["2026-04", "2026-05"]);
+  });
+
+  it("a card saved in the next month pays the month owed, not the new one", async () => {
+    const { business, sub, user } = await setup("4000000000000341");
+    await t.db.prisma.subscription.update({ where: { id: sub.id }, data: { billingDay: 28 } });
+    t.clock.set("2026-04-28T14:00:00Z");
+    await run(business.id);
+    t.clock.set("2026-05-02T14:00:00Z");
+    const token = await f.session(user);
+    const started = await t.gqlOk(`mutation { startCardUpdate { ... on StartCardUpdateSuccess { data { clientSecret setupIntentId } } } }`, {}, { token });
+    const { clientSecret, setupIntentId } = started.startCardUpdate.data;
+    await t.gqlOk(`mutation($s: String!) { confirmSandboxSetup(clientSecret: $s, card: { number: "4242424242424242", expMonth: 12, expYear: 2031, cvc: "123" }) { __typename } }`, { s: clientSecret });
+    expect((await t.gqlOk(`mutation($id: String!) { finishCardUpdate(setupIntentId: $id) { __typename } }`, { id: setupIntentId }, { token })).finishCardUpdate.__typename).toBe("FinishCardUpdateSuccess");
+    expect(await status(sub.id)).toBe("ACTIVE");
+    expect((await orders(sub.id)).map((o) => [o.period, o.totalCents])).toEqual([["2026-04", 2115]]);
+  });
+
   it("a past-due membership is charged at once when the member saves a working card", async () => {
     const { business, sub, user } = await setup("4000000000000341");
     t.clock.set("2026-04-03T14:00:00Z");

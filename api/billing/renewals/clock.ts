@@ -1,5 +1,6 @@
 import { Prisma } from "../../generated/prisma/client.ts";
-import { isoDate, localDate, yearMonthOf } from "../../shared/calendar.ts";
+import { addMonths, isoDate, localDate, parseYearMonth, yearMonthOf } from "../../shared/calendar.ts";
+import { owedPeriod } from "../../rules/dates.ts";
 import { observeBillingRun } from "./run-events.ts";
 import { MAX_ATTEMPTS } from "./attempts.ts";
 import { emptyReport, renewClaimed } from "./batch.ts";
@@ -67,7 +68,11 @@ async function renewDue(ctx: BillingContext, opts: RenewalOptions): Promise<Rene
     byDate.set(isoDate(today), group);
   }
   const lists: DueList[] = [];
+  const behind = new Map<string, DueList>();
   for (const { period, day, businessIds } of byDate.values()) {
+    const previous = yearMonthOf(addMonths(parseYearMonth(period), -1));
+    // Due this month: its billing day has come and it is not paid for it. A membership still past due for an
+    // earlier month is not: that month is what it owes (below), and this one waits until it is paid.
     const rows = await ctx.db.$queryRaw<{ id: number; skipped: boolean }[]>`
       SELECT s.id, EXISTS (SELECT 1 FROM skips k WHERE k.subscription_id = s.id AND k.year_month = ${period}) AS skipped
         FROM subscriptions s
@@ -75,11 +80,24 @@ async function renewDue(ctx: BillingContext, opts: RenewalOptions): Promise<Rene
          AND s.status IN ('ACTIVE', 'PAST_DUE')
          AND s.billing_day <= ${day}::int
          AND (s.paid_through_period IS NULL OR s.paid_through_period < ${period})
+         AND (s.status = 'ACTIVE' OR s.paid_through_period IS NULL OR s.paid_through_period >= ${previous})
        ORDER BY s.id`;
     const due = rows.filter((r) => !r.skipped).map((r) => r.id);
     report.skipped += rows.length - due.length;
     lists.push({ period, ids: due, retryNow: false, tax });
+    // Past due for an earlier month (declined late in it): its retries go on into this month, for that month.
+    const owing = await ctx.db.$queryRaw<{ id: number; paid_through_period: string }[]>`
+      SELECT s.id, s.paid_through_period FROM subscriptions s
+       WHERE s.business_id = ANY(${businessIds}::int[]) AND s.status = 'PAST_DUE' AND s.paid_through_period < ${previous}
+       ORDER BY s.id`;
+    for (const r of owing) {
+      const owed = yearMonthOf(addMonths(parseYearMonth(r.paid_through_period), 1));
+      const list = behind.get(owed) ?? { period: owed, ids: [], retryNow: false, tax };
+      list.ids.push(r.id);
+      behind.set(owed, list);
+    }
   }
+  lists.push(...behind.values());
   await renewLists(ctx, lists, report, opts);
   return report;
 }
@@ -96,13 +114,13 @@ async function retryPastDueNow(ctx: BillingContext, userId: number): Promise<Ren
   const report = emptyReport();
   const pastDue = await ctx.db.subscription.findMany({
     where: { userId, status: "PAST_DUE" },
-    select: { id: true, businessId: true, business: { select: { timeZone: true, page: { select: { taxEnabled: true, taxRateBps: true } } } } },
+    select: { id: true, businessId: true, paidThroughPeriod: true, business: { select: { timeZone: true, page: { select: { taxEnabled: true, taxRateBps: true } } } } },
     orderBy: { id: "asc" },
   });
   const tax = new Map(pastDue.map((s) => [s.businessId, s.business.page]));
   const byPeriod = new Map<string, DueList>();
   for (const sub of pastDue) {
-    const period = yearMonthOf(localDate(ctx.clock.now(), sub.business.timeZone));
+    const period = owedPeriod(localDate(ctx.clock.now(), sub.business.timeZone), sub.paidThroughPeriod);
     const list = byPeriod.get(period) ?? { period, ids: [], retryNow: true, tax };
     list.ids.push(sub.id);
     byPeriod.set(period, list);
