@@ -5,17 +5,17 @@ import { hashPassword } from "../api/auth/passwords.ts";
 import { saveDefaultCard } from "../api/billing/cards.ts";
 import { SandboxProvider } from "../api/billing/providers/sandbox/provider.ts";
 import { addMonths, localDate, yearMonthOf } from "../api/shared/calendar.ts";
-import { feeMetadata } from "../api/payouts/accounts.ts";
-import { DEFAULT_FEE_RATES, feesFor } from "../api/payouts/fees.ts";
-import { chargeEntry, writeLedger, type LedgerRow } from "../api/payouts/ledger.ts";
+import { placeholderPaymentId, seedDemoPayouts } from "./seed-payouts.ts";
 
 /**
  * Demo data for a fresh install (`npm start`, `npm run db:seed`): three partner businesses with their pages,
  * plans, add-ons and next boxes; members with active, skipped and canceled memberships and their paid order
  * history; coupons; the home page. Everything is written with Prisma directly (no services), dated relative
  * to the clock, and agrees with itself: delivery members live in a town their area names, and the Next Box
- * notes are of the season of the month their box is for. Images are local SVGs under web/public/demo/ (the
- * app must work offline). tests/integration/demo-data.test.ts checks both on two dates.
+ * notes are of the season of the month their box is for. The money is the sandbox provider's: the paid history
+ * is charged there at its own time and the seeded months' payouts are made (seed-payouts.ts). Images are local
+ * SVGs under web/public/demo/ (the app must work offline). tests/integration/demo-data.test.ts checks all this
+ * on three dates.
  */
 
 const TIME_ZONE = "America/New_York";
@@ -494,7 +494,7 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
                   businessId: catalog.businessId,
                   subscriptionId: subscription.id,
                   provider: "sandbox",
-                  providerPaymentId: `pi_seed_${String(paymentNumber).padStart(4, "0")}`,
+                  providerPaymentId: placeholderPaymentId(paymentNumber),
                   amountCents: totalCents,
                   status: "SUCCEEDED",
                   createdAt,
@@ -511,42 +511,27 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
   if (created) {
     await saveDemoCards(db, clock);
     await connectDemoAccounts(db, clock);
+    await seedDemoPayouts(db, clock);
   }
   return created;
 }
 
 /**
  * Demo businesses take payments into their own sandbox accounts (onboarded, enabled) from their first demo month,
- * so checkout works at once; their paid history is a destination charge each, with the default fees and its
- * ledger row, as the charges the app makes from now on.
+ * so checkout works at once; seed-payouts.ts then charges their paid history there, as the app charges from now on.
  */
 async function connectDemoAccounts(db: PrismaClient, clock: Clock): Promise<void> {
   const sandbox = new SandboxProvider(db, clock);
-  const now = clock.now();
-  const businesses = await db.business.findMany({ select: { id: true, name: true }, orderBy: { id: "asc" } });
+  const thisMonth = periodOf(clock.now(), 0);
+  const businesses = await db.business.findMany({ select: { id: true, name: true, orders: { select: { period: true }, orderBy: { period: "asc" }, take: 1 } }, orderBy: { id: "asc" } });
   for (const b of businesses) {
     const created = await sandbox.createConnectedAccount({ businessId: b.id, name: b.name, idempotencyKey: `demo-account:${b.id}` });
     const link = await sandbox.createOnboardingLink({ accountId: created.id, refreshUrl: "http://localhost/", returnUrl: "http://localhost/" });
     const { account } = await sandbox.completeOnboarding(link.url.split("/").at(-1)!);
+    const first = b.orders[0]?.period ?? thisMonth;
     await db.$transaction(async (tx) => {
-      const payments = await tx.payment.findMany({ where: { businessId: b.id }, include: { order: { select: { period: true } } }, orderBy: { id: "asc" } });
-      const first = payments.map((p) => p.order?.period ?? periodOf(now, 0)).reduce((a, c) => (c < a ? c : a), periodOf(now, 0));
-      await tx.paymentAccount.create({
-        data: { businessId: b.id, provider: sandbox.name, accountId: account.id, status: "ENABLED", chargesEnabled: true, payoutsEnabled: true, requirementsDue: [] },
-      });
+      await tx.paymentAccount.create({ data: { businessId: b.id, provider: sandbox.name, accountId: account.id, status: "ENABLED", chargesEnabled: true, payoutsEnabled: true, requirementsDue: [] } });
       await tx.business.update({ where: { id: b.id }, data: { connectFromPeriod: first } });
-      const ledger: LedgerRow[] = [];
-      for (const p of payments) {
-        const fees = feesFor(p.amountCents, DEFAULT_FEE_RATES);
-        await tx.payment.update({ where: { id: p.id }, data: { destination: account.id, applicationFeeCents: fees.applicationFeeCents } });
-        const period = p.order?.period ?? first;
-        const entry = chargeEntry(
-          { providerId: p.providerPaymentId, amountCents: p.amountCents, destination: account.id, metadata: feeMetadata(fees) },
-          { businessId: b.id, paymentId: p.id, period, at: p.createdAt },
-        );
-        if (entry) ledger.push(entry);
-      }
-      await writeLedger(tx, ledger);
     });
   }
 }

@@ -2,8 +2,8 @@
  * One UTC day's reconciliation (api/payouts/reconcile.ts): pages the provider's balance transactions of the day
  * (and an hour either side, so that a payment made just before midnight whose charge landed after it is found),
  * reads our succeeded payments created that day, the ledger's REFUND rows of the day and whatever the provider's
- * transactions name, and compares them. Demo seed payments (`pi_seed_…`) are not reconciled: they were written
- * straight to the database and have no object at the provider.
+ * transactions name, and compares them. The demo seed's payments are charged at the sandbox like any other
+ * (prisma/seed-payouts.ts), so a seeded day reconciles too.
  */
 import type { ServiceContext } from "../context.ts";
 import { reconcile, type ProviderTransaction, type ReconcileResult, type ReconciledPayment } from "../payouts/reconcile.ts";
@@ -13,8 +13,6 @@ import { providerFor } from "./service.ts";
 
 const DAY_MS = 86_400_000;
 const MARGIN_MS = 60 * 60 * 1000;
-/** Payments written by the demo seed: never at the provider. */
-const SEED_PREFIX = "pi_seed_";
 
 export type ReconcileReport = ReconcileResult & { day: string };
 
@@ -52,7 +50,7 @@ export async function reconcileDay(ctx: Pick<ServiceContext, "db" | "clock" | "c
   const transactions: ProviderTransaction[] = txns.map((t) => ({ id: t.id, type: t.type, amountCents: t.amountCents, source: t.source, origin: t.origin, createdAt: t.createdAt }));
 
   const payments: ReconciledPayment[] = await ctx.db.payment.findMany({
-    where: { status: "SUCCEEDED", createdAt: { gte: from, lt: to }, NOT: { providerPaymentId: { startsWith: SEED_PREFIX } } },
+    where: { status: "SUCCEEDED", createdAt: { gte: from, lt: to } },
     select: paymentSelect,
   });
   const ours = new Set(payments.map((p) => p.providerPaymentId));

@@ -1,13 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoData } from "../../prisma/seed-data.ts";
+import { businessBalance } from "../../api/billing/payouts-sync.ts";
+import { PAYOUT_TRANSIT_MS } from "../../api/billing/providers/sandbox/balances.ts";
+import { SandboxProvider } from "../../api/billing/providers/sandbox/provider.ts";
+import { allBalanceTransactions, reconcileDay } from "../../api/billing/reconcile-run.ts";
 import { providerFor } from "../../api/billing/service.ts";
-import { addMonths, localDate, yearMonthOf } from "../../api/shared/calendar.ts";
+import { isPayoutDay, startOfToday } from "../../api/payouts/payouts.ts";
+import { addDays, addMonths, localDate, parseYearMonth, startOfLocalDay, yearMonthOf } from "../../api/shared/calendar.ts";
+import { FixedClock } from "../../api/shared/clock.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories } from "../support/factories.ts";
 
 /**
  * The demo data agrees with itself and with the date it is seeded on (issue "demo data that undermines
- * trust"), and the home page's stats are the database's counts. Seeded on a December and a June day.
+ * trust"), and the home page's stats are the database's counts. Its money is the sandbox's (prisma/seed-payouts.ts):
+ * the seeded payments are sandbox charges, the seeded months' Monday payouts were made, and the balance, the
+ * statements and the reconciliation agree with them. Seeded on a December and a June day (every payout has arrived),
+ * and on Tuesday January 6th, 2026: Monday's payout of the 1st's charges is still in transit, and the bakery's
+ * charge of the 5th (its billing day) is pending.
  */
 
 /** Words of the other half of the year: a winter note naming none of the summer ones, and the other way round. */
@@ -16,9 +26,22 @@ const WINTER_WORDS = ["winter", "squash", "root cellar", "storage", "cranberr", 
 
 const STATS = `{ platformStats { businesses members boxesDelivered } }`;
 
+const OWNER_VIEW = `query($slug: String!, $month: String!) { business(slug: $slug) {
+  balance { availableCents pendingCents }
+  payouts(first: 100) { edges { node { providerPayoutId amountCents status arrivalDate createdAt } } }
+  statement(month: $month) { grossCents refundsCents platformFeeCents processingFeeCents netCents entryCount }
+} }`;
+
+/** A charge's money is available two days after it is charged (docs/payments.md, Balances and payouts). */
+const HOLD_MS = 2 * 86_400_000;
+/** The sandbox's simulated Stripe fee: 2.9 % + 30¢, rounded half up. */
+const stripeFee = (cents: number) => Math.floor((cents * 29 + 500) / 1000) + 30;
+
+/** `inTransit`: the demo owner's latest payout has not arrived yet on that day. */
 const SEASONS = [
-  { name: "December", now: "2025-12-10T15:00:00Z", outOfSeason: SUMMER_WORDS },
-  { name: "June", now: "2026-06-15T15:00:00Z", outOfSeason: WINTER_WORDS },
+  { name: "December", now: "2025-12-10T15:00:00Z", outOfSeason: SUMMER_WORDS, inTransit: false },
+  { name: "January", now: "2026-01-06T15:00:00Z", outOfSeason: SUMMER_WORDS, inTransit: true },
+  { name: "June", now: "2026-06-15T15:00:00Z", outOfSeason: WINTER_WORDS, inTransit: false },
 ];
 
 /** Boxes delivered, counted here in JavaScript: each order not fully refunded whose period's box-ready day has come. */
@@ -39,13 +62,20 @@ async function expectedStats(t: TestApp) {
   return { businesses: await p.business.count(), members: members.length, boxesDelivered: await deliveredBoxes(t) };
 }
 
-describe.each(SEASONS)("demo data seeded in $name", ({ now, outOfSeason }) => {
+describe.each(SEASONS)("demo data seeded in $name", ({ now, outOfSeason, inTransit }) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ now });
     expect(await seedDemoData(t.db.prisma, t.clock)).toBe(true);
   });
   afterAll(() => t.close());
+  const ctx = () => ({ db: t.db.prisma, clock: t.clock, config: t.config });
+  /** Each demo business with its account and its books' charges, oldest first. */
+  const demoBooks = () =>
+    t.db.prisma.business.findMany({
+      orderBy: { id: "asc" },
+      include: { paymentAccount: true, ledgerEntries: { orderBy: [{ occurredAt: "asc" }, { id: "asc" }] }, payouts: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
+    });
 
   it("delivers each membership to an area that names the member's town, and picks up at a point the business has", async () => {
     const memberships = await t.db.prisma.subscription.findMany({ include: { business: { include: { page: true } }, orders: true, user: true } });
@@ -83,7 +113,117 @@ describe.each(SEASONS)("demo data seeded in $name", ({ now, outOfSeason }) => {
         expect(e.grossCents).toBe(e.platformFeeCents + e.processingFeeCents + e.netCents);
       }
       // The sandbox knows the account as enabled (what the Payouts page's refresh reads).
-      expect(await providerFor({ db: t.db.prisma, clock: t.clock, config: t.config }).retrieveAccount(b.paymentAccount!.accountId)).toMatchObject({ chargesEnabled: true, payoutsEnabled: true });
+      expect(await providerFor(ctx()).retrieveAccount(b.paymentAccount!.accountId)).toMatchObject({ chargesEnabled: true, payoutsEnabled: true });
+    }
+  });
+
+  it("charges every seeded payment at the sandbox at its own time, routed to the business's account", async () => {
+    const payments = await t.db.prisma.payment.findMany({ orderBy: { createdAt: "asc" } });
+    const transactions = await allBalanceTransactions(ctx(), payments[0].createdAt, new Date(t.clock.now().getTime() + 1));
+    for (const p of payments) {
+      expect(p.providerPaymentId).toMatch(/^pi_sbx_/);
+      const intent = await providerFor(ctx()).retrievePaymentIntent(p.providerPaymentId);
+      expect(intent).toMatchObject({ status: "succeeded", amountCents: p.amountCents, route: { destination: p.destination, applicationFeeCents: p.applicationFeeCents } });
+      // Its charge on the platform's account: at the payment's time, with the simulated fee, available two days later.
+      const charge = transactions.find((x) => x.type === "charge" && x.source === p.providerPaymentId);
+      expect(charge).toMatchObject({ amountCents: p.amountCents, feeCents: stripeFee(p.amountCents), createdAt: p.createdAt, availableOn: new Date(p.createdAt.getTime() + HOLD_MS) });
+    }
+  });
+
+  it("pays the seeded months out every Monday, as the sandbox's payouts job would have; the mirror holds the sandbox's payouts", async () => {
+    const now = t.clock.now();
+    for (const b of await demoBooks()) {
+      const account = b.paymentAccount!.accountId;
+      const atProvider = (await providerFor(ctx()).listPayouts(account, { limit: 100 })).payouts.reverse();
+      expect(b.payouts.map((p) => [p.providerPayoutId, p.amountCents, p.status, p.arrivalDate, p.createdAt])).toEqual(
+        atProvider.map((p) => [p.id, p.amountCents, p.status.toUpperCase(), p.arrivalDate, p.createdAt]),
+      );
+      // Each at the first instant of a Monday in the business's time zone, paying exactly what became available since
+      // the one before; arrived (PAID) two days later, unless that is still to come.
+      let since = -Infinity;
+      for (const p of b.payouts) {
+        expect(isPayoutDay(p.createdAt, b.timeZone) && startOfToday(p.createdAt, b.timeZone).getTime() === p.createdAt.getTime(), `${b.slug} ${p.createdAt.toISOString()}`).toBe(true);
+        const became = b.ledgerEntries.filter((e) => e.occurredAt.getTime() + HOLD_MS > since && e.occurredAt.getTime() + HOLD_MS <= p.createdAt.getTime());
+        expect(p.amountCents, `${b.slug} ${p.createdAt.toISOString()}`).toBe(became.reduce((sum, e) => sum + e.netCents, 0));
+        expect(p.status).toBe(p.createdAt.getTime() + PAYOUT_TRANSIT_MS <= now.getTime() ? "PAID" : "IN_TRANSIT");
+        since = p.createdAt.getTime();
+      }
+      // Everything available by the latest Monday was paid out.
+      let monday = localDate(now, b.timeZone);
+      while (!isPayoutDay(startOfLocalDay(monday, b.timeZone), b.timeZone) || startOfLocalDay(monday, b.timeZone) > now) monday = addDays(monday, -1);
+      const lastPass = startOfLocalDay(monday, b.timeZone).getTime();
+      const availableByThen = b.ledgerEntries.filter((e) => e.occurredAt.getTime() + HOLD_MS <= lastPass).reduce((sum, e) => sum + e.netCents, 0);
+      expect(b.payouts.reduce((sum, p) => sum + p.amountCents, 0), b.slug).toBe(availableByThen);
+    }
+  });
+
+  it("shows the owner paid payouts and a balance that is the books' net less the payouts, never below zero at a payout", async () => {
+    const owner = await t.db.prisma.user.findUniqueOrThrow({ where: { username: "owner" } });
+    const token = await factories(t).session(owner);
+    const now = t.clock.now();
+    for (const b of await demoBooks()) {
+      const balance = (await businessBalance(ctx(), b.id))!;
+      const net = b.ledgerEntries.reduce((sum, e) => sum + e.netCents, 0);
+      const paidOut = b.payouts.filter((p) => p.status !== "FAILED" && p.status !== "CANCELED").reduce((sum, p) => sum + p.amountCents, 0);
+      expect(balance.availableCents + balance.pendingCents, b.slug).toBe(net - paidOut);
+      expect(balance.pendingCents, b.slug).toBe(b.ledgerEntries.filter((e) => e.occurredAt.getTime() + HOLD_MS > now.getTime()).reduce((sum, e) => sum + e.netCents, 0));
+      // At each payout's instant the sandbox's balance, the payout taken, is zero: it took what was available, no more.
+      for (const p of b.payouts) {
+        const then = await new SandboxProvider(t.db.prisma, new FixedClock(p.createdAt)).retrieveBalance(b.paymentAccount!.accountId);
+        expect(then.availableCents, `${b.slug} ${p.createdAt.toISOString()}`).toBe(0);
+      }
+      if (b.slug !== "green-acres-farm") continue;
+      // The demo owner's Payouts page: the same balance and the mirror's payouts, newest first, some already paid.
+      const view = (await t.gqlOk(OWNER_VIEW, { slug: b.slug, month: yearMonthOf(localDate(now, b.timeZone)) }, { token })).business;
+      expect(view.balance).toEqual({ availableCents: balance.availableCents, pendingCents: balance.pendingCents });
+      const payouts = view.payouts.edges.map((e: { node: { amountCents: number; status: string } }) => e.node);
+      expect(payouts.map((p: { providerPayoutId: string }) => p.providerPayoutId)).toEqual(b.payouts.map((p) => p.providerPayoutId).reverse());
+      expect(payouts.filter((p: { status: string }) => p.status === "PAID").length).toBeGreaterThan(0);
+      expect(payouts[0].status).toBe(inTransit ? "IN_TRANSIT" : "PAID");
+      for (const p of payouts) expect(p.amountCents).toBeGreaterThan(0);
+    }
+  });
+
+  it("makes each seeded month's statement the sum of its ledger rows, and of the provider's charges and fees", async () => {
+    const owner = await t.db.prisma.user.findUniqueOrThrow({ where: { username: "owner" } });
+    const token = await factories(t).session(owner);
+    const farm = (await demoBooks()).find((b) => b.slug === "green-acres-farm")!;
+    const months = [...new Set(farm.ledgerEntries.map((e) => yearMonthOf(localDate(e.occurredAt, farm.timeZone))))];
+    expect(months.length).toBeGreaterThan(1);
+    const ours = new Set((await t.db.prisma.payment.findMany({ where: { businessId: farm.id } })).map((p) => p.providerPaymentId));
+    for (const month of months) {
+      const rows = farm.ledgerEntries.filter((e) => yearMonthOf(localDate(e.occurredAt, farm.timeZone)) === month);
+      const sum = (pick: (e: (typeof rows)[number]) => number) => rows.reduce((total, e) => total + pick(e), 0);
+      const statement = (await t.gqlOk(OWNER_VIEW, { slug: farm.slug, month }, { token })).business.statement;
+      expect(statement, month).toEqual({
+        grossCents: sum((e) => (e.kind === "CHARGE" ? e.grossCents : 0)),
+        refundsCents: sum((e) => (e.kind === "REFUND" ? e.grossCents : 0)),
+        platformFeeCents: sum((e) => e.platformFeeCents),
+        processingFeeCents: sum((e) => e.processingFeeCents),
+        netCents: sum((e) => e.netCents),
+        entryCount: rows.length,
+      });
+      // The provider's side of the same month: the farm's charges, the application fees taken and the transfers made.
+      const m = parseYearMonth(month);
+      const from = startOfLocalDay({ ...m, day: 1 }, farm.timeZone);
+      const until = startOfLocalDay({ ...addMonths(m, 1), day: 1 }, farm.timeZone);
+      const txns = (await allBalanceTransactions(ctx(), from, until)).filter((x) => ours.has(x.type === "charge" ? x.source : (x.origin ?? "")));
+      const total = (type: string) => txns.filter((x) => x.type === type).reduce((s, x) => s + x.amountCents, 0);
+      expect(total("charge"), month).toBe(statement.grossCents);
+      expect(total("application_fee"), month).toBe(statement.platformFeeCents + statement.processingFeeCents);
+      expect(-total("transfer") - total("application_fee"), month).toBe(statement.netCents);
+    }
+  });
+
+  it("reconciles every seeded day with no difference", async () => {
+    const payments = await t.db.prisma.payment.findMany({ select: { createdAt: true } });
+    const days = [...new Set(payments.map((p) => p.createdAt.toISOString().slice(0, 10)))];
+    for (const day of days) {
+      const report = await reconcileDay(ctx(), day);
+      expect(report.differences, day).toEqual([]);
+      expect(report.checked, day).toBeGreaterThanOrEqual(payments.filter((p) => p.createdAt.toISOString().startsWith(day)).length);
+      expect(report.checked, day).toBeGreaterThan(0);
+      expect(report.matched, day).toBe(report.checked);
     }
   });
 

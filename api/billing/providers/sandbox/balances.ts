@@ -30,7 +30,8 @@ import { rid, type SandboxStore } from "./store.ts";
 
 /** How long a charge's money is pending before it may be paid out (Stripe's standard US schedule). */
 const HOLD = Prisma.raw("interval '2 days'");
-const PAYOUT_TRANSIT_MS = 2 * 86_400_000;
+/** How long a payout is in transit before it arrives (settlePayouts): the demo seed settles its payouts at their arrival. */
+export const PAYOUT_TRANSIT_MS = 2 * 86_400_000;
 
 /** Stripe's test bank account numbers whose payouts fail, with the failure Stripe reports. */
 const FAILING_BANK_ACCOUNTS: Record<string, { failureCode: string; failureMessage: string }> = {
