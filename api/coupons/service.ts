@@ -110,7 +110,7 @@ export async function deleteCoupon(ctx: ServiceContext, id: number): Promise<{ i
 /** Checkout: the active coupon with this code; unknown or inactive codes are refused. */
 export async function findActiveCoupon(ctx: Pick<ServiceContext, "db">, code: string): Promise<Coupon> {
   const normalized = normalizeCode(code ?? "");
-  const coupon = normalized ? await ctx.db.coupon.findUnique({ where: { code: normalized } }) : null;
+  const coupon = normalized ? await ctx.db.coupon.findFirst({ where: { code: normalized, businessId: null } }) : null;
   if (!coupon || !coupon.active) {
     throw new ValidationError(MESSAGES.invalidCode, [{ path: "couponCode", message: MESSAGES.invalidCode }]);
   }

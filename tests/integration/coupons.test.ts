@@ -61,7 +61,7 @@ describe("coupon administration", () => {
   it("lists, toggles and deletes", async () => {
     const list = await t.gqlOk(LIST, {}, { token: adminToken });
     expect(list.coupons.edges.map((e: { node: { code: string } }) => e.node.code)).toEqual(["ALL", "ZERO", "FIVER", "SPRING10"]);
-    const fiver = await f.db.coupon.findUniqueOrThrow({ where: { code: "FIVER" } });
+    const fiver = await f.db.coupon.findFirstOrThrow({ where: { code: "FIVER", businessId: null } });
     expect((await t.gqlOk(TOGGLE, { id: String(fiver.id) }, { token: adminToken })).toggleCoupon.data).toEqual({ code: "FIVER", active: true });
     expect((await t.gqlOk(TOGGLE, { id: String(fiver.id) }, { token: adminToken })).toggleCoupon.data).toEqual({ code: "FIVER", active: false });
     const del = await t.gqlOk(DELETE, { id: String(fiver.id) }, { token: adminToken });
@@ -79,7 +79,7 @@ describe("coupon administration", () => {
       expect((await t.gql(LIST, {}, { token })).errors?.[0]?.message).toBe("You do not have permission to do this.");
     }
     expect((await t.gqlOk(CREATE, { input }, {})).createCoupon.__typename).toBe("UnauthenticatedError");
-    expect(await f.db.coupon.findUnique({ where: { code: "NOPE" } })).toBeNull();
+    expect(await f.db.coupon.findFirst({ where: { code: "NOPE" } })).toBeNull();
   });
 });
 
