@@ -498,6 +498,7 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
                   amountCents: totalCents,
                   status: "SUCCEEDED",
                   createdAt,
+                  paidAt: createdAt,
                 },
               },
             },

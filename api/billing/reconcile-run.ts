@@ -1,7 +1,7 @@
 /**
  * One UTC day's reconciliation (api/payouts/reconcile.ts): pages the provider's balance transactions of the day
  * (and an hour either side, so that a payment made just before midnight whose charge landed after it is found),
- * reads our succeeded payments created that day, the ledger's REFUND rows of the day and whatever the provider's
+ * reads our succeeded payments paid that day (`paid_at`), the ledger's REFUND rows of the day and whatever the provider's
  * transactions name, and compares them. The demo seed's payments are charged at the sandbox like any other
  * (prisma/seed-payouts.ts), so a seeded day reconciles too.
  */
@@ -50,7 +50,9 @@ export async function reconcileDay(ctx: Pick<ServiceContext, "db" | "clock" | "c
   const transactions: ProviderTransaction[] = txns.map((t) => ({ id: t.id, type: t.type, amountCents: t.amountCents, source: t.source, origin: t.origin, createdAt: t.createdAt }));
 
   const payments: ReconciledPayment[] = await ctx.db.payment.findMany({
-    where: { status: "SUCCEEDED", createdAt: { gte: from, lt: to } },
+    // Paid that day (a checkout begun the evening before and paid after midnight is this day's); rows from before
+    // paid_at existed were backfilled with their creation time.
+    where: { status: "SUCCEEDED", OR: [{ paidAt: { gte: from, lt: to } }, { paidAt: null, createdAt: { gte: from, lt: to } }] },
     select: paymentSelect,
   });
   const ours = new Set(payments.map((p) => p.providerPaymentId));

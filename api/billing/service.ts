@@ -87,7 +87,9 @@ export async function recordPayment(
   };
   const record = () =>
     db.$transaction(async (tx) => {
-      const before = status === "FAILED" ? await tx.payment.findUnique({ where: { providerPaymentId: intent.id }, select: { status: true } }) : null;
+      const before = status === "FAILED" || status === "SUCCEEDED" ? await tx.payment.findUnique({ where: { providerPaymentId: intent.id }, select: { status: true, paidAt: true } }) : null;
+      // The first time it is recorded succeeded: the day reconciliation checks it on (see the column).
+      const paidAt = status === "SUCCEEDED" ? { paidAt: before?.paidAt ?? link.at } : {};
       const payment = await tx.payment.upsert({
         where: { providerPaymentId: intent.id },
         create: {
@@ -101,8 +103,9 @@ export async function recordPayment(
           ...(link.purchase ? { purchase: link.purchase as Prisma.InputJsonObject } : {}),
           // Domain time (the injectable clock), not the database's: retries are spaced by it.
           createdAt: link.at,
+          ...paidAt,
         },
-        update: common,
+        update: { ...common, ...paidAt },
       });
       if (status === "FAILED" && before?.status !== "FAILED") await paymentFailedEvent(tx, payment, intent, link);
       // The business's books: a routed charge's row, once (whichever path sees it succeed first).

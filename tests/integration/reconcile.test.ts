@@ -182,6 +182,28 @@ describe.each(["sandbox", "stripe"] as const)("daily reconciliation (%s)", (prov
     expect(passed.output).toMatchObject({ day, differences: 0, checked: after.checked, matched: after.checked });
   });
 
+  it.runIf(provider === "sandbox")("a checkout begun before midnight (UTC) and paid hours after is the next day's: neither day has a difference", async () => {
+    const plan = await f.plan(farm, { prices: { PICKUP: 2700 } });
+    const evening = `${new Date(new Date(`${day}T00:00:00Z`).getTime() + 4 * 86_400_000).toISOString().slice(0, 10)}`;
+    const morning = new Date(new Date(`${evening}T00:00:00Z`).getTime() + 86_400_000).toISOString().slice(0, 10);
+    t.clock.set(`${evening}T22:00:00Z`);
+    const buyer = await f.user();
+    const opts = { token: await f.session(buyer, farm.slug), tenant: farm.slug };
+    const selection = { businessSlug: farm.slug, planRef: plan.ref, mode: "PICKUP", addonRefs: [] };
+    const started = (await t.gqlOk(PAY.START, { input: { selection, email: `${buyer.username}@example.com`, idempotencyKey: `reconcile-late-${++seq}` } }, opts)).startCheckout;
+    t.clock.set(`${morning}T02:30:00Z`);
+    await t.gqlOk(PAY.CONFIRM, { s: started.data.clientSecret }, opts);
+    expect((await t.gqlOk(PAY.COMPLETE, { id: started.data.paymentIntentId }, opts)).completeCheckout.__typename).toBe("CompleteCheckoutSuccess");
+    const payment = await t.db.prisma.payment.findUniqueOrThrow({ where: { providerPaymentId: started.data.paymentIntentId } });
+    expect(payment.createdAt.toISOString().slice(0, 10)).toBe(evening);
+    expect(payment.paidAt?.toISOString()).toBe(`${morning}T02:30:00.000Z`);
+
+    expect((await reconcileDay(billing(), evening)).differences).toEqual([]);
+    const next = await reconcileDay(billing(), morning);
+    expect(next.differences).toEqual([]);
+    expect(next.checked).toBeGreaterThan(0);
+  });
+
   // The schedule's runs carry no day (a cron's data is fixed): the run records the day it checked on the job, so a
   // "Retry" after the next UTC midnight checks that day again, not the day before the retry.
   it.runIf(provider === "sandbox")("a scheduled run records its day: retried two days later, it checks that day again", async () => {

@@ -240,9 +240,10 @@ function insertPayments(tx: Prisma.TransactionClient, payments: PaymentRow[], at
   const col = <T>(pick: (p: PaymentRow) => T) => payments.map(pick);
   return tx.$queryRaw<{ id: number; subscription_id: number }[]>`
     INSERT INTO payments (user_id, business_id, subscription_id, order_id, provider, provider_payment_id, idempotency_key, amount_cents, currency,
-                          status, failure_code, failure_message, destination, application_fee_cents, created_at, updated_at)
+                          status, failure_code, failure_message, destination, application_fee_cents, paid_at, created_at, updated_at)
     SELECT v.user_id, v.business_id, v.subscription_id, v.order_id, v.provider, v.provider_payment_id, v.idempotency_key, v.amount_cents, v.currency,
-           v.status::"PaymentStatus", v.failure_code, v.failure_message, v.destination, v.application_fee_cents, ${at}::timestamp, ${at}::timestamp
+           v.status::"PaymentStatus", v.failure_code, v.failure_message, v.destination, v.application_fee_cents,
+           CASE WHEN v.status = 'SUCCEEDED' THEN ${at}::timestamp END, ${at}::timestamp, ${at}::timestamp
       FROM unnest(${col((p) => p.userId)}::int[], ${col((p) => p.businessId)}::int[], ${col((p) => p.subscriptionId)}::int[], ${col((p) => p.orderId)}::int[],
                   ${col((p) => p.provider)}::text[], ${col((p) => p.providerPaymentId)}::text[], ${col((p) => p.idempotencyKey)}::text[],
                   ${col((p) => p.amountCents)}::int[], ${col((p) => p.currency)}::text[], ${col((p) => p.status)}::text[],
