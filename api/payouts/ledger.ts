@@ -73,8 +73,9 @@ export async function writeLedger(db: Db, rows: readonly LedgerRow[]): Promise<v
 
 /**
  * The REFUND row that brings a payment's refunds in the books to `refundedTotalCents` (the provider's running total:
- * a repeated or late report of the same refund adds nothing). Both fees are reversed in proportion to the share of
- * the charge refunded so far (half up), so a full refund nets the charge to zero. Null: nothing new, or the charge
+ * a repeated or late report of the same refund adds nothing). The fees are reversed in proportion to the share of
+ * the charge refunded so far (half up), their sum as the provider refunds the application fee, so a full refund
+ * nets the charge to zero and a partial one gives back what the provider did. Null: nothing new, or the charge
  * is not in the books (it stayed on the platform's account).
  */
 export async function refundEntry(db: Db, args: { paymentId: number; refundId: string; refundedTotalCents: number; at: Date }): Promise<LedgerRow | null> {
@@ -87,9 +88,13 @@ export async function refundEntry(db: Db, args: { paymentId: number; refundId: s
   const refundedSoFar = -sum((e) => e.grossCents);
   if (total <= refundedSoFar) return null;
   const share = (fee: number) => Math.floor((fee * total * 2 + charge.grossCents) / (2 * charge.grossCents));
+  // The provider refunds the application fee (both fees) as one amount, in proportion, half up on the running
+  // total: the books give back exactly that, the platform fee's own share and the rest as processing fee.
+  const feesBack = share(charge.platformFeeCents + charge.processingFeeCents);
+  const platformBack = share(charge.platformFeeCents);
   const grossCents = -(total - refundedSoFar);
-  const platformFeeCents = -(share(charge.platformFeeCents) + sum((e) => e.platformFeeCents));
-  const processingFeeCents = -(share(charge.processingFeeCents) + sum((e) => e.processingFeeCents));
+  const platformFeeCents = -(platformBack + sum((e) => e.platformFeeCents));
+  const processingFeeCents = -(feesBack - platformBack + sum((e) => e.processingFeeCents));
   return {
     businessId: charge.businessId,
     paymentId: args.paymentId,

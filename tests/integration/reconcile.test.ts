@@ -14,7 +14,7 @@ import { startStripeDouble, type StripeDouble } from "../support/stripe-double.t
 import { runRenewals } from "../../api/billing/renewals/clock.ts";
 import { refundUnmatched } from "../../api/billing/checkout/settlement.ts";
 import { providerFor } from "../../api/billing/service.ts";
-import { reconcileDay } from "../../api/billing/reconcile-run.ts";
+import { allBalanceTransactions, reconcileDay } from "../../api/billing/reconcile-run.ts";
 import { RECONCILE_QUEUE, reconcileJob } from "../../api/jobs/reconcile-job.ts";
 import { retryRun } from "../../api/jobs/service.ts";
 import { startJobQueue, type JobQueue } from "../../api/queue/job-queue.ts";
@@ -180,6 +180,34 @@ describe.each(["sandbox", "stripe"] as const)("daily reconciliation (%s)", (prov
       return job?.state === "completed" ? job : null;
     });
     expect(passed.output).toMatchObject({ day, differences: 0, checked: after.checked, matched: after.checked });
+  });
+
+  it.runIf(provider === "sandbox")("partial refunds give back the fees the provider gave back, to the cent, and reconcile clean", async () => {
+    const plan = await f.plan(farm, { prices: { PICKUP: 4550 } });
+    const intentId = await checkout(plan);
+    const payment = await t.db.prisma.payment.findUniqueOrThrow({ where: { providerPaymentId: intentId } });
+    const charge = await t.db.prisma.ledgerEntry.findFirstOrThrow({ where: { paymentId: payment.id, kind: "CHARGE" } });
+    // $45.50: fees 228 + 162 = 390. $15.00 back: 390 × 1500 / 4550 = 128.57 → 129 (each fee alone: 75.2 + 53.4 → 75 + 53).
+    let refunded = 0;
+    for (const amountCents of [1500, 1001, 2049]) {
+      t.clock.set(new Date(t.clock.now().getTime() + 60_000).toISOString());
+      const refund = await providerFor(billing()).refund({ paymentIntentId: intentId, amountCents, idempotencyKey: `partial-${intentId}-${refunded}`, reverseTransfer: true });
+      refunded += amountCents;
+      await writeLedger(t.db.prisma, [(await refundEntry(t.db.prisma, { paymentId: payment.id, refundId: refund.id, refundedTotalCents: refunded, at: t.clock.now() }))!]);
+    }
+    const refunds = await t.db.prisma.ledgerEntry.findMany({ where: { paymentId: payment.id, kind: "REFUND" }, orderBy: { id: "asc" } });
+    const txns = await allBalanceTransactions(billing(), new Date(t.clock.now().getTime() - 86_400_000), new Date(t.clock.now().getTime() + 1000));
+    const feeRefunds = txns.filter((x) => x.type === "application_fee_refund" && x.origin && refunds.some((r) => r.providerId === x.origin));
+    expect(feeRefunds).toHaveLength(3);
+    for (const r of refunds) {
+      const providerBack = -feeRefunds.find((x) => x.origin === r.providerId)!.amountCents;
+      expect(-(r.platformFeeCents + r.processingFeeCents), r.providerId).toBe(providerBack);
+    }
+    expect(-(refunds[0].platformFeeCents + refunds[0].processingFeeCents)).toBe(129);
+    // Refunded in full: every column nets to zero.
+    const sum = (k: "grossCents" | "platformFeeCents" | "processingFeeCents" | "netCents") => refunds.reduce((s, r) => s + r[k], charge[k]);
+    expect([sum("grossCents"), sum("platformFeeCents"), sum("processingFeeCents"), sum("netCents")]).toEqual([0, 0, 0, 0]);
+    expect((await reconcileDay(billing(), t.clock.now().toISOString().slice(0, 10))).differences).toEqual([]);
   });
 
   it.runIf(provider === "sandbox")("a checkout begun before midnight (UTC) and paid hours after is the next day's: neither day has a difference", async () => {

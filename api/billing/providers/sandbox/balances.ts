@@ -91,14 +91,14 @@ function transactions(account: string | null): Prisma.Sql {
     refunds AS (
       SELECT o.id, i.id AS intent, i.destination, i.amount AS charged, i.app_fee, (o.data->>'amountCents')::bigint AS amount,
              i.destination IS NOT NULL AND COALESCE((o.data->>'reverseTransfer')::boolean, false) AS reverses,
-             COALESCE((o.data->>'createdAt')::timestamp, o.created_at) AS at
+             COALESCE((o.data->>'createdAt')::timestamp, o.created_at) AS at, o.created_at AS stored
         FROM sandbox_objects o JOIN intents i ON i.id = o.data->>'paymentIntentId'
        WHERE o.kind = 'refund'
     ),
     reversals AS (
       SELECT r.id, r.destination, r.amount, r.at,
              (r.app_fee * r.total * 2 + r.charged) / (r.charged * 2) - (r.app_fee * (r.total - r.amount) * 2 + r.charged) / (r.charged * 2) AS fee_refund
-        FROM (SELECT refunds.*, sum(amount) OVER (PARTITION BY intent ORDER BY at, id) AS total FROM refunds WHERE reverses AND charged > 0) r
+        FROM (SELECT refunds.*, (sum(amount) OVER (PARTITION BY intent ORDER BY at, stored, id))::bigint AS total FROM refunds WHERE reverses AND charged > 0) r
     ),
     payouts AS (
       SELECT o.id, o.data->>'accountId' AS account, (o.data->>'amountCents')::bigint AS amount, o.data->>'status' AS status,
