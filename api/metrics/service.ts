@@ -19,6 +19,7 @@ import DataLoader from "dataloader";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { ServiceContext } from "../context.ts";
 import { assertCan, requireAdmin } from "../auth/policy.ts";
+import { ValidationError } from "../shared/errors.ts";
 import { MEMBER_STATUSES } from "../rules/member.ts";
 import { addMonths, localDate, yearMonthOf, type YearMonth } from "../shared/calendar.ts";
 import { membershipOrder } from "../subscriptions/memberships-list.ts";
@@ -49,6 +50,17 @@ export async function businessScope(ctx: ServiceContext, businessId: number): Pr
 export async function businessScopeOf(ctx: ServiceContext, business: { id: number; timeZone: string }): Promise<MetricsScope> {
   await assertCan(ctx, business.id, "viewDashboard");
   return { businessId: business.id, timeZone: business.timeZone };
+}
+
+/**
+ * The business of a scope, its dashboard permission checked again (viewDashboard): each read of the owner's
+ * dashboard (membersThisMonth, recurringRevenue, api/metrics/outlook.ts) checks it itself, so none depends on how
+ * its scope was made. The platform's scope has none of these figures.
+ */
+export async function dashboardBusiness(ctx: ServiceContext, scope: MetricsScope): Promise<number> {
+  if (scope.businessId == null) throw new ValidationError("These figures are a business's: name one.");
+  await assertCan(ctx, scope.businessId, "viewDashboard");
+  return scope.businessId;
 }
 
 /** countedWhere's business condition in SQL, on `subscriptions s` (or another table aliased s with business_id). */
@@ -271,4 +283,80 @@ export async function thisMonth(ctx: ServiceContext, scope: MetricsScope): Promi
     canceledThisMonth,
     churnRate: activeAtStart ? Math.round((canceledThisMonth / activeAtStart) * 10_000) / 10_000 : 0,
   };
+}
+
+/** A timestamp column as a local wall time in the scope's zone (stored as UTC without a zone). */
+const localSql = (scope: MetricsScope, column: Prisma.Sql) => Prisma.sql`((${column} AT TIME ZONE 'UTC') AT TIME ZONE ${scope.timeZone})`;
+
+export interface MonthMovements {
+  yearMonth: YearMonth;
+  /** Memberships started this month (never-paid checkouts excluded), canceled since or not. */
+  newMembers: number;
+  /** Memberships canceled this month and still canceled (a restart clears the cancellation). */
+  canceled: number;
+}
+
+/**
+ * New members and cancellations of this month, in the business's time zone (the owner's dashboard): memberships
+ * whose start, and memberships whose cancellation, falls on a local day of this month.
+ */
+export async function membersThisMonth(ctx: ServiceContext, scope: MetricsScope): Promise<MonthMovements> {
+  await dashboardBusiness(ctx, scope);
+  const today = localDate(ctx.clock.now(), scope.timeZone);
+  const yearMonth = yearMonthOf(today);
+  const from = `${yearMonth}-01`;
+  const until = `${yearMonthOf(addMonths(today, 1))}-01`;
+  const inMonth = (column: Prisma.Sql) => Prisma.sql`${localSql(scope, column)} >= ${from}::timestamp AND ${localSql(scope, column)} < ${until}::timestamp`;
+  const row = Prisma.sql`
+    SELECT row_to_json(r) FROM (SELECT
+      COUNT(*) FILTER (WHERE ${inMonth(Prisma.sql`s.started_at`)})::int AS started,
+      COUNT(*) FILTER (WHERE s.status = 'CANCELED' AND s.canceled_at IS NOT NULL AND ${inMonth(Prisma.sql`s.canceled_at`)})::int AS canceled
+    FROM subscriptions s
+    WHERE s.status <> 'INCOMPLETE' ${businessSql(scope)}) r`;
+  const counts = await aggregate(ctx, scope, "movements", row, (json) => json as { started: number; canceled: number } | null);
+  return { yearMonth, newMembers: Number(counts?.started ?? 0), canceled: Number(counts?.canceled ?? 0) };
+}
+
+export interface RecurringRevenue {
+  /** MRR now: the monthly totals (total_cents) of the memberships active now (ACTIVE and PAST_DUE). */
+  mrrCents: number;
+  /** Last month ("YYYY-MM", the business's time zone), whose end MRR is compared with. */
+  previousMonth: YearMonth;
+  /** MRR at the end of previousMonth: see recurringRevenue. */
+  previousMonthEndCents: number;
+  /** mrrCents - previousMonthEndCents. */
+  changeCents: number;
+}
+
+/**
+ * Monthly recurring revenue and its change since the end of last month (the owner's dashboard), in cents.
+ *
+ * MRR now is the sum of the monthly totals (`total_cents`: plan, add-ons, discount and tax, what a renewal charges
+ * without a scheduled change) of the memberships active now, ACTIVE and PAST_DUE (as thisMonth's mrrCents).
+ * MRR at the end of last month is the sum, over the memberships active at that instant (started before this month
+ * began and not canceled before it, in the business's time zone; never-paid checkouts excluded), of what each
+ * charged for last month (its order of that period, refunds not subtracted) or, without such an order (last month
+ * skipped, a first month still to come, a charge still owed), its monthly total now. So a change of price that took
+ * effect this month (a scheduled change applied by this month's renewal) shows in the change, and one on a
+ * membership without a last-month order does not. A restart clears a cancellation: a membership canceled last month
+ * and restarted this month counts as active at its end.
+ */
+export async function recurringRevenue(ctx: ServiceContext, scope: MetricsScope): Promise<RecurringRevenue> {
+  await dashboardBusiness(ctx, scope);
+  const today = localDate(ctx.clock.now(), scope.timeZone);
+  const previousMonth = yearMonthOf(addMonths(today, -1));
+  const monthStart = `${yearMonthOf(today)}-01`;
+  const previousRow = Prisma.sql`
+    SELECT coalesce(sum(coalesce(o.total_cents, s.total_cents)), 0)::bigint
+      FROM subscriptions s
+      LEFT JOIN orders o ON o.subscription_id = s.id AND o.period = ${previousMonth}
+     WHERE s.status <> 'INCOMPLETE' ${businessSql(scope)}
+       AND ${localSql(scope, Prisma.sql`s.started_at`)} < ${monthStart}::timestamp
+       AND (s.canceled_at IS NULL OR ${localSql(scope, Prisma.sql`s.canceled_at`)} >= ${monthStart}::timestamp)`;
+  const [statuses, previousMonthEndCents] = await Promise.all([
+    byStatus(ctx, scope),
+    aggregate(ctx, scope, "mrrPreviousMonthEnd", Prisma.sql`SELECT to_json((${previousRow}))`, (json) => Number(json ?? 0)),
+  ]);
+  const mrrCents = statuses.totalCents(MEMBER_STATUSES);
+  return { mrrCents, previousMonth, previousMonthEndCents, changeCents: mrrCents - previousMonthEndCents };
 }

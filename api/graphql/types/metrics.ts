@@ -1,6 +1,7 @@
 import { builder } from "../builder.ts";
 import { MembershipNode } from "./memberships/membership.ts";
 import * as metrics from "../../metrics/service.ts";
+import * as outlook from "../../metrics/outlook.ts";
 
 const Totals = builder.objectRef<metrics.Totals>("MetricsTotals").implement({
   fields: (t) => ({
@@ -75,6 +76,71 @@ const AdminMetrics = builder.objectRef<metrics.MetricsScope>("AdminMetrics").imp
   }),
 });
 
+const NextBillingRun = builder.objectRef<outlook.NextBillingRun>("NextBillingRun").implement({
+  description: "The next renewal pass that charges memberships of the business for the first time in a period (past-due retries aside).",
+  fields: (t) => ({
+    date: t.exposeString("date", { description: "ISO date, in the business's time zone." }),
+    period: t.exposeString("period", { description: "YYYY-MM: the period it charges." }),
+    memberships: t.exposeInt("memberships", { description: "Memberships it charges (skipped months excluded)." }),
+    amountCents: t.exposeInt("amountCents", { description: "Expected charges: the renewal's pricing, scheduled changes taking effect and coupons included." }),
+    changes: t.exposeInt("changes", { description: "Of those memberships, the ones whose scheduled change takes effect with it." }),
+  }),
+});
+
+const MonthBoxes = builder.objectRef<outlook.MonthBoxes>("MonthBoxes").implement({
+  description: "This month's boxes to pack, as the Fulfilment screen counts them.",
+  fields: (t) => ({
+    month: t.exposeString("month", { description: "YYYY-MM, in the business's time zone (the Fulfilment screen's month)." }),
+    boxes: t.exposeInt("boxes", { description: "Boxes to pack (without a hold)." }),
+    held: t.exposeInt("held", { description: "Boxes held: the month's charge failed." }),
+    frozen: t.exposeBoolean("frozen", { description: "The month's packing snapshot is frozen." }),
+  }),
+});
+
+const PastDueMembership = builder.objectRef<outlook.PastDueMembership>("PastDueMembership").implement({
+  fields: (t) => ({
+    membershipId: t.exposeInt("membershipId", { description: "The membership's numeric id (admin URLs)." }),
+    fullName: t.exposeString("fullName", { nullable: true, description: "The member's full name; null when they have given none." }),
+    username: t.exposeString("username"),
+    owedPeriod: t.exposeString("owedPeriod", { description: "YYYY-MM: the period it owes, which its retries charge." }),
+    attempts: t.exposeInt("attempts", { description: "Attempts at that period so far." }),
+    nextRetryAt: t.expose("nextRetryAt", { type: "DateTime", nullable: true, description: "When the renewal run tries it again; null: no retry scheduled." }),
+    nextRetryDate: t.exposeString("nextRetryDate", { nullable: true, description: "nextRetryAt's ISO date in the business's time zone." }),
+  }),
+});
+
+const PastDueList = builder.objectRef<outlook.PastDueList>("PastDueMemberships").implement({
+  fields: (t) => ({
+    total: t.exposeInt("total"),
+    memberships: t.field({
+      type: [PastDueMembership],
+      description: `The first ${outlook.PAST_DUE_SHOWN}, the soonest retry first.`,
+      resolve: (l) => l.memberships,
+    }),
+  }),
+});
+
+const MonthMovements = builder.objectRef<metrics.MonthMovements>("MonthMovements").implement({
+  description: "New memberships and cancellations of this month (the business's time zone).",
+  fields: (t) => ({
+    yearMonth: t.exposeString("yearMonth"),
+    newMembers: t.exposeInt("newMembers", { description: "Memberships started this month (canceled since or not)." }),
+    canceled: t.exposeInt("canceled", { description: "Memberships canceled this month (and still canceled)." }),
+  }),
+});
+
+const RecurringRevenue = builder.objectRef<metrics.RecurringRevenue>("RecurringRevenue").implement({
+  description: "Monthly recurring revenue and its change since the end of last month (docs/admin.md, Business dashboard).",
+  fields: (t) => ({
+    mrrCents: t.exposeInt("mrrCents", { description: "The monthly totals of the memberships active now (active and past due)." }),
+    previousMonth: t.exposeString("previousMonth", { description: "YYYY-MM: last month, in the business's time zone." }),
+    previousMonthEndCents: t.exposeInt("previousMonthEndCents", {
+      description: "MRR at the end of last month: what the memberships active then charged for it (their monthly total without a charge for it).",
+    }),
+    changeCents: t.exposeInt("changeCents", { description: "mrrCents - previousMonthEndCents." }),
+  }),
+});
+
 const BusinessMetrics = builder.objectRef<metrics.MetricsScope>("BusinessMetrics").implement({
   interfaces: [DashboardMetrics],
   isTypeOf: (s) => (s as metrics.MetricsScope).businessId != null,
@@ -83,6 +149,16 @@ const BusinessMetrics = builder.objectRef<metrics.MetricsScope>("BusinessMetrics
       type: "Business",
       resolve: (query, scope, _a, ctx) => ctx.db.business.findUniqueOrThrow({ ...query, where: { id: scope.businessId! } }),
     }),
+    nextBillingRun: t.field({
+      type: NextBillingRun,
+      nullable: true,
+      description: "The next renewal pass that charges memberships (null: no ACTIVE membership to renew).",
+      resolve: (scope, _a, ctx) => outlook.nextBillingRun(ctx, scope),
+    }),
+    boxesThisMonth: t.field({ type: MonthBoxes, resolve: (scope, _a, ctx) => outlook.boxesThisMonth(ctx, scope) }),
+    pastDue: t.field({ type: PastDueList, resolve: (scope, _a, ctx) => outlook.pastDueMemberships(ctx, scope) }),
+    membersThisMonth: t.field({ type: MonthMovements, resolve: (scope, _a, ctx) => metrics.membersThisMonth(ctx, scope) }),
+    recurringRevenue: t.field({ type: RecurringRevenue, resolve: (scope, _a, ctx) => metrics.recurringRevenue(ctx, scope) }),
   }),
 });
 

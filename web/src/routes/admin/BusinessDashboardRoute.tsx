@@ -3,13 +3,19 @@ import { graphql } from "react-relay";
 import { Link as RouterLink, useParams } from "react-router";
 import { MetricCards } from "../../features/admin/dashboard/MetricCards.tsx";
 import { MonthlyCharts } from "../../features/admin/dashboard/MonthlyCharts.tsx";
+import { OwnerOutlook } from "../../features/admin/dashboard/OwnerOutlook.tsx";
+import { PastDuePanel } from "../../features/admin/dashboard/PastDuePanel.tsx";
 import { RecentSubscriptions } from "../../features/admin/dashboard/RecentSubscriptions.tsx";
 import { useRouteQuery } from "../../lib/routeQuery.ts";
 import { AdminPage } from "../../ui/admin/AdminPage.tsx";
 import { EmptyMessage } from "../../ui/StatusStates.tsx";
 import type { BusinessDashboardRouteQuery } from "./__generated__/BusinessDashboardRouteQuery.graphql.ts";
 
-/** /admin/business/:id: the business dashboard. */
+/**
+ * /admin/business/:id: the business dashboard (docs/admin.md, Business dashboard): what is coming (the next billing
+ * run, this month's boxes, new members and cancellations, MRR), the past-due memberships, then the totals, the
+ * charts and the newest memberships.
+ */
 export default function BusinessDashboardRoute() {
   const id = Number(useParams().id);
   const data = useRouteQuery<BusinessDashboardRouteQuery>(
@@ -19,6 +25,8 @@ export default function BusinessDashboardRoute() {
           name
           slug
           metrics {
+            ...OwnerOutlookFragment
+            ...PastDuePanelFragment
             ...MetricCardsFragment
             ...MonthlyChartsFragment
             ...RecentSubscriptionsFragment
@@ -43,9 +51,11 @@ export default function BusinessDashboardRoute() {
       }
     >
       <Stack gap="4">
+        <OwnerOutlook metrics={business.metrics} businessId={id} />
+        <PastDuePanel metrics={business.metrics} businessId={id} />
         <MetricCards metrics={business.metrics} />
         <MonthlyCharts metrics={business.metrics} />
-        <RecentSubscriptions metrics={business.metrics} />
+        <RecentSubscriptions metrics={business.metrics} showBusiness={false} />
       </Stack>
     </AdminPage>
   );
