@@ -457,6 +457,13 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
             skips: m.skipNextMonth ? { create: { yearMonth: periodOf(now, 1), createdAt: now } } : undefined,
           },
         });
+        if (coupon) {
+          // Redeemed with the first charge (its platform coupons discount every one): each paid month used it.
+          await tx.couponRedemption.create({
+            data: { couponId: coupon.id, subscriptionId: subscription.id, userId: user.id, businessId: catalog.businessId, redeemedAt: subscription.startedAt, chargesUsed: billedMonths.length },
+          });
+          await tx.coupon.update({ where: { id: coupon.id }, data: { redemptionCount: { increment: 1 } } });
+        }
 
         const selection = {
           mode: m.mode,

@@ -1,6 +1,11 @@
-/** Spec §7 coupon routes (administrators). */
+/**
+ * Spec §7 coupon routes (administrators): platform coupons only, in the spec's shapes. Businesses' own coupons and
+ * the terms the spec does not know (duration, expiry, limit, plans) are GraphQL's; a coupon created here is a
+ * platform coupon that discounts every charge.
+ */
 import { z } from "zod";
 import * as coupons from "../api/coupons/service.ts";
+import * as couponReads from "../api/coupons/reads.ts";
 import { idParam, Ok, type Router } from "./router.ts";
 
 const Coupon = z.object({
@@ -25,17 +30,17 @@ export function couponRoutes(r: Router) {
     method: "GET",
     path: "/admin/coupons",
     tag: "admin",
-    summary: "Every coupon, newest first (administrators)",
+    summary: "Every platform coupon, newest first (administrators)",
     access: "admin",
     response: z.array(Coupon),
-    handler: async (ctx) => (await coupons.list(ctx)).map(couponJson),
+    handler: async (ctx) => (await couponReads.list(ctx)).map(couponJson),
   });
 
   r.add({
     method: "POST",
     path: "/admin/coupons",
     tag: "admin",
-    summary: "Creates a coupon (administrators)",
+    summary: "Creates a platform coupon (administrators)",
     access: "admin",
     body: z.object({
       code: z.string().max(200).default(""),
@@ -56,7 +61,7 @@ export function couponRoutes(r: Router) {
     access: "admin",
     params: couponId,
     response: Coupon,
-    handler: async (ctx, { params }) => couponJson(await coupons.toggleCoupon(ctx, params.id)),
+    handler: async (ctx, { params }) => couponJson(await coupons.toggleCoupon(ctx, params.id, { platformOnly: true })),
   });
 
   r.add({
@@ -68,7 +73,7 @@ export function couponRoutes(r: Router) {
     params: couponId,
     response: Ok,
     handler: async (ctx, { params }) => {
-      await coupons.deleteCoupon(ctx, params.id);
+      await coupons.deleteCoupon(ctx, params.id, { platformOnly: true });
       return { ok: true as const };
     },
   });

@@ -13,19 +13,25 @@
  * |  addresses, phones, |        |        |       |       |                                     |
  * |  gift messages)     |        |        |       |       |                                     |
  * | editContent (page,  |        |   ✓    |   ✓   |   ✓   |                                     |
- * |  catalog, next box) |        |        |       |       |                                     |
+ * |  catalog, next box, |        |        |       |       |                                     |
+ * |  the business's own |        |        |       |       |                                     |
+ * |  coupons)           |        |        |       |       |                                     |
  * | manageUsers         |        |        |   ✓   |   ✓   |                                     |
  * | manageApiTokens     |        |        |   ✓   |   ✓   |                                     |
  * | cancelMemberships   |        |        |   ✓   |   ✓   |                                     |
  * | readMail (Sent mail)|        |        |   ✓   |   ✓   |                                     |
+ * | readMemberNotes (the|   ✓    |   ✓    |   ✓   |   ✓   |                                     |
+ * |  member page and its|        |        |       |       |                                     |
+ * |  internal notes)    |        |        |       |       |                                     |
+ * | writeMemberNotes    |        |   ✓    |   ✓   |   ✓   |                                     |
  * | managePayouts (the  |        |        |   ✓   |   ✓   |                                     |
  * |  connected account) |        |        |       |       |                                     |
  *
  * A partner token holds a permission only in its own business and only with the scope PARTNER_SCOPES maps it to
  * (chosen when the token is created; tokens made before scopes existed hold memberships:read and orders:read).
  *
- * Platform-wide actions (businesses create/delete, owner attachment, coupons, users, home page, platform fees) are
- * admin only.
+ * Platform-wide actions (businesses create/delete, owner attachment, platform coupons, users, home page, platform
+ * fees) are admin only.
  */
 import type { ServiceContext, UserActor } from "../context.ts";
 import type { BusinessRole, Prisma } from "../generated/prisma/client.ts";
@@ -43,6 +49,8 @@ export type BusinessPermission =
   | "manageApiTokens"
   | "cancelMemberships"
   | "readMail"
+  | "readMemberNotes"
+  | "writeMemberNotes"
   | "managePayouts";
 
 const RANK: Record<BusinessRole, number> = { VIEWER: 1, EDITOR: 2, OWNER: 3 };
@@ -57,6 +65,8 @@ const MIN_ROLE: Record<BusinessPermission, BusinessRole> = {
   manageApiTokens: "OWNER",
   cancelMemberships: "OWNER",
   readMail: "OWNER",
+  readMemberNotes: "VIEWER",
+  writeMemberNotes: "EDITOR",
   managePayouts: "OWNER",
 };
 

@@ -16,7 +16,8 @@
  * | User         | the user themself (also right after register/login, in that request) and administrators       |
  * | BusinessUser | manageUsers of its business (owner, administrators)                                           |
  * | ApiToken     | manageApiTokens of its business (owner, administrators)                                       |
- * | Coupon       | administrators                                                                                |
+ * | Coupon       | a business's own: editContent of its business (editor, owner, administrators); a platform     |
+ * |              | coupon: administrators                                                                        |
  *
  * The lists that return these types are the domain services' reads, with narrower rules of their own (the
  * public catalogue, the memberships list's readable businesses, a member's own memberships); the predicates
@@ -123,7 +124,7 @@ export function canReadApiToken(ctx: ServiceContext, token: { businessId: number
   return can(ctx, token.businessId, "manageApiTokens");
 }
 
-/** Administrators (coupons are platform-wide, spec §6). */
-export function canReadCoupon(ctx: ServiceContext, _coupon: { id: number }): boolean {
-  return isAdmin(ctx);
+/** A business's own coupon: who edits its content (its prices and coupons); a platform coupon: administrators. */
+export function canReadCoupon(ctx: ServiceContext, coupon: { businessId: number | null }): MaybePromise<boolean> {
+  return coupon.businessId === null ? isAdmin(ctx) : can(ctx, coupon.businessId, "editContent");
 }

@@ -8,6 +8,7 @@ import type { FulfillmentMode } from "../generated/prisma/client.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
 import { orderSelectionView } from "./orders.ts";
 import type { PriceBreakdown } from "../rules/pricing.ts";
+import { couponTermsLabel, type CouponTerms } from "../shared/coupon-terms.ts";
 
 export type PriceLineKind = "PLAN" | "SURCHARGE" | "ADDON" | "DISCOUNT" | "TAX";
 
@@ -38,10 +39,28 @@ interface ChargedAmounts {
   modeSurchargeCents: number;
   addons: { name: string; amountCents: number }[];
   couponCode: string | null;
+  /** A membership's coupon as it stands ("10 % off · 2 months left"), shown after its code. */
+  couponTerms?: string | null;
   discountCents: number;
   taxRateBps: number;
   taxCents: number;
   totalCents: number;
+}
+
+/** "Coupon WELCOME10", or with a membership's terms "Coupon WELCOME10 · 10 % off · 2 months left". */
+const couponLabel = (code: string | null, terms: string | null | undefined): string =>
+  code ? `Coupon ${code}${terms ? ` · ${terms}` : ""}` : "Discount";
+
+/**
+ * What a membership's coupon still does, for its breakdown: its terms with the charges left after those made with it
+ * (its redemption's count; none recorded: none made yet).
+ */
+export function membershipCouponTerms(
+  coupon: (CouponTerms & { id: number }) | null,
+  redemptions: { couponId: number; chargesUsed: number }[],
+): string | null {
+  if (!coupon) return null;
+  return couponTermsLabel(coupon, redemptions.find((r) => r.couponId === coupon.id)?.chargesUsed ?? 0);
 }
 
 /** "Tax (5.75%)": spec §9 shows the rate with two decimals. */
@@ -57,7 +76,7 @@ function itemise(a: ChargedAmounts): ItemisedPrice {
     { kind: "PLAN", label: a.planName, amountCents: planCents },
     ...(surcharge > 0 ? [{ kind: "SURCHARGE" as const, label: MODE_NAMES[a.mode], amountCents: surcharge }] : []),
     ...a.addons.map((x) => ({ kind: "ADDON" as const, label: x.name, amountCents: x.amountCents })),
-    ...(a.discountCents > 0 ? [{ kind: "DISCOUNT" as const, label: a.couponCode ? `Coupon ${a.couponCode}` : "Discount", amountCents: -a.discountCents }] : []),
+    ...(a.discountCents > 0 ? [{ kind: "DISCOUNT" as const, label: couponLabel(a.couponCode, a.couponTerms), amountCents: -a.discountCents }] : []),
     ...(a.taxRateBps > 0 || a.taxCents > 0 ? [{ kind: "TAX" as const, label: taxLabel(a.taxRateBps), amountCents: a.taxCents }] : []),
   ];
   return {
@@ -78,6 +97,7 @@ export function itemiseQuote(q: {
   price: PriceBreakdown;
   addons: { name: string; amountCents: number }[];
   couponCode: string | null;
+  couponTerms?: string | null;
 }): ItemisedPrice {
   return itemise({
     planName: q.planName,
@@ -86,6 +106,7 @@ export function itemiseQuote(q: {
     modeSurchargeCents: q.price.modeSurchargeCents,
     addons: q.addons,
     couponCode: q.couponCode,
+    couponTerms: q.couponTerms,
     discountCents: q.price.discountCents,
     taxRateBps: q.price.taxRateBps,
     taxCents: q.price.taxCents,
@@ -101,7 +122,8 @@ export function itemiseMembership(m: {
   modeSurchargeCents: number;
   addonsAmountCents: number;
   addons: { amountCents: number; addon: { name: string } }[];
-  coupon: { code: string } | null;
+  coupon: (CouponTerms & { id: number; code: string }) | null;
+  couponRedemptions: { couponId: number; chargesUsed: number }[];
   discountCents: number;
   taxRateBps: number;
   taxCents: number;
@@ -114,6 +136,7 @@ export function itemiseMembership(m: {
     modeSurchargeCents: m.modeSurchargeCents,
     addons: m.addons.map((a) => ({ name: a.addon.name, amountCents: a.amountCents })),
     couponCode: m.coupon?.code ?? null,
+    couponTerms: membershipCouponTerms(m.coupon, m.couponRedemptions),
     discountCents: m.discountCents,
     taxRateBps: m.taxRateBps,
     taxCents: m.taxCents,
@@ -133,7 +156,8 @@ export const membershipPriceSelect = {
   totalCents: true,
   plan: { select: { name: true } },
   addons: { select: { amountCents: true, addon: { select: { name: true } } }, orderBy: { addonId: "asc" } },
-  coupon: { select: { code: true } },
+  coupon: { select: { id: true, code: true, type: true, value: true, duration: true, durationMonths: true } },
+  couponRedemptions: { select: { couponId: true, chargesUsed: true } },
 } as const;
 
 /** A paid order as lines: its own stored amounts and selection snapshot, whatever the catalogue says today. */

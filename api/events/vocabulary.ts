@@ -26,6 +26,8 @@ export interface EventPayloads {
   "membership.address_changed.v1": { membershipId: number; userId: number };
   /** The member withdrew a scheduled change (chose the current selection again). */
   "membership.change_withdrawn.v1": { membershipId: number; userId: number };
+  /** Staff of the business (an owner, editor or administrator) added an internal note to the membership; the note's text stays out of the event. */
+  "membership.note_added.v1": { noteId: number; membershipId: number; businessId: number; authorId: number };
   /** A payment was declined, once per payment: a renewal charge (`code`: the decline code, or the intent's status, e.g. requires_action, when the member must act), or a checkout or restart card. */
   "payment.failed.v1": { paymentId: number | null; membershipId: number | null; userId: number; amountCents: number; period: string | null; code: string | null };
   /** A payment was given back in full because it could not be matched to what it was made for (settlement's `reason`). */
@@ -65,12 +67,17 @@ export interface EventPayloads {
   "api_token.created.v1": { tokenId: number; businessId: number; name: string; prefix: string };
   /** A partner API token was revoked: it reads as anonymous from now on. */
   "api_token.revoked.v1": { tokenId: number; businessId: number; name: string; prefix: string };
-  /** An administrator created a coupon; platform-wide. `value`: percent, or cents for FIXED. */
-  "coupon.created.v1": { couponId: number; code: string; type: string; value: number; active: boolean };
-  /** A coupon was switched on or off; platform-wide. */
-  "coupon.updated.v1": { couponId: number; code: string; active: boolean };
-  /** A coupon was deleted (memberships and orders that used it keep their amounts); platform-wide. */
-  "coupon.deleted.v1": { couponId: number; code: string };
+  /**
+   * A coupon was created: a business's own by its owner or an editor (`businessId`), or a platform coupon by an
+   * administrator (`businessId` null, platform-wide). `value`: percent, or cents for FIXED.
+   */
+  "coupon.created.v1": { couponId: number; businessId: number | null; code: string; type: string; value: number; active: boolean };
+  /** A coupon was switched on or off, or its terms edited (`businessId` null: a platform coupon). */
+  "coupon.updated.v1": { couponId: number; businessId: number | null; code: string; active: boolean };
+  /** A coupon was deleted: memberships holding it renew without it from their next charge; orders keep their amounts. */
+  "coupon.deleted.v1": { couponId: number; businessId: number | null; code: string };
+  /** A membership redeemed a coupon (checkout, or attached later); `businessId` is the coupon's (null: a platform coupon). */
+  "coupon.redeemed.v1": { couponId: number; businessId: number | null; membershipId: number; userId: number };
   /** An administrator saved the platform home page (live at once; businesses without a page show it too). */
   "home_page.published.v1": { pageId: number };
   /** An administrator created an account (`isAdmin`: a platform administrator); platform-wide. */

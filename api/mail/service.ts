@@ -36,6 +36,16 @@ export async function listMessages(ctx: ServiceContext, filter: { businessId?: n
   return ctx.db.mailMessage.findMany({ take: 50, ...page, where, orderBy: { id: "desc" } });
 }
 
+/**
+ * The Sent mail rows of one member at one business (the member page), newest first: what the business sent them,
+ * never account mail (password changes, platform messages: no business). Null, not a refusal, for a reader who may
+ * not read the business's mail (readMail: owners and administrators), so the page shows that instead.
+ */
+export async function memberMail(ctx: ServiceContext, member: { businessId: number; userId: number }, page: MailPage = {}): Promise<MailMessage[] | null> {
+  const args: Prisma.MailMessageFindManyArgs = { take: 50, ...page, where: { businessId: member.businessId, recipientUserId: member.userId }, orderBy: { id: "desc" } };
+  return (await can(ctx, member.businessId, "readMail")) ? ctx.db.mailMessage.findMany(args) : null;
+}
+
 async function readableMessage(ctx: ServiceContext, id: number): Promise<MailMessage> {
   requireUser(ctx);
   const row = await ctx.db.mailMessage.findUnique({ where: { id } });
@@ -161,6 +171,15 @@ export interface OrderReceipt {
   status: MailStatus;
   createdAt: Date;
   sentAt: Date | null;
+}
+
+/**
+ * The receipt message of an order as the Sent mail page holds it (its latest copy), for the member page's "View
+ * receipt": null while none was written, and for a reader who may not read the business's mail (readMail).
+ */
+export async function orderReceiptMessage(ctx: ServiceContext, order: { id: number; businessId: number }): Promise<MailMessage | null> {
+  if (!(await can(ctx, order.businessId, "readMail"))) return null;
+  return ctx.db.mailMessage.findFirst({ where: { orderId: order.id, businessId: order.businessId, template: { in: [...RECEIPT_TEMPLATES] } }, orderBy: { id: "desc" } });
 }
 
 /**

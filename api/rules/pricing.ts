@@ -81,6 +81,23 @@ export function priceScheduledChange(input: {
 }
 
 /**
+ * A membership's stored selection priced again with a coupon, or without one (its coupon has discounted every charge
+ * it was for): the plan and add-on amounts it holds stay, the tax at its stored rate.
+ */
+export function priceStoredSelection(
+  sub: { planAmountCents: number; addonsAmountCents: number; taxRateBps: number },
+  coupon: { type: CouponType; value: number } | null,
+): Pick<PriceBreakdown, "discountCents" | "taxCents" | "totalCents"> {
+  const { discountCents: discount, taxCents, totalCents } = priceSelection({
+    planAmountCents: sub.planAmountCents,
+    addonAmountsCents: [sub.addonsAmountCents],
+    discountFor: coupon ? (subtotal) => discountCents(coupon, subtotal) : undefined,
+    taxRateBps: sub.taxRateBps,
+  });
+  return { discountCents: discount, taxCents, totalCents };
+}
+
+/**
  * The discount a coupon gives on a subtotal, in cents: a percentage rounded to the cent, or a fixed amount
  * capped at the subtotal so the total never goes below zero.
  */

@@ -6,12 +6,9 @@
 import type { ServiceContext } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { SubscriptionStatus } from "../generated/prisma/enums.ts";
-import { nextRetryAt, unpaidAttempts } from "../billing/renewals/attempts.ts";
-import { isoDate, localDate } from "../shared/calendar.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
 import { assertMayList, list, type MembershipFilter } from "./memberships-list.ts";
-import { nextChargeDate, owedPeriod } from "../rules/dates.ts";
-import { todayIn } from "./timing.ts";
+import { nextChargeDateOf, retryDates } from "./next-charge.ts";
 
 /** The columns, in order: the browser export's (kept as they were), then the mode and the next charge date. */
 export const MEMBERSHIP_CSV_HEADER = [
@@ -92,31 +89,6 @@ function csvRow(ctx: ServiceContext, m: ExportMembership, retryOn: string | unde
     m.startedAt.toISOString(),
     m.canceledAt?.toISOString() ?? null,
     MODE_NAMES[m.mode],
-    nextChargeOf(ctx, m, retryOn),
+    nextChargeDateOf(ctx, m, retryOn),
   ];
-}
-
-/** A member's next renewal charge; a past-due one's is its period's next retry once one is scheduled; none for others. */
-function nextChargeOf(ctx: ServiceContext, m: ExportMembership, retryOn: string | undefined): string | null {
-  if (m.status === "PAST_DUE" && retryOn) return retryOn;
-  if (m.status !== "ACTIVE" && m.status !== "PAST_DUE") return null;
-  const today = todayIn(ctx, m.business.timeZone);
-  return isoDate(nextChargeDate({ today, paidThroughPeriod: m.paidThroughPeriod, billingDay: m.billingDay, skippedMonths: new Set(m.skips.map((s) => s.yearMonth)) }));
-}
-
-/**
- * The next retry (ISO date, the business's time zone) of the page's past-due memberships: the renewal run's
- * schedule (api/billing/renewals/attempts.ts) over the declined attempts at the period they owe, read in one statement.
- */
-async function retryDates(ctx: ServiceContext, page: ExportMembership[]): Promise<Map<number, string>> {
-  const pastDue = page.filter((m) => m.status === "PAST_DUE");
-  const out = new Map<number, string>();
-  if (pastDue.length === 0) return out;
-  const owed = pastDue.map((m) => ({ id: m.id, period: owedPeriod(todayIn(ctx, m.business.timeZone), m.paidThroughPeriod) }));
-  const attemptsOf = await unpaidAttempts(ctx.db, owed);
-  for (const m of pastDue) {
-    const dates = attemptsOf.get(m.id);
-    if (dates) out.set(m.id, isoDate(localDate(nextRetryAt(dates), m.business.timeZone)));
-  }
-  return out;
 }

@@ -1,9 +1,9 @@
 /**
  * The memberships list of the admin area and partners (spec §2 memberships table), for GraphQL (Query.memberships,
  * Business.memberships) and REST (/admin/memberships, /admin/businesses/{id}/memberships, /my/memberships): who
- * may read which rows, the status and search filters, newest first, the page, in one keyset statement that
- * returns the page's rows with the columns the caller selects (api/selection-sql: membership columns and the
- * joined member, business and plan; the rest in one Prisma read by id).
+ * may read which rows, the status and search filters, the order (newest first, or by start, member name or next
+ * charge), the page, in one keyset statement that returns the page's rows with the columns the caller selects
+ * (api/selection-sql: membership columns and the joined member, business and plan; the rest in one Prisma read by id).
  */
 import type { ServiceContext } from "../context.ts";
 import { Prisma } from "../generated/prisma/client.ts";
@@ -14,6 +14,7 @@ import { MEMBER_STATUSES } from "../rules/member.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
 import { searchTerm } from "../shared/validation.ts";
 import { column, compileJoined, type Joinable, joinSql, readJoined } from "../selection-sql/index.ts";
+import { nextChargeDateSql } from "./next-charge.ts";
 
 type MembershipSelection = { select?: Prisma.SubscriptionSelect | null; include?: Prisma.SubscriptionInclude | null };
 
@@ -59,12 +60,43 @@ export interface MembershipFilter {
   status?: StatusFilter | null;
   /** Only this business's memberships; none when the reader may not read them (the admin table's business filter). */
   businessId?: number | null;
+  /** The order (not a filter): newest first when left out. */
+  sort?: MembershipSort | null;
 }
+
+/**
+ * The orders of the admin table: by start (newest first, the default, or oldest first), by the member's name (their
+ * full name, else their username; case-insensitive) and by the next charge date (memberships without one, canceled
+ * ones, last either way). Ties are broken by id in the same direction, so a cursor is one row comparison.
+ */
+export type MembershipSort = "STARTED_DESC" | "STARTED_ASC" | "NAME_ASC" | "NAME_DESC" | "NEXT_CHARGE_ASC" | "NEXT_CHARGE_DESC";
 
 /** Newest first in admin tables (also the metrics' recent memberships). The keyset statement orders by the same columns. */
 export const membershipOrder = [{ startedAt: "desc" }, { id: "desc" }] as const satisfies Prisma.SubscriptionOrderByWithRelationInput[];
 /** Its columns, for the keyset statement (one direction for all, so the cursor is one row comparison). */
 const orderColumns = membershipOrder.map((o) => column(Object.keys(o)[0]));
+
+/** Where a membership without a next charge sorts: after every date, whichever the direction. */
+const NO_CHARGE = { ASC: Prisma.sql`DATE '9999-12-31'`, DESC: Prisma.sql`DATE '0001-01-01'` } as const;
+
+/**
+ * A sort's key on the membership `s` (and, for the name, its member `u`), id last, and its direction. `now` is the
+ * clock's: the next charge is counted from the business's today.
+ */
+function sortOf(sort: MembershipSort | null | undefined, now: Date): { key: (s: string, u: string) => Prisma.Sql[]; direction: "ASC" | "DESC"; byName: boolean } {
+  const direction = sort?.endsWith("_ASC") ? "ASC" : "DESC";
+  const id = (s: string) => Prisma.raw(`${s}.id`);
+  switch (sort ?? "STARTED_DESC") {
+    case "NAME_ASC":
+    case "NAME_DESC":
+      return { key: (s, u) => [Prisma.raw(`lower(COALESCE(NULLIF(btrim(${u}.name), ''), ${u}.username))`), id(s)], direction, byName: true };
+    case "NEXT_CHARGE_ASC":
+    case "NEXT_CHARGE_DESC":
+      return { key: (s) => [Prisma.sql`COALESCE(${nextChargeDateSql(s, now)}, ${NO_CHARGE[direction]})`, id(s)], direction, byName: false };
+    default:
+      return { key: (s) => orderColumns.map((c) => Prisma.raw(`${s}.${c}`)), direction, byName: false };
+  }
+}
 
 /** The GraphQL connections' page size (Relay `first`/`last`). */
 export const PAGE_SIZE = { default: 50, max: 200 } as const;
@@ -175,16 +207,21 @@ async function membershipPage(ctx: ServiceContext, filter: MembershipFilter, con
   const cursorId = page.cursor?.id;
   const skip = page.skip ?? 0;
   if (skip > (cursorId == null ? 0 : 1)) throw new ValidationError("Unsupported page", [{ path: "skip", message: "Only the cursor row can be skipped" }]);
-  const columnsOf = (alias: string) => Prisma.raw(orderColumns.map((c) => `${alias}.${c}`).join(", "));
+  const sort = sortOf(filter.sort, ctx.clock.now());
+  if (sort.byName) joins.add("user");
+  const ascending = (sort.direction === "ASC") !== backward;
   if (cursorId != null) {
-    const op = backward ? (skip ? ">" : ">=") : skip ? "<" : "<=";
-    conditions.push(Prisma.sql`(${columnsOf("s")}) ${Prisma.raw(op)} (SELECT ${columnsOf("c")} FROM subscriptions c WHERE c.id = ${cursorId})`);
+    // The rows after the cursor's in the sort's direction (before it, backward); its key read from its own row,
+    // so a cursor row that has since left the filter still places the page.
+    const op = (ascending ? ">" : "<") + (skip ? "" : "=");
+    const cursorRow = sort.byName ? Prisma.sql`subscriptions c JOIN users cu ON cu.id = c.user_id` : Prisma.sql`subscriptions c`;
+    conditions.push(Prisma.sql`(${Prisma.join(sort.key("s", "u"))}) ${Prisma.raw(op)} (SELECT ${Prisma.join(sort.key("c", "cu"))} FROM ${cursorRow} WHERE c.id = ${cursorId})`);
   }
-  const direction = backward ? "ASC" : "DESC";
+  const direction = Prisma.raw(ascending ? "ASC" : "DESC");
   const statement = Prisma.sql`
     SELECT ${Prisma.raw(selection.columns.join(", "))} FROM subscriptions s ${Prisma.raw(joinSql("Subscription", "s", JOINABLE, joins))}
      WHERE ${Prisma.join(conditions, " AND ")}
-     ORDER BY ${Prisma.raw(orderColumns.map((c) => `s.${c} ${direction}`).join(", "))}
+     ORDER BY ${Prisma.join(sort.key("s", "u").map((term) => Prisma.sql`${term} ${direction}`))}
      LIMIT ${Math.abs(take)}`;
   const raw = await readRows<Record<string, unknown>>(ctx.db, statement.text, statement.values);
   return readJoined(ctx, "Subscription", selection, backward ? raw.reverse() : raw);

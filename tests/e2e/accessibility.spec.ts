@@ -325,6 +325,14 @@ test("admin area: every page and dialog", async ({ page, context }) => {
   await page.locator("form").getByRole("button", { name: "Create Coupon" }).click();
   await expect(page.getByText("Please enter a coupon code")).toBeVisible();
   await expectAccessible(page, "coupons");
+  await page.getByRole("button", { name: /^Redemptions of WELCOME10/ }).filter({ visible: true }).click();
+  await expect(page.getByTestId("coupon-redemptions").filter({ visible: true })).toBeVisible();
+  await expectAccessible(page, "coupons with a coupon's redemptions");
+  await page.goto(`/admin/business/${id}/coupons`);
+  await h1("Coupons");
+  await page.locator("form").getByRole("combobox", { name: "Duration" }).selectOption("REPEATING");
+  await expect(page.locator("form").getByLabel("Months")).toBeVisible();
+  await expectAccessible(page, "business coupons");
 
   await page.goto("/admin/users");
   await expect(page.getByRole("button", { name: "Create User" })).toBeVisible();

@@ -170,6 +170,26 @@ const OPERATIONS: Operation[] = [
       ),
   },
   {
+    // The member page: staff of A only (it holds internal notes): never the member, nor a partner token of any scope.
+    name: "adminMembership (the member page of member A's membership)",
+    allowed: STAFF_A,
+    run: (a) =>
+      query(
+        a,
+        `query($b: Int!, $m: Int!) { adminMembership(businessId: $b, membershipId: $m) { databaseId nextCharge { date } notes(first: 5) { edges { node { body } } } } }`,
+        (d) => d.adminMembership?.databaseId,
+        { b: ids.alpha, m: ids.membershipA },
+      ),
+  },
+  {
+    name: "Membership.notes through node (member A's membership)",
+    allowed: STAFF_A,
+    run: (a) =>
+      query(a, `query($id: ID!) { node(id: $id) { ... on Membership { notes(first: 5) { edges { node { body } } } } } }`, (d) => d.node?.notes, {
+        id: gid("Membership", ids.membershipA),
+      }),
+  },
+  {
     name: "business A dashboard metrics",
     allowed: STAFF_A,
     run: (a) => query(a, `{ business(slug: "alpha") { metrics { totals { subscriptionsAll } } } }`, (d) => d.business?.metrics),
@@ -335,6 +355,14 @@ const OPERATIONS: Operation[] = [
       });
     },
   },
+  {
+    name: "addMembershipNote(membership in A)",
+    allowed: EDIT_A,
+    run: (a) =>
+      mutation(a, "addMembershipNote", `mutation($input: AddMembershipNoteInput!) { addMembershipNote(input: $input) { __typename ... on Error { message } } }`, {
+        input: { membershipId: String(ids.membershipA), body: `Note ${++seq}` },
+      }),
+  },
   // ---- member A's own membership -------------------------------------------------------------------------
   {
     name: "skipMonth(member A's membership)",
@@ -475,6 +503,26 @@ const OPERATIONS: Operation[] = [
       const c = await f.coupon({ code: `TOGGLE${++seq}` });
       return mutation(a, "toggleCoupon", `mutation($input: ToggleCouponInput!) { toggleCoupon(input: $input) { __typename ... on Error { message } } }`, {
         input: { id: String(c.id) },
+      });
+    },
+  },
+  {
+    name: "updateCoupon (a platform coupon)",
+    allowed: ADMIN,
+    run: async (a) => {
+      const c = await f.coupon({ code: `UPDATE${++seq}` });
+      return mutation(a, "updateCoupon", `mutation($input: UpdateCouponInput!) { updateCoupon(input: $input) { __typename ... on Error { message } } }`, {
+        input: { id: String(c.id), active: false },
+      });
+    },
+  },
+  {
+    name: "updateCoupon (a coupon of business A)",
+    allowed: EDIT_A,
+    run: async (a) => {
+      const c = await f.db.coupon.create({ data: { businessId: ids.alpha, code: `ALPHA${++seq}`, type: "PERCENT", value: 10 } });
+      return mutation(a, "updateCoupon", `mutation($input: UpdateCouponInput!) { updateCoupon(input: $input) { __typename ... on Error { message } } }`, {
+        input: { id: String(c.id), active: false },
       });
     },
   },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findActiveCoupon } from "../../api/coupons/service.ts";
+import { findCheckoutCoupon } from "../../api/coupons/redemption.ts";
 import { discountCents } from "../../api/rules/pricing.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
@@ -86,10 +86,12 @@ describe("coupon administration", () => {
 describe("checkout helpers", () => {
   it("finds an active coupon by code, case-insensitively; unknown or inactive codes are invalid", async () => {
     const ctx = { db: f.db };
-    expect((await findActiveCoupon(ctx, " spring10 ")).code).toBe("SPRING10");
+    const business = await f.business({ slug: "helpers" });
+    const at = { business, planId: (await f.plan(business)).id, now: t.clock.now() };
+    expect((await findCheckoutCoupon(ctx, " spring10 ", at)).code).toBe("SPRING10");
     await f.coupon({ code: "OFF", active: false });
     for (const code of ["OFF", "UNKNOWN", ""]) {
-      await expect(findActiveCoupon(ctx, code)).rejects.toMatchObject({ code: "VALIDATION", message: "Invalid or inactive coupon code" });
+      await expect(findCheckoutCoupon(ctx, code, at)).rejects.toMatchObject({ code: "VALIDATION", message: "Invalid or inactive coupon code" });
     }
   });
 

@@ -138,15 +138,15 @@ describe("coupon events", () => {
       couponId = (await t.gqlOk(M.createCoupon, { input: { code: "spring5", type: "FIXED", value: 500 } }, { token: adminToken })).createCoupon.data.databaseId;
     });
     expect(created).toEqual([
-      expect.objectContaining({ type: "coupon.created.v1", businessId: null, actor: user(adminId), objectId: globalId("Coupon", couponId), payload: { couponId, code: "SPRING5", type: "FIXED", value: 500, active: true } }),
+      expect.objectContaining({ type: "coupon.created.v1", businessId: null, actor: user(adminId), objectId: globalId("Coupon", couponId), payload: { couponId, businessId: null, code: "SPRING5", type: "FIXED", value: 500, active: true } }),
     ]);
     expect(await eventsOf(async () => expect(await run(M.createCoupon, { input: { code: "SPRING5", type: "PERCENT", value: 5 } }, adminToken)).toBe("ConflictError"))).toEqual([]);
     expect(await eventsOf(async () => expect(await run(M.toggleCoupon, { id: String(couponId) }, ownerToken)).toBe("ForbiddenError"))).toEqual([]);
 
     const toggled = await eventsOf(() => run(M.toggleCoupon, { id: String(couponId) }, adminToken));
-    expect(toggled.map((e) => [e.type, e.payload])).toEqual([["coupon.updated.v1", { couponId, code: "SPRING5", active: false }]]);
+    expect(toggled.map((e) => [e.type, e.payload])).toEqual([["coupon.updated.v1", { couponId, businessId: null, code: "SPRING5", active: false }]]);
     const deleted = await eventsOf(async () => expect(await run(M.deleteCoupon, { id: String(couponId) }, adminToken)).toBe("DeleteCouponSuccess"));
-    expect(deleted.map((e) => [e.type, e.businessId, e.payload])).toEqual([["coupon.deleted.v1", null, { couponId, code: "SPRING5" }]]);
+    expect(deleted.map((e) => [e.type, e.businessId, e.payload])).toEqual([["coupon.deleted.v1", null, { couponId, businessId: null, code: "SPRING5" }]]);
     expect(await eventsOf(async () => expect(await run(M.deleteCoupon, { id: String(couponId) }, adminToken)).toBe("NotFoundError"))).toEqual([]);
   });
 });

@@ -205,7 +205,9 @@ describe("GraphQL ids", () => {
         const slot = inputField ? `${arg}.${inputField}` : arg;
         const spec = NAMED.get(field.name);
         if (spec?.slot === slot) seen.add(field.name);
-        for (const [label, hostile] of hostileIds(field.name.includes("oupon") ? "Coupon" : "Membership")) {
+        // A slot's own type (a coupon's business is a Business), so "other type" is never the one it takes.
+        const slotType = (inputField ?? arg) === "businessId" ? "Business" : field.name.includes("oupon") ? "Coupon" : "Membership";
+        for (const [label, hostile] of hostileIds(slotType)) {
           const vars: Record<string, unknown> = {};
           for (const a of field.args) if (required(a.type) && a.defaultValue === null) vars[a.name] = filler(a.type);
           const argType = field.args.find((a) => a.name === arg)!.type;
@@ -270,6 +272,7 @@ const REACH: Record<string, () => [string, string]> = {
   FulfilmentCycle: () => ['business(slug: "farm") { fulfilment(month: "2026-04") {', "} }"],
   PayoutStatement: () => ['business(slug: "farm") { statement(month: "2026-04") {', "} }"],
   Membership: () => [`node(id: "${gid("Membership", subscriptionId)}") { ... on Membership {`, "} }"],
+  Coupon: () => [`node(id: "${gid("Coupon", couponId)}") { ... on Coupon {`, "} }"],
   User: () => ["viewer {", "}"],
 };
 

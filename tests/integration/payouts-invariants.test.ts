@@ -37,7 +37,7 @@ const CARD_FINISH = `mutation($id: String!) { finishCardUpdate(setupIntentId: $i
 const STATEMENT = `query($slug: String!, $month: String!) { business(slug: $slug) { statement(month: $month) {
   grossCents refundsCents platformFeeCents processingFeeCents netCents entryCount } } }`;
 /** The reasons settlement refunds a payment for (a Record, so a reason added there must be added here). */
-const REASONS: Record<RefundReason, true> = { duplicate: true, already_member: true, superseded: true, amount_mismatch: true, sold_out: true };
+const REASONS: Record<RefundReason, true> = { duplicate: true, already_member: true, superseded: true, amount_mismatch: true, sold_out: true, coupon_unavailable: true };
 const MONTHS = ["2026-01", "2026-02", "2026-03"];
 const QUARTER = { from: new Date("2026-01-01T00:00:00Z"), to: new Date("2026-04-01T00:00:00Z") };
 const DAY_MS = 86_400_000;
@@ -146,6 +146,12 @@ const EVENTS: [string, () => Promise<void>][] = [
     expect((await pay("bay", bakery, bay)).__typename).toBe("CompleteCheckoutSuccess");
     expect(await pay("bex", bakery, bex)).toMatchObject({ __typename: "RuleViolationError", reason: "sold_out" });
   }],
+  // The dairy's coupon's last redemption: two members paying with it, the second refunded (coupon_unavailable).
+  ["2026-01-12T15:00:00Z", async () => {
+    const [jo, jay] = [await startCheckout("jo", dairy, { couponCode: "LAST1" }), await startCheckout("jay", dairy, { couponCode: "LAST1" })];
+    expect((await pay("jo", dairy, jo)).__typename).toBe("CompleteCheckoutSuccess");
+    expect(await pay("jay", dairy, jay)).toMatchObject({ __typename: "ConflictError", reason: "payment_refunded" });
+  }],
   // January 31st, 23:30 in New York: January's, in the farm's books.
   ["2026-02-01T04:30:00Z", () => join("fay", farm)],
   ["2026-02-10T17:00:00Z", () => cancel("ben")],
@@ -205,6 +211,7 @@ beforeAll(async () => {
   pastry = await f.plan(bakery, { prices: { PICKUP: 2450 } });
   honey = await f.addon(farm, { amountCents: 650 });
   await f.coupon({ code: "WELCOME10", value: 10 });
+  await t.db.prisma.coupon.create({ data: { businessId: dairy.id, code: "LAST1", type: "PERCENT", value: 20, maxRedemptions: 1, duration: "REPEATING", durationMonths: 2 } });
   members.set("owner", await f.user({ username: "owner" }));
   await f.attach(farm, members.get("owner")!, "OWNER");
   // The dairy's payouts go to Stripe's test bank number that fails them (no_account), until the owner fixes it.

@@ -6,7 +6,7 @@ import { requireMember, requireUser } from "../../auth/policy.ts";
 import { MEMBER_STATUSES } from "../../rules/member.ts";
 import { assertPlaceAvailable } from "../../catalog/capacity.ts";
 import { variationFor } from "../../catalog/service.ts";
-import { findActiveCoupon } from "../../coupons/service.ts";
+import { findCheckoutCoupon } from "../../coupons/redemption.ts";
 import { discountCents } from "../../rules/pricing.ts";
 import { enteredAddressSchema } from "../../users/service.ts";
 import { choosePoint, pointInDetails } from "../../rules/fulfillment-point.ts";
@@ -137,7 +137,8 @@ export async function quoteSelection(ctx: ServiceContext, input: SelectionInput,
   // Keep the customer's order of add-ons.
   addons.sort((a, b) => refs.indexOf(a.ref) - refs.indexOf(b.ref));
 
-  const coupon = sel.couponCode ? await findActiveCoupon(ctx, sel.couponCode) : null;
+  // The business's own code, else the platform's; refused alike by the quote and the checkout (one message).
+  const coupon = sel.couponCode ? await findCheckoutCoupon(ctx, sel.couponCode, { business, planId: plan.id, now: ctx.clock.now() }) : null;
   const price = priceSelection({
     planAmountCents: variation.amountCents,
     pickupAmountCents: variationFor(plan, "PICKUP")?.amountCents ?? null,

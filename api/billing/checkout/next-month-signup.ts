@@ -3,7 +3,8 @@
  * signs a visitor up for next month's box. Nothing is charged today: checkout saves the card with a setup intent,
  * and once the provider says it is saved the membership is ACTIVE with `first_period` next month and paid through
  * this one (nothing is owed for it), so the renewal run makes the first charge on that month's billing day (an
- * INITIAL order) and no box, skip, reminder or notice comes before it. The place is taken at sign-up.
+ * INITIAL order) and no box, skip, reminder or notice comes before it. The place is taken at sign-up, and the
+ * coupon redeemed then (its first charge, the one it counts from, is that first renewal's).
  */
 import type { Actor, ServiceContext } from "../../context.ts";
 import { requireMember } from "../../auth/policy.ts";
@@ -19,6 +20,8 @@ import type { CompletedCheckout } from "./complete.ts";
 import type { SetupIntentInfo } from "../providers/provider.ts";
 import { providerFor } from "../service.ts";
 import { claimOpenMembership, lockMember } from "./settlement.ts";
+import { redeemCoupon } from "../../coupons/redemption.ts";
+import { COUPON_MESSAGES } from "../../coupons/codes.ts";
 
 type SignupContext = Pick<ServiceContext, "db" | "clock" | "config" | "log"> & { actor?: Actor };
 
@@ -42,7 +45,7 @@ export async function completeSignup(ctx: ServiceContext, input: { setupIntentId
  * setup_intent.succeeded when the browser closed first). Safe to repeat: an active one answers as it is.
  */
 export async function settleSignup(ctx: SignupContext, subscriptionId: number): Promise<CompletedCheckout> {
-  const sub = await ctx.db.subscription.findUnique({ where: { id: subscriptionId }, include: { user: { select: { email: true } }, addons: true } });
+  const sub = await ctx.db.subscription.findUnique({ where: { id: subscriptionId }, include: { user: { select: { email: true } }, addons: true, business: { select: { timeZone: true } } } });
   if (!sub?.signupSetupIntentId || !sub.firstPeriod) throw new NotFoundError("Sign-up");
   const provider = providerFor(ctx);
   const setup = await provider.retrieveSetupIntent(sub.signupSetupIntentId);
@@ -59,7 +62,16 @@ export async function settleSignup(ctx: SignupContext, subscriptionId: number): 
     if (current.status !== "INCOMPLETE") return false;
     // The place is taken now, under the capacity lock, as a paid checkout takes it.
     await assertPlaceAvailable(tx, { planId: sub.planId, mode: sub.mode }, { id: sub.id, holds: heldSelections(sub) }, { lock: true });
-    if (!(await claimOpenMembership(tx, sub))) throw new ConflictError("You already have a membership at this business.", "already_member");
+    let couponRedeemed = true;
+    const redeem = async () =>
+      sub.couponId === null ||
+      (couponRedeemed = await redeemCoupon(tx, {
+        couponId: sub.couponId, subscriptionId: sub.id, userId: sub.userId, planId: sub.planId, business: { id: sub.businessId, timeZone: sub.business.timeZone }, at: now, actor: ctx.actor,
+      }));
+    if (!(await claimOpenMembership(tx, sub, redeem))) {
+      if (!couponRedeemed) throw new ConflictError(`${COUPON_MESSAGES.invalidCode}. Please check out again.`, "coupon_unavailable");
+      throw new ConflictError("You already have a membership at this business.", "already_member");
+    }
     await tx.subscription.update({
       where: { id: sub.id },
       data: {

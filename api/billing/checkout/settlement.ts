@@ -8,9 +8,11 @@
  *   made from it, so the order always equals the payment;
  * - or nothing, when it cannot be matched: the period is already paid (`duplicate`), the member already has
  *   another membership at the business (`already_member`), the checkout it was made for gave way to a restart
- *   (`superseded`), the amount paid is not the purchase's total (`amount_mismatch`), or the plan (or plan and
+ *   (`superseded`), the amount paid is not the purchase's total (`amount_mismatch`), the plan (or plan and
  *   mode) has no place left (`sold_out`, api/catalog/capacity.ts: the place is taken here, not when the checkout
- *   opened, so of 20 payments for the last place one activates and 19 are refunded). The reason is recorded
+ *   opened, so of 20 payments for the last place one activates and 19 are refunded), or its coupon can no longer be
+ *   redeemed (`coupon_unavailable`: expired, deactivated or used up meanwhile; api/coupons/redemption.ts takes one of
+ *   its redemptions here, so of 20 payments for its last redemption one activates). The reason is recorded
  *   in the same transaction and the payment is refunded after it commits (again on every retry or webhook,
  *   with one idempotency key, so it is refunded once).
  *
@@ -31,6 +33,9 @@ import { PurchaseSchema, type Purchase } from "./purchase.ts";
 import { requireRouting, routedRequest } from "../routing.ts";
 import { refundEntry, writeLedger } from "../../payouts/ledger.ts";
 import { periodOrder, providerFor, recordPayment, subscriptionForBilling } from "../service.ts";
+import { redeemCoupon } from "../../coupons/redemption.ts";
+import { COUPON_MESSAGES } from "../../coupons/codes.ts";
+import { spendCoupons } from "../renewals/pricing.ts";
 
 type Tx = Prisma.TransactionClient;
 /** `actor`: who the events of a settlement name (absent: the system, e.g. a provider webhook). */
@@ -105,18 +110,20 @@ export async function lockMember(tx: Tx, userId: number): Promise<void> {
  * never paid give way: they are deleted, and a payment of theirs that succeeds later finds no membership and is
  * refunded. Returns false, changing nothing, when the member already has an active or past-due membership there.
  */
-export async function claimOpenMembership(tx: Tx, sub: { id: number; userId: number; businessId: number }): Promise<boolean> {
+export async function claimOpenMembership(tx: Tx, sub: { id: number; userId: number; businessId: number }, beforeClaim?: () => Promise<boolean>): Promise<boolean> {
   const others = await tx.subscription.findMany({
     where: { userId: sub.userId, businessId: sub.businessId, id: { not: sub.id }, status: { in: ["INCOMPLETE", ...MEMBER_STATUSES] } },
     select: { id: true, status: true },
   });
   if (others.some((o) => o.status !== "INCOMPLETE")) return false;
+  // The last refusal before anything changes (the coupon's redemption): false leaves the others as they are.
+  if (beforeClaim && !(await beforeClaim())) return false;
   if (others.length) await tx.subscription.deleteMany({ where: { id: { in: others.map((o) => o.id) }, status: "INCOMPLETE" } });
   return true;
 }
 
-export type RefundReason = "duplicate" | "already_member" | "superseded" | "amount_mismatch" | "sold_out";
-const REFUND_REASONS: readonly RefundReason[] = ["duplicate", "already_member", "superseded", "amount_mismatch", "sold_out"];
+export type RefundReason = "duplicate" | "already_member" | "superseded" | "amount_mismatch" | "sold_out" | "coupon_unavailable";
+const REFUND_REASONS: readonly RefundReason[] = ["duplicate", "already_member", "superseded", "amount_mismatch", "sold_out", "coupon_unavailable"];
 
 export type Settlement =
   | { outcome: "settled"; orderId: number }
@@ -151,7 +158,7 @@ export async function settlePaidPeriod(
 
       // The membership it was made for (deleted when its checkout gave way to a restart).
       const subscriptionId = payment ? payment.subscriptionId : args.subscriptionId;
-      const sub = subscriptionId ? await tx.subscription.findUnique({ where: { id: subscriptionId }, include: { addons: true } }) : null;
+      const sub = subscriptionId ? await tx.subscription.findUnique({ where: { id: subscriptionId }, include: { addons: true, business: { select: { timeZone: true } } } }) : null;
       if (!sub) return refuse("superseded");
       const purchase = payment?.purchase ? PurchaseSchema.parse(payment.purchase) : purchaseOf(sub);
       if (purchase.totalCents !== args.paidCents) return refuse("amount_mismatch");
@@ -175,7 +182,15 @@ export async function settlePaidPeriod(
         },
       );
       if (!hasPlace) return refuse("sold_out");
-      if (!(await claimOpenMembership(tx, sub))) return refuse("already_member");
+      // A checkout's coupon is redeemed with its first payment (a restart or renewal keeps the one redeemed then).
+      const { couponId } = purchase;
+      let couponRedeemed = true;
+      const redeem = async () => {
+        if (couponId === null || args.kind !== "INITIAL") return true;
+        const redemption = { couponId, subscriptionId: sub.id, userId: sub.userId, planId: purchase.planId, at: ctx.clock.now(), actor: ctx.actor };
+        return (couponRedeemed = await redeemCoupon(tx, { ...redemption, business: { id: sub.businessId, timeZone: sub.business.timeZone } }));
+      };
+      if (!(await claimOpenMembership(tx, sub, redeem))) return refuse(couponRedeemed ? "already_member" : "coupon_unavailable");
 
       if (payment?.purchase) {
         // What this payment bought, whatever a later checkout attempt wrote on the membership meanwhile.
@@ -188,6 +203,7 @@ export async function settlePaidPeriod(
       const billable = await tx.subscription.findUniqueOrThrow({ where: { id: sub.id }, ...subscriptionForBilling });
       const order = await tx.order.create({ data: periodOrder(billable, { period: args.period, kind: args.kind, at: ctx.clock.now() }), select: { id: true } });
       if (payment) await tx.payment.update({ where: { id: payment.id }, data: { orderId: order.id } });
+      await spendCoupons(tx, [order.id], ctx.clock.now());
       const paidThrough = sub.paidThroughPeriod && sub.paidThroughPeriod > args.period ? sub.paidThroughPeriod : args.period;
       await tx.subscription.update({ where: { id: sub.id }, data: { status: "ACTIVE", canceledAt: null, paidThroughPeriod: paidThrough } });
       await writeEvents(tx, { at: ctx.clock.now(), actor: eventActorOf(ctx.actor) }, settledEvents(sub, billable, order.id, args));
@@ -282,6 +298,8 @@ export function refundedMessage(reason: RefundReason, amountCents: number): stri
       return `This payment does not match the order it was made for. ${refunded} Please check out again.`;
     case "sold_out":
       return `${SOLD_OUT_MESSAGE} ${refunded}`;
+    case "coupon_unavailable":
+      return `${COUPON_MESSAGES.invalidCode}. ${refunded} Please check out again.`;
   }
 }
 

@@ -37,10 +37,12 @@ export async function renewClaimed(ctx: BillingContext, list: DueList, claimed: 
   if (changing.length) {
     await applyScheduledChanges(ctx, changing.map((r) => r.sub), list.tax);
     tally.changesApplied += changing.length;
+    // What a change rewrote (selection, prices, coupon); the member is the same and the change is gone.
+    const { plan, addons, coupon } = renewalInclude;
     const changed = new Map(
-      (await ctx.db.subscription.findMany({ where: { id: { in: changing.map((r) => r.sub.id) } }, include: renewalInclude })).map((s) => [s.id, s]),
+      (await ctx.db.subscription.findMany({ where: { id: { in: changing.map((r) => r.sub.id) } }, include: { plan, addons, coupon } })).map((s) => [s.id, s]),
     );
-    for (const r of changing) r.sub = changed.get(r.sub.id)!;
+    for (const r of changing) r.sub = { ...changed.get(r.sub.id)!, user: r.sub.user, pendingChange: null };
   }
 
   const charges = await chargeRenewals(ctx, renewals, period);

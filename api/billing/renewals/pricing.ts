@@ -1,17 +1,34 @@
 import DataLoader from "dataloader";
-import type { Addon, FulfillmentMode } from "../../generated/prisma/client.ts";
+import type { Addon, FulfillmentMode, Prisma } from "../../generated/prisma/client.ts";
 import type { PrismaClient } from "../../db.ts";
 import { variationFor } from "../../catalog/service.ts";
+import { countCouponCharges, releaseCoupons } from "../../coupons/redemption.ts";
 import { priceScheduledChange, type PriceBreakdown } from "../../rules/pricing.ts";
-import { itemiseQuote, type ItemisedPrice } from "../breakdown.ts";
+import { itemiseQuote, membershipCouponTerms, type ItemisedPrice } from "../breakdown.ts";
 import type { TaxSettings } from "./types.ts";
 
 /**
  * What a renewal charges for a period: the membership's stored total, or, when a scheduled change takes effect
- * in that period, the new selection at today's prices with the membership's coupon (while still active) and the
- * business's tax. The renewal run (changes.ts, batch.ts) and the fulfilment preview
- * (api/packing/) both price through here, so the preview and the run cannot disagree.
+ * in that period, the new selection at today's prices with the membership's coupon (while still active and not
+ * spent) and the business's tax. The renewal run (changes.ts, batch.ts), the fulfilment preview (api/packing/),
+ * the portal's change preview and the pre-charge notice (api/mail/reminders.ts) all price through here, so none
+ * of them can disagree with the charge.
+ *
+ * A coupon's months are the charges made with it (api/shared/coupon-terms.ts): each charge's order counts one
+ * (spendCoupons, in the transaction that makes the orders), and once it has discounted every charge it was for,
+ * the membership's stored price loses the discount from the next period and the coupon is let go. Every reader of
+ * the stored price (the portal, the notice, the breakdowns, the next charge) then reads the full price.
  */
+
+/**
+ * Counts the charges just made (their orders, `orderIds`) against their memberships' coupons and prices the next
+ * period of each membership whose coupon is now spent without it. Set-based: one statement, two more only when a
+ * coupon is spent, whatever the number of orders (the renewal batch's write, records.ts, and checkout settlement).
+ */
+export async function spendCoupons(tx: Prisma.TransactionClient, orderIds: number[], now: Date): Promise<void> {
+  const spent = await countCouponCharges(tx, orderIds);
+  await releaseCoupons(tx, spent, now);
+}
 
 /** The scheduled change as a membership carries it (subscription_changes). */
 export interface ScheduledChange {
@@ -114,7 +131,7 @@ const breakdownLoaders = new WeakMap<object, DataLoader<ChangeToPrice, ItemisedP
 /**
  * A membership's scheduled change as its renewal will charge it, line by line (the card's "New monthly price"); null
  * when the plan lost its price for the mode since (the renewal then keeps the current selection). The changes asked
- * for together (a portal's memberships) are priced in five statements whatever their number.
+ * for together (a portal's memberships) are priced in a fixed number of statements whatever their number.
  */
 export function scheduledChangeBreakdown(ctx: { db: BreakdownDb }, change: ChangeToPrice): Promise<ItemisedPrice | null> {
   let loader = breakdownLoaders.get(ctx);
@@ -125,8 +142,16 @@ export function scheduledChangeBreakdown(ctx: { db: BreakdownDb }, change: Chang
   return loader.load(change);
 }
 
+const couponTermsSelect = {
+  coupon: { select: { id: true, type: true, value: true, duration: true, durationMonths: true } },
+  couponRedemptions: { select: { couponId: true, chargesUsed: true } },
+} as const;
+
 async function priceBreakdowns(db: BreakdownDb, changes: readonly ChangeToPrice[]): Promise<(ItemisedPrice | null)[]> {
-  const subs = await db.subscription.findMany({ where: { id: { in: changes.map((c) => c.subscriptionId) } }, select: { id: true, businessId: true, couponId: true } });
+  const subs = await db.subscription.findMany({
+    where: { id: { in: changes.map((c) => c.subscriptionId) } },
+    select: { id: true, businessId: true, couponId: true, ...couponTermsSelect },
+  });
   const businessIds = [...new Set(subs.map((s) => s.businessId))];
   const pages = await db.page.findMany({ where: { businessId: { in: businessIds } }, select: { businessId: true, taxEnabled: true, taxRateBps: true } });
   const tax = new Map(pages.map((p) => [p.businessId!, p]));
@@ -138,6 +163,8 @@ async function priceBreakdowns(db: BreakdownDb, changes: readonly ChangeToPrice[
   const priced = await priceScheduledChanges(db, changing, tax);
   return changes.map((c) => {
     const p = priced.get(c.subscriptionId);
-    return p ? itemiseQuote({ planName: p.planName, mode: p.mode, price: p.price, addons: p.addons, couponCode: p.couponCode }) : null;
+    const sub = byId.get(c.subscriptionId);
+    const couponTerms = p?.couponId && sub ? membershipCouponTerms(sub.coupon, sub.couponRedemptions) : null;
+    return p ? itemiseQuote({ planName: p.planName, mode: p.mode, price: p.price, addons: p.addons, couponCode: p.couponCode, couponTerms }) : null;
   });
 }

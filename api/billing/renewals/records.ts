@@ -5,6 +5,7 @@ import type { PaymentIntentInfo } from "../providers/provider.ts";
 import { MAX_ATTEMPTS, renewalKey } from "./attempts.ts";
 import type { Charge } from "./charges.ts";
 import type { BillingContext, Renewal, RenewalReport, RenewalSubscription } from "./types.ts";
+import { spendCoupons } from "./pricing.ts";
 import { chargeFactsOf, paymentStatusOf, periodOrder, providerFor } from "../service.ts";
 import { chargeEntry, writeLedger } from "../../payouts/ledger.ts";
 import { refundUnmatched, settlePaidPeriod } from "../checkout/settlement.ts";
@@ -51,6 +52,8 @@ export async function recordRenewals(
     const kindOf = (sub: { firstPeriod: string | null }) => (sub.firstPeriod === period ? "INITIAL" : "RENEWAL");
     const orders = paid.length ? await insertOrders(tx, paid.map((p) => periodOrder(p.sub, { period, kind: kindOf(p.sub), at: now }))) : [];
     const orderOf = new Map(orders.map((o) => [o.subscription_id, o.id]));
+    // Each charge made with a coupon counts against it; a spent one is priced out of the next period (pricing.ts).
+    await spendCoupons(tx, orders.map((o) => o.id), now);
     const rows = payments.length
       ? await insertPayments(
           tx,

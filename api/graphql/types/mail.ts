@@ -11,7 +11,7 @@ const MailStatusEnum = builder.enumType(MailStatus, {
   description: "QUEUED: waiting for the SMTP server (retried with backoff); SENT: accepted by it; FAILED: refused for good or out of retries; HELD: kept, not sent (no SMTP_URL).",
 });
 
-const MailMessageNode = builder.prismaNode("MailMessage", {
+export const MailMessageNode = builder.prismaNode("MailMessage", {
   id: { field: "id" },
   authScopes: (m, ctx) => mail.canReadMailMessage(ctx, m),
   fields: (t) => ({

@@ -77,6 +77,7 @@ const BoxRef = builder.objectRef<Box>("PackingBox").implement({
   description: "One box of the month: what is packed and where it goes (a frozen copy once the month is frozen).",
   fields: (t) => ({
     membershipId: t.id({ description: "The membership's Relay id.", resolve: (b) => globalId("Membership", b.membershipId) }),
+    membershipDatabaseId: t.int({ description: "The membership's numeric id (the member page's address).", resolve: (b) => b.membershipId }),
     memberName: t.exposeString("memberName"),
     email: t.exposeString("email"),
     phone: t.exposeString("phone"),
@@ -96,6 +97,7 @@ const BoxRef = builder.objectRef<Box>("PackingBox").implement({
 const MemberRef = builder.objectRef<PreviewMember>("FulfilmentMember").implement({
   fields: (t) => ({
     membershipId: t.id({ resolve: (m) => globalId("Membership", m.membershipId) }),
+    membershipDatabaseId: t.int({ description: "The membership's numeric id (the member page's address).", resolve: (m) => m.membershipId }),
     memberName: t.exposeString("memberName"),
     outlook: t.field({ type: OutlookEnum, resolve: (m) => m.outlook }),
     amountCents: t.exposeInt("amountCents", { description: "Paid, or what the renewal charges (a scheduled change and tax included)." }),

@@ -15,9 +15,11 @@ const NextBoxesRoute = lazy(() => import("./admin/NextBoxesRoute.tsx"));
 const NextBoxEditorRoute = lazy(() => import("./admin/NextBoxEditorRoute.tsx"));
 const MembershipsRoute = lazy(() => import("./admin/MembershipsRoute.tsx"));
 const BusinessMembershipsRoute = lazy(() => import("./admin/BusinessMembershipsRoute.tsx"));
+const MemberRoute = lazy(() => import("./admin/MemberRoute.tsx"));
 const FulfilmentRoute = lazy(() => import("./admin/FulfilmentRoute.tsx"));
 const FulfilmentBusinessesRoute = lazy(() => import("./admin/FulfilmentBusinessesRoute.tsx"));
 const CouponsRoute = lazy(() => import("./admin/CouponsRoute.tsx"));
+const BusinessCouponsRoute = lazy(() => import("./admin/BusinessCouponsRoute.tsx"));
 const UsersRoute = lazy(() => import("./admin/UsersRoute.tsx"));
 const ChangePasswordRoute = lazy(() => import("./admin/ChangePasswordRoute.tsx"));
 const ApiTokensRoute = lazy(() => import("./admin/ApiTokensRoute.tsx"));
@@ -35,7 +37,7 @@ const none = () => ({});
 const isAdmin = () => import("../features/admin/session.ts").then(({ readAdminSession }) => readAdminSession().isAdmin);
 const businessId = (p: Record<string, string | undefined>) => ({ id: Number(p.id) });
 
-/** Whether the sidebar offers a business's API Tokens and Payouts (AdminLayoutRoute): asked for members, not administrators. */
+/** Whether the sidebar offers a business's Coupons, API Tokens and Payouts (AdminLayoutRoute): asked for members, not administrators. */
 const businessNav: RouteQuery = {
   query: () => import("./admin/sharedQueries.ts").then((m) => ({ default: m.businessNavGateQuery })),
   variables: (p) => (Number.isSafeInteger(Number(p.id)) ? isAdmin().then((admin) => (admin ? null : businessId(p))) : null),
@@ -112,9 +114,24 @@ export const adminRoutes: RouteObject[] = [
       { path: "business/:id/page", element: <BusinessPageEditorRoute />, ...withBusinessQuery(() => import("./admin/__generated__/BusinessPageEditorRouteQuery.graphql.ts"), "network-only") },
       { path: "business/:id/next-box", element: <NextBoxEditorRoute />, ...withBusinessQuery(() => import("./admin/__generated__/NextBoxEditorRouteQuery.graphql.ts"), "network-only") },
       { path: "business/:id/memberships", element: <BusinessMembershipsRoute />, ...withBusinessQuery(() => import("./admin/__generated__/BusinessMembershipsRouteQuery.graphql.ts"), "store-and-network") },
+      {
+        path: "business/:id/members/:membershipId",
+        element: <MemberRoute />,
+        handle: {
+          query: [
+            {
+              query: () => import("./admin/__generated__/MemberRouteQuery.graphql.ts"),
+              variables: (p) => ({ id: Number(p.id), membershipId: Number(p.membershipId) }),
+              fetchPolicy: "store-and-network",
+            },
+            businessNav,
+          ],
+        } satisfies RouteData,
+      },
       { path: "business/:id/fulfilment", element: <FulfilmentRoute />, ...fulfilmentQuery },
       { path: "business/:id/fulfilment/:month", element: <FulfilmentRoute />, ...fulfilmentQuery },
       { path: "business/:id/payouts", element: <PayoutsRoute />, ...withBusinessQuery(() => import("./admin/__generated__/PayoutsRouteQuery.graphql.ts"), "store-and-network") },
+      { path: "business/:id/coupons", element: <BusinessCouponsRoute />, ...withBusinessQuery(() => import("./admin/__generated__/BusinessCouponsRouteQuery.graphql.ts"), "store-and-network") },
       { path: "business/:id/api-tokens", element: <ApiTokensRoute />, ...withBusinessQuery(() => import("./admin/__generated__/ApiTokensRouteQuery.graphql.ts"), "store-and-network") },
       { path: "*", element: <Navigate to="/admin" replace /> },
     ],

@@ -3,6 +3,18 @@ import { builder } from "../../builder.ts";
 import * as membershipsList from "../../../subscriptions/memberships-list.ts";
 import { MembershipNode, MembershipStatusFilterEnum } from "./membership.ts";
 
+const MembershipSortEnum = builder.enumType("MembershipSort", {
+  description: "The memberships list's order; ties by id. Memberships without a next charge (canceled) come last in either NEXT_CHARGE order.",
+  values: {
+    STARTED_DESC: { description: "Newest first (the default)." },
+    STARTED_ASC: { description: "Oldest first." },
+    NAME_ASC: { description: "By the member's full name (else username), A to Z, case-insensitive." },
+    NAME_DESC: { description: "By the member's full name (else username), Z to A." },
+    NEXT_CHARGE_ASC: { description: "Soonest next charge first." },
+    NEXT_CHARGE_DESC: { description: "Latest next charge first." },
+  } as const satisfies Record<membershipsList.MembershipSort, { description: string }>,
+});
+
 // Both memberships lists pass their `query` (page and selection) to the service: one keyset statement returns
 // the page's rows with the fields the query selects.
 builder.prismaObjectFields("Business", (t) => ({
@@ -15,6 +27,7 @@ builder.prismaObjectFields("Business", (t) => ({
     args: {
       search: t.arg.string(),
       status: t.arg({ type: MembershipStatusFilterEnum, defaultValue: "ANY" }),
+      sort: t.arg({ type: MembershipSortEnum, defaultValue: "STARTED_DESC" }),
     },
     resolve: (query, business, args, ctx) => membershipsList.listOfBusiness(ctx, business.id, args, query),
   }),
@@ -40,6 +53,7 @@ builder.queryFields((t) => ({
       search: t.arg.string({ description: "Username, member name or email, business name or slug." }),
       status: t.arg({ type: MembershipStatusFilterEnum, defaultValue: "ANY" }),
       businessId: t.arg.int({ description: "Numeric business id (databaseId)." }),
+      sort: t.arg({ type: MembershipSortEnum, defaultValue: "STARTED_DESC" }),
     },
     resolve: (query, _p, args, ctx) => membershipsList.list(ctx, args, query),
   }),

@@ -143,7 +143,7 @@ const PlanSoldOutRef = builder.objectRef<SoldOut & { planRef: string }>("PlanSol
  * Members' addresses (with their phones) and gift messages are fulfilment data: a partner token reads them
  * only with the fulfilment:read scope (refused, naming it, otherwise); everyone else by the row's own read rule.
  */
-const fulfilmentDataScopes = (row: { businessId: number }, ctx: ServiceContext) =>
+export const fulfilmentDataScopes = (row: { businessId: number }, ctx: ServiceContext) =>
   ctx.actor.kind === "partner" ? { business: { id: row.businessId, permission: "readFulfilment" as const } } : true;
 
 export const MembershipNode = builder.prismaNode("Subscription", {

@@ -7,6 +7,7 @@ import { useRouteQuery } from "../../lib/routeQuery.ts";
 const Query = graphql`
   query BusinessNavGateQuery($id: Int!) {
     adminBusiness(id: $id) {
+      viewerCanEdit
       viewerCanManageApiTokens
       viewerCanManagePayouts
     }
@@ -14,15 +15,15 @@ const Query = graphql`
 `;
 
 /** The sidebar entries of a business that only some of its members may open, by the permission the server reports. */
-export type GatedBusinessEntry = "apiTokens" | "payouts";
+export type GatedBusinessEntry = "coupons" | "apiTokens" | "payouts";
 
 /**
- * Shows a sidebar entry (`children`: "API Tokens", "Payouts") when the server says the viewer may use it (owners;
- * administrators always see them without asking). One query for every gated entry. Navigation only: the screens and
+ * Shows a sidebar entry (`children`: "Coupons" for owners and editors, "API Tokens" and "Payouts" for owners) when
+ * the server says the viewer may use it (administrators always see them without asking). One query for every gated entry. Navigation only: the screens and
  * the API check the same permission again.
  */
 export function BusinessNavGate({ businessId, entry, children }: { businessId: number; entry: GatedBusinessEntry; children: ReactNode }) {
   const business = useRouteQuery<BusinessNavGateQuery>(Query, { id: businessId }).adminBusiness;
-  const allowed = entry === "apiTokens" ? business?.viewerCanManageApiTokens : business?.viewerCanManagePayouts;
+  const allowed = { coupons: business?.viewerCanEdit, apiTokens: business?.viewerCanManageApiTokens, payouts: business?.viewerCanManagePayouts }[entry];
   return allowed ? children : null;
 }

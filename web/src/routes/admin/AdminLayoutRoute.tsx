@@ -46,6 +46,7 @@ function navSections(isAdmin: boolean, businessId: string | undefined): AdminNav
         { to: `${base}/next-box`, label: "Next Box" },
         { to: `${base}/memberships`, label: "Memberships" },
         { to: `${base}/fulfilment`, label: "Fulfilment" },
+        { to: `${base}/coupons`, label: "Coupons", gate: gate("coupons") },
         { to: `${base}/payouts`, label: "Payouts", gate: gate("payouts") },
         { to: `${base}/api-tokens`, label: "API Tokens", gate: gate("apiTokens") },
       ],

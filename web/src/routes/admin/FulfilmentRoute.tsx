@@ -73,7 +73,7 @@ export default function FulfilmentRoute() {
             </Panel>
           ) : (
             <Panel title="Members this month">
-              <MembersPreview cycle={cycle} timeZone={business.timeZone} />
+              <MembersPreview cycle={cycle} timeZone={business.timeZone} businessId={id} />
             </Panel>
           )}
         </Box>

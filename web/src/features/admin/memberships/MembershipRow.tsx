@@ -1,6 +1,11 @@
-import { Badge, Box, Button, HStack, Table, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, HStack, Link, Table, Text } from "@chakra-ui/react";
+import { Link as RouterLink } from "react-router";
 import { graphql, useFragment } from "react-relay";
+import { formatCents } from "@shared/money.ts";
+import { MODE_NAMES } from "@shared/fulfillment.ts";
 import { formatDate, statusLabel } from "../format.ts";
+import { formatDay } from "../packing/format.ts";
+import { memberDisplayName, memberPath } from "../members/memberPath.ts";
 import type { MembershipRowFragment_membership$key } from "./__generated__/MembershipRowFragment_membership.graphql.ts";
 
 /** What the cancel dialog names: the membership's node id, number, member and business. */
@@ -11,7 +16,15 @@ export interface MembershipToCancel {
   businessName: string;
 }
 
-/** One membership of the admin list: number, member, business, plan, status, dates, and Cancel while it runs. */
+/** A membership's status badge, as the admin lists show it. */
+export function MembershipStatusBadge({ status }: { status: string }) {
+  return <Badge colorPalette={status === "ACTIVE" ? "green" : status === "CANCELED" ? "gray" : "yellow"}>{statusLabel(status)}</Badge>;
+}
+
+/**
+ * One membership of the admin list: number, member (full name, username beneath) linking to the member page,
+ * business, plan and mode, monthly amount, status, next charge, start, and Cancel while it runs.
+ */
 export function MembershipRow({ membership: key, layout, onCancel }: { membership: MembershipRowFragment_membership$key; layout: "table" | "card"; onCancel: (membership: MembershipToCancel) => void }) {
   const m = useFragment(
     graphql`
@@ -19,42 +32,68 @@ export function MembershipRow({ membership: key, layout, onCancel }: { membershi
         id
         databaseId
         username
+        memberName
         email
         userPublicId
         status
         startedAt
         canceledAt
         planName
+        mode
+        totalCents
+        nextCharge {
+          date
+        }
         business {
+          databaseId
           name
         }
       }
     `,
     key,
   );
-  const status = <Badge colorPalette={m.status === "ACTIVE" ? "green" : m.status === "CANCELED" ? "gray" : "yellow"}>{statusLabel(m.status)}</Badge>;
+  const status = <MembershipStatusBadge status={m.status} />;
   const cancel = () => onCancel({ id: m.id, databaseId: m.databaseId, username: m.username, businessName: m.business.name });
+  const name = memberDisplayName(m.memberName, m.username);
+  const member = (
+    <Link asChild color="orange.700" fontWeight="semibold">
+      <RouterLink to={memberPath(m.business.databaseId, m.databaseId)}>{name}</RouterLink>
+    </Link>
+  );
+  const modeName = MODE_NAMES[m.mode as keyof typeof MODE_NAMES] ?? m.mode;
+  const nextCharge = m.nextCharge ? formatDay(m.nextCharge.date) : "—";
 
   if (layout === "card") {
     return (
       <Box borderWidth="1px" rounded="md" p="3" data-testid="membership-card">
         <HStack justify="space-between" align="flex-start">
           <Box minW="0">
-            <Text fontWeight="semibold">
-              #{m.databaseId} · {m.username}
+            <Text>
+              <Text as="span" color="fg.muted">
+                #{m.databaseId} ·{" "}
+              </Text>
+              {member}
             </Text>
-            <Text fontSize="sm" color="fg.muted" truncate>
-              {m.business.name} · {m.planName}
+            {name !== m.username && (
+              <Text fontSize="sm" color="fg.muted">
+                {m.username}
+              </Text>
+            )}
+            <Text fontSize="sm">
+              {m.planName} · {modeName} · {formatCents(m.totalCents)} a month
+            </Text>
+            <Text fontSize="sm" color="fg.muted">
+              {m.business.name}
             </Text>
             <Text fontSize="xs" color="fg.muted">
               Started {formatDate(m.startedAt)}
-              {m.canceledAt ? ` · canceled ${formatDate(m.canceledAt)}` : ""}
+              {m.canceledAt ? ` · canceled ${formatDate(m.canceledAt)}` : ` · next charge ${nextCharge}`}
             </Text>
           </Box>
           {status}
         </HStack>
         {m.status !== "CANCELED" && (
-          <Button mt="2" size="xs" variant="outline" colorPalette="red" onClick={cancel}>
+          <Button mt="2" size="xs" variant="outline" colorPalette="red" onClick={cancel} aria-label={`Cancel membership ${m.databaseId}`}>
             Cancel
           </Button>
         )}
@@ -64,17 +103,34 @@ export function MembershipRow({ membership: key, layout, onCancel }: { membershi
   return (
     <Table.Row data-testid="membership-row">
       <Table.Cell>{m.databaseId}</Table.Cell>
-      <Table.Cell>
-        <Box>{m.username}</Box>
+      <Table.Cell minW="8rem" maxW="12rem" whiteSpace="normal">
+        <Box>{member}</Box>
         <Box fontSize="xs" color="fg.muted">
-          {m.email ?? m.userPublicId}
+          {name !== m.username ? m.username : (m.email ?? m.userPublicId)}
         </Box>
       </Table.Cell>
-      <Table.Cell>{m.business.name}</Table.Cell>
-      <Table.Cell>{m.planName}</Table.Cell>
+      <Table.Cell minW="7rem" maxW="9rem" whiteSpace="normal">
+        {m.business.name}
+      </Table.Cell>
+      <Table.Cell minW="7rem" maxW="11rem" whiteSpace="normal">
+        <Box>{m.planName}</Box>
+        <Box fontSize="xs" color="fg.muted">
+          {modeName}
+        </Box>
+      </Table.Cell>
+      <Table.Cell textAlign="end" whiteSpace="nowrap" fontVariantNumeric="tabular-nums">
+        {formatCents(m.totalCents)}
+      </Table.Cell>
       <Table.Cell>{status}</Table.Cell>
-      <Table.Cell whiteSpace="nowrap">{formatDate(m.startedAt)}</Table.Cell>
-      <Table.Cell whiteSpace="nowrap">{formatDate(m.canceledAt)}</Table.Cell>
+      <Table.Cell whiteSpace="nowrap">{nextCharge}</Table.Cell>
+      <Table.Cell whiteSpace="normal">
+        <Box whiteSpace="nowrap">{formatDate(m.startedAt)}</Box>
+        {m.canceledAt && (
+          <Text fontSize="xs" color="fg.muted">
+            Canceled {formatDate(m.canceledAt)}
+          </Text>
+        )}
+      </Table.Cell>
       <Table.Cell textAlign="end">
         {m.status !== "CANCELED" && (
           <Button size="xs" variant="outline" colorPalette="red" onClick={cancel} aria-label={`Cancel membership ${m.databaseId}`}>

@@ -13,19 +13,20 @@ import { MembershipRow, type MembershipToCancel } from "./MembershipRow.tsx";
 import { membershipsCsvUrl, type MembershipFilterVariables } from "./exportMemberships.ts";
 import type { BusinessFilterQuery$data } from "../__generated__/BusinessFilterQuery.graphql.ts";
 import type { MembershipsPanelFragment_query$key } from "./__generated__/MembershipsPanelFragment_query.graphql.ts";
-import type { MembershipsPanelPaginationQuery, MembershipStatusFilter } from "./__generated__/MembershipsPanelPaginationQuery.graphql.ts";
+import type { MembershipsPanelPaginationQuery, MembershipSort, MembershipStatusFilter } from "./__generated__/MembershipsPanelPaginationQuery.graphql.ts";
 import type { MembershipsPanelCancelMutation } from "./__generated__/MembershipsPanelCancelMutation.graphql.ts";
-import { TableHead } from "../../../ui/admin/TableHead.tsx";
-
+import { MembershipsTableHead, SORT_OPTIONS } from "./MembershipsTableHead.tsx";
 
 /**
- * Memberships with search and status filter; admins also filter by business. Cancel ends access at once
- * (spec §2 'Cancel immediately'); the filtered list exports as CSV.
+ * Memberships with search and status filter; admins also filter by business. The server sorts them (newest first,
+ * by start, member name or next charge: a select, and the table's sortable headers). Each row opens the member page;
+ * Cancel ends access at once (spec §2 'Cancel immediately'); the filtered list exports as CSV.
  */
 export function MembershipsPanel({ query, businessId, businesses }: { query: MembershipsPanelFragment_query$key; businessId?: number; businesses?: BusinessFilterQuery$data }) {
   const [search, setSearch] = useState("");
   const [status, setStatus] = useState<MembershipStatusFilter>("ANY");
   const [business, setBusiness] = useState<string>("");
+  const [sort, setSort] = useState<MembershipSort>("STARTED_DESC");
   const term = useDebouncedValue(search.trim());
   const effectiveBusiness = businessId ?? (business ? Number(business) : null);
   return (
@@ -43,19 +44,32 @@ export function MembershipsPanel({ query, businessId, businesses }: { query: Mem
           <NativeSelect.Indicator />
         </NativeSelect.Root>
         {businesses && <BusinessFilter businesses={businesses} value={business} onChange={setBusiness} width="56" />}
+        <NativeSelect.Root width={{ md: "52" }}>
+          <NativeSelect.Field aria-label="Sort by" value={sort} onChange={(e) => setSort(e.currentTarget.value as MembershipSort)}>
+            {SORT_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </NativeSelect.Field>
+          <NativeSelect.Indicator />
+        </NativeSelect.Root>
       </Stack>
       <Suspense fallback={<LoadingState label="Loading memberships…" />}>
-        <MembershipsTable query={query} variables={{ search: term || null, status, businessId: effectiveBusiness }} />
+        <MembershipsTable query={query} variables={{ search: term || null, status, businessId: effectiveBusiness, sort }} onSort={setSort} />
       </Suspense>
     </Panel>
   );
 }
 
+/** The list's variables: the CSV's filters and the order. */
+type MembershipListVariables = MembershipFilterVariables & { sort: MembershipSort };
+
 /**
  * The route's query spreads the list with the first filters (any status, the route's business); a filter
  * change refetches the fragment with the new ones (the table shows its loading state meanwhile).
  */
-function MembershipsTable({ query, variables }: { query: MembershipsPanelFragment_query$key; variables: MembershipFilterVariables }) {
+function MembershipsTable({ query, variables, onSort }: { query: MembershipsPanelFragment_query$key; variables: MembershipListVariables; onSort: (sort: MembershipSort) => void }) {
   const { data, loadNext, hasNext, isLoadingNext, refetch } = usePaginationFragment<MembershipsPanelPaginationQuery, MembershipsPanelFragment_query$key>(
     graphql`
       fragment MembershipsPanelFragment_query on Query
@@ -66,8 +80,10 @@ function MembershipsTable({ query, variables }: { query: MembershipsPanelFragmen
         search: { type: "String" }
         status: { type: "MembershipStatusFilter" }
         businessId: { type: "Int" }
+        sort: { type: "MembershipSort", defaultValue: STARTED_DESC }
       ) {
-        memberships(first: $count, after: $cursor, search: $search, status: $status, businessId: $businessId) @connection(key: "MembershipsPanel_memberships") {
+        memberships(first: $count, after: $cursor, search: $search, status: $status, businessId: $businessId, sort: $sort)
+          @connection(key: "MembershipsPanel_memberships") {
           __id
           edges {
             node {
@@ -85,7 +101,7 @@ function MembershipsTable({ query, variables }: { query: MembershipsPanelFragmen
   useEffect(() => {
     if (shown.current === filters) return;
     shown.current = filters;
-    refetch(JSON.parse(filters) as MembershipFilterVariables, { fetchPolicy: "store-and-network" });
+    refetch(JSON.parse(filters) as MembershipListVariables, { fetchPolicy: "store-and-network" });
   }, [filters, refetch]);
   const [cancelling, setCancelling] = useState<MembershipToCancel | null>(null);
   const [exporting, setExporting] = useState(false);
@@ -126,7 +142,7 @@ function MembershipsTable({ query, variables }: { query: MembershipsPanelFragmen
         </Stack>
         <Table.ScrollArea borderWidth="1px" rounded="md" hideBelow="md" tabIndex={0} role="region" aria-label="Memberships">
           <Table.Root size="sm" striped>
-            <TableHead columns={["ID", "Member", "Business", "Plan", "Status", "Started", "Canceled", ""]} />
+            <MembershipsTableHead sort={variables.sort} onSort={onSort} />
             <Table.Body>
               {rows.map((m) => (
                 <MembershipRow key={m.id} membership={m} layout="table" onCancel={setCancelling} />

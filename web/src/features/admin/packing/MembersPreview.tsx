@@ -1,18 +1,21 @@
-import { Badge, Table, Text } from "@chakra-ui/react";
+import { Badge, Link, Table, Text } from "@chakra-ui/react";
 import { graphql, useFragment } from "react-relay";
+import { Link as RouterLink } from "react-router";
 import { formatCents } from "@shared/money.ts";
 import { formatDay, formatInstant } from "./format.ts";
+import { memberPath } from "../members/memberPath.ts";
 import type { MembersPreviewFragment$key } from "./__generated__/MembersPreviewFragment.graphql.ts";
 
 const OUTLOOK_COLORS: Record<string, string> = { PAID: "green", WILL_CHARGE: "blue", RETRY: "yellow", SKIPPED: "gray", REFUNDED: "gray" };
 
-/** Before the freeze: every current membership and where it stands for the month. */
-export function MembersPreview({ cycle: key, timeZone }: { cycle: MembersPreviewFragment$key; timeZone: string }) {
+/** Before the freeze: every current membership and where it stands for the month; a name opens the member page. */
+export function MembersPreview({ cycle: key, timeZone, businessId }: { cycle: MembersPreviewFragment$key; timeZone: string; businessId: number }) {
   const { members } = useFragment(
     graphql`
       fragment MembersPreviewFragment on FulfilmentCycle {
         members {
           membershipId
+          membershipDatabaseId
           memberName
           outlook
           amountCents
@@ -54,7 +57,11 @@ export function MembersPreview({ cycle: key, timeZone }: { cycle: MembersPreview
         <Table.Body>
           {members.map((m) => (
             <Table.Row key={m.membershipId}>
-              <Table.Cell>{m.memberName}</Table.Cell>
+              <Table.Cell>
+                <Link asChild color="orange.700">
+                  <RouterLink to={memberPath(businessId, m.membershipDatabaseId)}>{m.memberName}</RouterLink>
+                </Link>
+              </Table.Cell>
               <Table.Cell>
                 <Badge colorPalette={OUTLOOK_COLORS[m.outlook] ?? "gray"}>{m.outlook === "WILL_CHARGE" ? "To charge" : m.outlook === "RETRY" ? "Retry" : m.outlook.charAt(0) + m.outlook.slice(1).toLowerCase()}</Badge>
               </Table.Cell>

@@ -2,6 +2,7 @@ import { Suspense } from "react";
 import { ChakraProvider } from "@chakra-ui/react";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { graphql, RelayEnvironmentProvider, useLazyLoadQuery } from "react-relay";
+import { MemoryRouter } from "react-router";
 import { Environment, Network, Observable, RecordSource, Store, type GraphQLResponse } from "relay-runtime";
 import { afterEach, describe, expect, it } from "vitest";
 import { system } from "../../../ui/theme.ts";
@@ -20,6 +21,7 @@ const box = (n: number, o: Record<string, unknown>) => ({
   node: {
     __typename: "PackingBox",
     membershipId: `m${n}`,
+    membershipDatabaseId: n,
     email: `m${n}@example.com`,
     phone: "555-0100",
     planName: "Veg Box",
@@ -54,11 +56,13 @@ function Page() {
 const show = (edges: ReturnType<typeof box>[]) =>
   render(
     <ChakraProvider value={system}>
-      <RelayEnvironmentProvider environment={environment(edges)}>
-        <Suspense fallback="loading">
-          <Page />
-        </Suspense>
-      </RelayEnvironmentProvider>
+      <MemoryRouter>
+        <RelayEnvironmentProvider environment={environment(edges)}>
+          <Suspense fallback="loading">
+            <Page />
+          </Suspense>
+        </RelayEnvironmentProvider>
+      </MemoryRouter>
     </ChakraProvider>,
   );
 
@@ -88,6 +92,12 @@ describe("PackingLists", () => {
     expect(within(shipping).getAllByText("Hudson, NY 12534").length).toBeGreaterThan(0);
     // One packing slip per box for the "Packing slips" print.
     expect(document.querySelectorAll(".packing-slip")).toHaveLength(5);
+    // Each member's name opens their member page, in the lists and on the slips.
+    // (The phone's cards and the slips are hidden on this screen: counted all the same.)
+    const amy = screen.getAllByRole("link", { name: "Amy", hidden: true });
+    expect(amy).toHaveLength(3);
+    expect(new Set(amy.map((a) => a.getAttribute("href")))).toEqual(new Set(["/admin/business/1/members/1"]));
+    expect(within(screen.getAllByTestId("packing-slip")[0]).getByRole("link", { hidden: true }).getAttribute("href")).toMatch(/^\/admin\/business\/1\/members\/\d+$/);
     // A slip names its month as people do ("April 2026", not the route's "2026-04").
     expect(screen.getAllByTestId("packing-slip")[0].textContent).toContain("Farm · Box for April 2026");
     expect(document.querySelector(".packing-root")?.textContent).not.toContain("2026-04");

@@ -1,9 +1,11 @@
 import { useState } from "react";
-import { Badge, Box, Button, HStack, Heading, Stack, Table, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, HStack, Heading, Link, Stack, Table, Text } from "@chakra-ui/react";
 import { graphql, usePaginationFragment } from "react-relay";
+import { Link as RouterLink } from "react-router";
 import { MODE_NAMES } from "@shared/fulfillment.ts";
 import { CsvDownloadButton } from "../../../ui/admin/CsvDownloadButton.tsx";
 import { LoadMore } from "../LoadMore.tsx";
+import { memberPath } from "../members/memberPath.ts";
 import { formatMonth, HOLD_LABEL } from "./format.ts";
 import { packingCsvPath, type PackingMode } from "./packingCsv.ts";
 import { PRINT_CSS } from "./printStyles.ts";
@@ -27,6 +29,7 @@ interface Address {
 
 interface PackingBox {
   membershipId: string;
+  membershipDatabaseId: number;
   memberName: string;
   email: string;
   phone: string;
@@ -68,6 +71,15 @@ function groupsOf(boxes: PackingBox[]): [string, PackingBox[]][] {
   const groups = new Map<string, PackingBox[]>();
   for (const b of boxes) groups.set(b.fulfillmentPoint, [...(groups.get(b.fulfillmentPoint) ?? []), b]);
   return [...groups];
+}
+
+/** A box's member, opening their member page (on paper, just the name). */
+function MemberName({ box, businessId }: { box: PackingBox; businessId: number }) {
+  return (
+    <Link asChild color="orange.700" className="member-link">
+      <RouterLink to={memberPath(businessId, box.membershipDatabaseId)}>{box.memberName}</RouterLink>
+    </Link>
+  );
 }
 
 /** Plan, add-ons, gift and hold of a box, as every list and slip shows them. */
@@ -112,7 +124,7 @@ function Destination({ mode, box }: { mode: (typeof LISTS)[number]["mode"]; box:
 }
 
 /** A list on a phone: a card per box (the table on wider screens and on paper). */
-function PackingCards({ mode, boxes }: { mode: (typeof LISTS)[number]["mode"]; boxes: PackingBox[] }) {
+function PackingCards({ mode, boxes, businessId }: { mode: (typeof LISTS)[number]["mode"]; boxes: PackingBox[]; businessId: number }) {
   return (
     <Stack as="ul" className="packing-cards" gap="2" listStyleType="none">
       {boxes.map((b) => (
@@ -124,7 +136,9 @@ function PackingCards({ mode, boxes }: { mode: (typeof LISTS)[number]["mode"]; b
               </Text>
             )}
             <Stack gap="1" minW="0">
-              <Text fontWeight="semibold">{b.memberName}</Text>
+              <Text fontWeight="semibold">
+                <MemberName box={b} businessId={businessId} />
+              </Text>
               <BoxContents box={b} />
               {mode !== "PICKUP" && <Destination mode={mode} box={b} />}
               <Text fontSize="sm" color="fg.muted">
@@ -138,16 +152,16 @@ function PackingCards({ mode, boxes }: { mode: (typeof LISTS)[number]["mode"]; b
   );
 }
 
-function PackingTable({ mode, boxes }: { mode: (typeof LISTS)[number]["mode"]; boxes: PackingBox[] }) {
+function PackingTable({ mode, boxes, businessId }: { mode: (typeof LISTS)[number]["mode"]; boxes: PackingBox[]; businessId: number }) {
   return (
     <>
-      <PackingCards mode={mode} boxes={boxes} />
-      <PackingRows mode={mode} boxes={boxes} />
+      <PackingCards mode={mode} boxes={boxes} businessId={businessId} />
+      <PackingRows mode={mode} boxes={boxes} businessId={businessId} />
     </>
   );
 }
 
-function PackingRows({ mode, boxes }: { mode: (typeof LISTS)[number]["mode"]; boxes: PackingBox[] }) {
+function PackingRows({ mode, boxes, businessId }: { mode: (typeof LISTS)[number]["mode"]; boxes: PackingBox[]; businessId: number }) {
   return (
     <Table.ScrollArea className="packing-table" borderWidth="1px" rounded="md">
       <Table.Root size="sm">
@@ -176,7 +190,9 @@ function PackingRows({ mode, boxes }: { mode: (typeof LISTS)[number]["mode"]; bo
                 </Table.Cell>
               )}
               <Table.Cell>
-                <Text fontWeight="medium">{b.memberName}</Text>
+                <Text fontWeight="medium">
+                  <MemberName box={b} businessId={businessId} />
+                </Text>
                 <Text fontSize="xs" color="fg.muted">
                   {b.email}
                 </Text>
@@ -215,6 +231,7 @@ export function PackingLists({ query, businessId, businessName }: { query: Packi
               edges {
                 node {
                   membershipId
+                  membershipDatabaseId
                   memberName
                   email
                   phone
@@ -284,7 +301,7 @@ export function PackingLists({ query, businessId, businessName }: { query: Packi
                 {ofMode.length === 0 ? (
                   <Text color="fg.muted">No {list.title.toLowerCase()} boxes this month.</Text>
                 ) : list.mode === "SHIPPING" ? (
-                  <PackingTable mode={list.mode} boxes={ofMode} />
+                  <PackingTable mode={list.mode} boxes={ofMode} businessId={businessId} />
                 ) : (
                   <Stack gap="5">
                     {groupsOf(ofMode).map(([point, group]) => (
@@ -292,7 +309,7 @@ export function PackingLists({ query, businessId, businessName }: { query: Packi
                         <Heading as="h4" size="sm" mb="2">
                           {list.group}: {point || "—"} ({group.length})
                         </Heading>
-                        <PackingTable mode={list.mode} boxes={group} />
+                        <PackingTable mode={list.mode} boxes={group} businessId={businessId} />
                       </Box>
                     ))}
                   </Stack>
@@ -312,7 +329,7 @@ export function PackingLists({ query, businessId, businessName }: { query: Packi
                 {businessName} · Box for {formatMonth(month)}
               </Text>
               <Text fontSize="2xl" fontWeight="bold">
-                {b.memberName}
+                <MemberName box={b} businessId={businessId} />
               </Text>
               <Text>
                 {MODE_NAMES[b.mode as keyof typeof MODE_NAMES] ?? b.mode}
