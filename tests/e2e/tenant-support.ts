@@ -62,7 +62,7 @@ export async function connectPayouts(request: APIRequestContext, token: string, 
 export async function createOwnBusiness(
   request: APIRequestContext,
   token: string,
-  opts: { name: string; slug: string; planName: string; pickupCents: number; connect?: boolean },
+  opts: { name: string; slug: string; planName: string; pickupCents: number; connect?: boolean; morePlans?: { name: string; pickupCents: number }[] },
 ): Promise<OwnBusiness> {
   const created = await ok<{ databaseId: number; slug: string }>(
     request,
@@ -80,7 +80,7 @@ export async function createOwnBusiness(
       input: {
         businessId: created.databaseId,
         content: { brand: { name: opts.name }, fulfillment: { pickup: true, pickupAddress: "1 Orchard Road" } },
-        plans: [{ name: opts.planName, pickupCents: opts.pickupCents }],
+        plans: [{ name: opts.planName, pickupCents: opts.pickupCents }, ...(opts.morePlans ?? [])],
       },
     },
   );
@@ -119,14 +119,14 @@ export async function memberSession(request: APIRequestContext, adminToken: stri
   return (await apiLogin(request, username, password)).token;
 }
 
-/** Pays the first month of the business's plan with the sandbox's test card, as the checkout does. */
-export async function checkout(request: APIRequestContext, memberToken: string, business: OwnBusiness, email: string) {
+/** Pays the first month of the business's plan (with a coupon code when given) with the sandbox's test card, as the checkout does. */
+export async function checkout(request: APIRequestContext, memberToken: string, business: OwnBusiness, email: string, couponCode?: string) {
   const started = await ok<{ clientSecret: string; paymentIntentId: string }>(
     request,
     memberToken,
     "startCheckout",
     `mutation($input: StartCheckoutInput!) { startCheckout(input: $input) { __typename ... on StartCheckoutSuccess { data { clientSecret paymentIntentId } } ... on Error { message } } }`,
-    { input: { selection: { businessSlug: business.slug, planRef: business.planRef, mode: "PICKUP" }, email, idempotencyKey: `e2e-${business.slug}-${email}` } },
+    { input: { selection: { businessSlug: business.slug, planRef: business.planRef, mode: "PICKUP", couponCode }, email, idempotencyKey: `e2e-${business.slug}-${email}` } },
   );
   await ok(
     request,
@@ -135,7 +135,7 @@ export async function checkout(request: APIRequestContext, memberToken: string, 
     `mutation($secret: String!, $card: SandboxCardInput!) { confirmSandboxPayment(clientSecret: $secret, card: $card) { __typename ... on ConfirmSandboxPaymentSuccess { data { status } } ... on Error { message } } }`,
     { secret: started.clientSecret, card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } },
   );
-  await ok(
+  return ok<{ chargedCents: number }>(
     request,
     memberToken,
     "completeCheckout",

@@ -91,6 +91,20 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe("a coupon's months are the charges made with it", () => {
+  it("the checkout's quote says what the renewals charge: discounted while the coupon lasts, then full", async () => {
+    const quote = async (couponCode?: string) =>
+      (
+        await t.gqlOk(
+          `query($s: CheckoutSelectionInput!) { checkoutQuote(selection: $s) { ... on CheckoutQuoteSuccess { data { totalCents discountedRenewals fullTotalCents } } } }`,
+          { s: { businessSlug: SLUG, planRef: "item_box", mode: "PICKUP", ...(couponCode ? { couponCode } : {}) } },
+        )
+      ).checkoutQuote.data;
+    expect(await quote()).toEqual({ totalCents: FULL, discountedRenewals: null, fullTotalCents: FULL });
+    expect(await quote("ONCE10")).toEqual({ totalCents: TEN_OFF, discountedRenewals: 0, fullTotalCents: FULL });
+    expect(await quote("THREE10")).toEqual({ totalCents: TEN_OFF, discountedRenewals: 2, fullTotalCents: FULL });
+    expect(await quote("EVER10")).toEqual({ totalCents: TEN_OFF, discountedRenewals: null, fullTotalCents: FULL });
+  });
+
   it("March: the checkouts' charges are the first ones counted; once is spent at once", async () => {
     expect(await checkout("once", "once10")).toBe(TEN_OFF);
     expect(await checkout("three", "three10")).toBe(TEN_OFF);

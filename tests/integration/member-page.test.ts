@@ -21,7 +21,7 @@ let membershipId = 0;
 let orderIds: number[] = [];
 
 const PAGE = `query($b: Int!, $m: Int!) { adminMembership(businessId: $b, membershipId: $m) {
-  databaseId status username memberName email memberPhone memberSince planName mode fulfillmentPoint totalCents isGift giftMessage couponCode
+  databaseId status username memberName email memberPhone memberSince planName mode fulfillmentPoint totalCents isGift giftMessage couponCode couponTerms
   addons { name amountCents } deliveryAddress { street city } skips { yearMonth } pendingChange { effectivePeriod mode }
   nextCharge { date period amountCents retry }
   orders(first: 10) { edges { node { databaseId status totalCents refundedCents breakdown { totalCents lines { kind amountCents } } receiptMail { subject } } } }
@@ -108,7 +108,7 @@ describe("the member page", () => {
     expect(m).toMatchObject({
       databaseId: membershipId, status: "ACTIVE", username: "ada", memberName: "Ada Lovelace", email: "ada@example.com", memberPhone: "330-555-0199",
       memberSince: "2025-06-02T15:00:00.000Z", planName: "Veg Box", mode: "DELIVERY", fulfillmentPoint: "North side", totalCents: 4100,
-      isGift: true, giftMessage: "Happy spring!", couponCode: "WELCOME10", addons: [{ name: "Eggs", amountCents: 600 }],
+      isGift: true, giftMessage: "Happy spring!", couponCode: "WELCOME10", couponTerms: "10 % off", addons: [{ name: "Eggs", amountCents: 600 }],
       deliveryAddress: { street: "1 Elm St", city: "Akron" }, skips: [{ yearMonth: "2026-04" }], pendingChange: { effectivePeriod: "2026-05", mode: "DELIVERY" },
       viewerCan: { cancel: true, addNote: true, readMail: true },
     });

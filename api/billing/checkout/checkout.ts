@@ -8,6 +8,7 @@ import { assertPlaceAvailable } from "../../catalog/capacity.ts";
 import { variationFor } from "../../catalog/service.ts";
 import { findCheckoutCoupon } from "../../coupons/redemption.ts";
 import { discountCents } from "../../rules/pricing.ts";
+import { couponChargeLimit } from "../../shared/coupon-terms.ts";
 import { enteredAddressSchema } from "../../users/service.ts";
 import { choosePoint, pointInDetails } from "../../rules/fulfillment-point.ts";
 import { addMonths, isoDate, localDate, parseYearMonth } from "../../shared/calendar.ts";
@@ -63,6 +64,11 @@ export interface Quote {
   addons: { id: number; ref: string; name: string; amountCents: number }[];
   coupon: { id: number; code: string } | null;
   price: PriceBreakdown;
+  /**
+   * What the renewals charge at today's prices: the coupon's discounted renewals after this first charge (0 for a
+   * coupon used once, null when every renewal is discounted or there is no coupon), then the full monthly total.
+   */
+  renewals: { discounted: number | null; fullTotalCents: number };
   /** The billing period the first charge pays for (YYYY-MM, business time zone): the first month with a box. */
   period: string;
   billingDay: number;
@@ -139,13 +145,14 @@ export async function quoteSelection(ctx: ServiceContext, input: SelectionInput,
 
   // The business's own code, else the platform's; refused alike by the quote and the checkout (one message).
   const coupon = sel.couponCode ? await findCheckoutCoupon(ctx, sel.couponCode, { business, planId: plan.id, now: ctx.clock.now() }) : null;
-  const price = priceSelection({
+  const undiscounted = {
     planAmountCents: variation.amountCents,
     pickupAmountCents: variationFor(plan, "PICKUP")?.amountCents ?? null,
     addonAmountsCents: addons.map((a) => a.amountCents),
-    discountFor: coupon ? (subtotal) => discountCents(coupon, subtotal) : undefined,
     taxRateBps: page.taxEnabled ? page.taxRateBps : null,
-  });
+  };
+  const price = priceSelection({ ...undiscounted, discountFor: coupon ? (subtotal) => discountCents(coupon, subtotal) : undefined });
+  const couponCharges = coupon ? couponChargeLimit(coupon) : null;
   const next = addMonths(parseYearMonth(terms.firstPeriod), 1);
   return {
     routing: chargeRouting(route, price.totalCents),
@@ -156,6 +163,10 @@ export async function quoteSelection(ctx: ServiceContext, input: SelectionInput,
     addons: addons.map((a) => ({ id: a.id, ref: a.ref, name: a.name, amountCents: a.amountCents })),
     coupon: coupon ? { id: coupon.id, code: coupon.code } : null,
     price,
+    renewals: {
+      discounted: couponCharges === null ? null : couponCharges - 1,
+      fullTotalCents: coupon ? priceSelection(undiscounted).totalCents : price.totalCents,
+    },
     period: terms.firstPeriod,
     billingDay: page.billingDay,
     nextBillingDate: isoDate({ ...next, day: page.billingDay }),

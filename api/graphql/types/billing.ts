@@ -50,6 +50,16 @@ const CheckoutQuote = builder.objectRef<Quote>("CheckoutQuote").implement({
     taxRatePercent: t.float({ resolve: (q) => bpsToPercent(q.price.taxRateBps) }),
     taxCents: t.int({ resolve: (q) => q.price.taxCents }),
     totalCents: t.int({ resolve: (q) => q.price.totalCents }),
+    discountedRenewals: t.int({
+      nullable: true,
+      description:
+        "Renewals the coupon still discounts after the first charge, at totalCents (0: the coupon is used once); null when every renewal is discounted, or without a coupon.",
+      resolve: (q) => q.renewals.discounted,
+    }),
+    fullTotalCents: t.int({
+      description: "The monthly total without the coupon: what renewals charge once its months are used (totalCents without a coupon).",
+      resolve: (q) => q.renewals.fullTotalCents,
+    }),
     breakdown: t.field({
       type: PriceBreakdownRef,
       description: "The same price line by line (plan, surcharge, add-ons, coupon, tax): what the order summary shows.",

@@ -25,6 +25,17 @@ describe("dates", () => {
   });
   it("builds the pay button text from the quote", () => {
     expect(payButtonLabel(2536, "2026-04-01")).toBe("Pay $25.36 now and it renews at $25.36 every month on April 1st");
+    // A coupon for every charge: the spec's text.
+    expect(payButtonLabel(1600, "2026-04-01", { discountedRenewals: null, fullTotalCents: 2000 })).toBe("Pay $16.00 now and it renews at $16.00 every month on April 1st");
+  });
+  it("names the full price the renewals return to when a coupon ends", () => {
+    expect(payButtonLabel(1600, "2026-04-01", { discountedRenewals: 0, fullTotalCents: 2000 })).toBe("Pay $16.00 now and it renews at $20.00 every month on April 1st");
+    expect(payButtonLabel(1600, "2026-04-01", { discountedRenewals: 2, fullTotalCents: 2000 })).toBe(
+      "Pay $16.00 now and it renews at $16.00 for 2 more months, then $20.00, every month on April 1st",
+    );
+    expect(payButtonLabel(1600, "2026-04-01", { discountedRenewals: 1, fullTotalCents: 2000 })).toBe(
+      "Pay $16.00 now and it renews at $16.00 for 1 more month, then $20.00, every month on April 1st",
+    );
   });
 });
 

@@ -16,6 +16,7 @@ import * as notes from "../../../subscriptions/notes.ts";
 import { nextChargeOf, type NextCharge } from "../../../subscriptions/next-charge.ts";
 import * as mail from "../../../mail/service.ts";
 import { MailMessageNode } from "../mail.ts";
+import { membershipCouponTerms } from "../../../billing/breakdown.ts";
 import { fulfilmentDataScopes, MembershipNode, OrderNode } from "./membership.ts";
 
 const MembershipNoteObject = builder.prismaObject("MembershipNote", {
@@ -87,6 +88,15 @@ builder.prismaObjectFields(MembershipNode, (t) => ({
     resolve: (s) => memberPage.memberSince(s),
   }),
   couponCode: t.string({ nullable: true, description: "The coupon the membership was taken with.", select: { coupon: { select: { code: true } } }, resolve: (s) => s.coupon?.code ?? null }),
+  couponTerms: t.string({
+    nullable: true,
+    description: 'What the membership\'s coupon still does: "20 % off · 2 months left" (the next charge included), "20 % off" for every charge; null without a coupon.',
+    select: {
+      coupon: { select: { id: true, type: true, value: true, duration: true, durationMonths: true } },
+      couponRedemptions: { select: { couponId: true, chargesUsed: true } },
+    },
+    resolve: (s) => membershipCouponTerms(s.coupon, s.couponRedemptions),
+  }),
   nextCharge: t.field({
     type: NextChargeRef,
     nullable: true,

@@ -34,6 +34,9 @@ const QuoteFragment = graphql`
       }
     }
     totalCents
+    # What the renewals charge once a coupon's months are used: the pay button says so.
+    discountedRenewals
+    fullTotalCents
     nextBillingDate
     fulfillmentPoint
     startsNextMonth
@@ -124,10 +127,22 @@ export interface CheckoutResult {
 /** Thrown when the server's intent is not the one the button promised (the terms changed since the quote). */
 const TERMS_CHANGED = "The terms of this sign-up changed since this page was loaded. Please reload the page to review them.";
 
-/** The pay button text of spec §2, from the server's quote. */
-export function payButtonLabel(totalCents: number, nextBillingDate: string): string {
+/**
+ * The pay button text of spec §2, from the server's quote. A coupon that ends (once, or for some months) says what
+ * the renewals charge after it, so the button never promises the discounted price for good.
+ */
+export function payButtonLabel(
+  totalCents: number,
+  nextBillingDate: string,
+  renewals: { discountedRenewals?: number | null; fullTotalCents: number } = { fullTotalCents: totalCents },
+): string {
   const total = formatCents(totalCents);
-  return `Pay ${total} now and it renews at ${total} every month on ${monthDayOrdinal(nextBillingDate)}`;
+  const full = formatCents(renewals.fullTotalCents);
+  const day = monthDayOrdinal(nextBillingDate);
+  const n = renewals.discountedRenewals ?? null;
+  if (n === null || full === total) return `Pay ${total} now and it renews at ${total} every month on ${day}`;
+  if (n === 0) return `Pay ${total} now and it renews at ${full} every month on ${day}`;
+  return `Pay ${total} now and it renews at ${total} for ${n} more month${n === 1 ? "" : "s"}, then ${full}, every month on ${day}`;
 }
 
 interface Props {
@@ -331,7 +346,7 @@ export function ReviewStep({ selection, quote: quoteKey, refusal, couponError, e
           <CardPaymentForm
             config={config}
             intent={nextMonth ? "setup" : "payment"}
-            submitLabel={!quote ? "Pay now" : nextMonth ? saveCardButtonLabel(quote.totalCents, quote.firstChargeDate) : payButtonLabel(quote.totalCents, quote.nextBillingDate)}
+            submitLabel={!quote ? "Pay now" : nextMonth ? saveCardButtonLabel(quote.totalCents, quote.firstChargeDate) : payButtonLabel(quote.totalCents, quote.nextBillingDate, quote)}
             errorTitle={nextMonth ? "Card not saved:" : undefined}
             processingText={nextMonth ? "Saving your card… Please wait." : undefined}
             disabled={!quote}

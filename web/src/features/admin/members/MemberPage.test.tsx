@@ -48,6 +48,7 @@ function membership(o: Record<string, unknown> = {}) {
     isGift: true,
     giftMessage: "Happy spring!",
     couponCode: "WELCOME10",
+    couponTerms: "10 % off · 2 months left",
     addons: [{ name: "Eggs", amountCents: 600 }],
     deliveryAddress: { fullName: "Ada Lovelace", street: "1 Elm St", apt: "", city: "Akron", state: "OH", zip: "44301", country: "US", instructions: "Side gate" },
     skips: [{ yearMonth: "2026-04" }],
@@ -118,7 +119,7 @@ describe("the member page's components", () => {
     expect(fact(details, "Skipped months")).toBe("April 2026");
     expect(fact(details, "Scheduled change")).toBe("From May 2026: Family Box · Delivery (North side)Add-ons: Eggs · $50.44 a month");
     expect(fact(details, "Gift")).toBe("Yes“Happy spring!”");
-    expect(fact(details, "Coupon")).toBe("WELCOME10");
+    expect(fact(details, "Coupon")).toBe("WELCOME10 · 10 % off · 2 months left");
     expect(fact(details, "Delivery address")).toContain("1 Elm St");
   });
 

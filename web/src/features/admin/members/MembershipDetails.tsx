@@ -31,6 +31,7 @@ export function MembershipDetails({ membership }: { membership: MembershipDetail
         isGift
         giftMessage
         couponCode
+        couponTerms
         addons {
           name
           amountCents
@@ -143,7 +144,7 @@ export function MembershipDetails({ membership }: { membership: MembershipDetail
           "No"
         )}
       </Fact>
-      <Fact label="Coupon">{m.couponCode}</Fact>
+      <Fact label="Coupon">{m.couponCode && (m.couponTerms ? `${m.couponCode} · ${m.couponTerms}` : m.couponCode)}</Fact>
     </FactList>
   );
 }
