@@ -12,7 +12,7 @@ import type { ServiceContext } from "../context.ts";
 import type { FulfillmentMode } from "../generated/prisma/client.ts";
 import { nextRetryAt, unpaidAttempts } from "../billing/renewals/attempts.ts";
 import { changeTakesEffect, priceScheduledChanges, renewalAmountCents, type ChangingMembership } from "../billing/renewals/pricing.ts";
-import { cycleTotals, fulfilmentCycle } from "../packing/service.ts";
+import { cycleDifferences, cycleTotals, fulfilmentCycle } from "../packing/service.ts";
 import { nextChargeDate, owedPeriod } from "../rules/dates.ts";
 import { dayNumber, isoDate, localDate, yearMonthOf, type LocalDate, type YearMonth } from "../shared/calendar.ts";
 import { dashboardBusiness, type MetricsScope } from "./service.ts";
@@ -101,6 +101,8 @@ export interface MonthBoxes {
   held: number;
   /** The month's packing snapshot is frozen (the counts are the snapshot's). */
   frozen: boolean;
+  /** Frozen: boxes paid for after the freeze (the Fulfilment screen's ADDED differences), not in `boxes`. */
+  addedSinceFreeze: number;
 }
 
 /**
@@ -111,8 +113,9 @@ export async function boxesThisMonth(ctx: ServiceContext, scope: MetricsScope): 
   const businessId = await dashboardBusiness(ctx, scope);
   const month = yearMonthOf(localDate(ctx.clock.now(), scope.timeZone));
   const cycle = await fulfilmentCycle(ctx, businessId, month);
-  const totals = await cycleTotals(ctx, cycle);
-  return { month, boxes: totals.boxes, held: totals.held, frozen: cycle.state === "FROZEN" };
+  const [totals, differences] = await Promise.all([cycleTotals(ctx, cycle), cycleDifferences(ctx, cycle)]);
+  const addedSinceFreeze = differences?.filter((d) => d.kind === "ADDED").length ?? 0;
+  return { month, boxes: totals.boxes, held: totals.held, frozen: cycle.state === "FROZEN", addedSinceFreeze };
 }
 
 /** How many past-due memberships the dashboard lists (the total is counted apart). */

@@ -12,6 +12,7 @@ import { runRenewals } from "../../api/billing/renewals/clock.ts";
 import { sandboxFor } from "../../api/billing/service.ts";
 import * as outlook from "../../api/metrics/outlook.ts";
 import * as metrics from "../../api/metrics/service.ts";
+import { freeze } from "../../api/packing/snapshot.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
 
@@ -28,6 +29,9 @@ let other: { id: number };
 const subs: Record<string, Sub> = {};
 const users: Record<string, { id: number; isAdmin: boolean; publicId: string; username: string }> = {};
 const tokens: Record<string, string> = {};
+type SubOptions = { name?: string | null; business?: { id: number }; status?: "ACTIVE" | "PAST_DUE" | "CANCELED" | "INCOMPLETE"; billingDay?: number; total: number; paidThrough?: string | null; startedAt?: string; canceledAt?: string; couponId?: number };
+/** A membership of one of the businesses, made in beforeAll (with the plans made there). */
+let sub: (key: string, o: SubOptions) => Promise<Sub>;
 
 /** A user with a saved sandbox card (the renewal run charges it at the end). */
 async function cardHolder(username: string, name: string | null) {
@@ -51,10 +55,7 @@ beforeAll(async () => {
   const coupon = await f.coupon({ code: "TENOFF", type: "PERCENT", value: 10 });
   const otherPlan = await f.plan(other);
 
-  const sub = async (
-    key: string,
-    o: { name?: string | null; business?: { id: number }; status?: "ACTIVE" | "PAST_DUE" | "CANCELED" | "INCOMPLETE"; billingDay?: number; total: number; paidThrough?: string | null; startedAt?: string; canceledAt?: string; couponId?: number },
-  ) => {
+  sub = async (key, o) => {
     const holder = await cardHolder(key, o.name === undefined ? `${key[0].toUpperCase()}${key.slice(1)} Smith` : o.name);
     users[key] = holder.user;
     const business = o.business ?? farm;
@@ -150,7 +151,7 @@ afterAll(() => t.close());
 
 const DASHBOARD = `query($slug: String!) { business(slug: $slug) { metrics {
   nextBillingRun { date period memberships amountCents changes }
-  boxesThisMonth { month boxes held frozen }
+  boxesThisMonth { month boxes held frozen addedSinceFreeze }
   pastDue { total memberships { membershipId fullName username owedPeriod attempts nextRetryAt nextRetryDate } }
   membersThisMonth { yearMonth newMembers canceled }
   recurringRevenue { mrrCents previousMonth previousMonthEndCents changeCents }
@@ -169,7 +170,7 @@ describe("the owner's dashboard", () => {
     // Boxes: alice, carol, dan, frank, ivy, jack, and lee (past due for March: April is still to be charged);
     // eve's is held (April declined); bob skips April; the canceled and the never paid have none.
     const m = await dashboard();
-    expect(m.boxesThisMonth).toEqual({ month: "2026-04", boxes: 7, held: 1, frozen: false });
+    expect(m.boxesThisMonth).toEqual({ month: "2026-04", boxes: 7, held: 1, frozen: false, addedSinceFreeze: 0 });
     const screen = await t.gqlOk(`{ business(slug: "farm") { fulfilment(month: "2026-04") { totals { boxes held } } } }`, {}, { token: tokens.owner });
     expect(screen.business.fulfilment.totals).toEqual({ boxes: 7, held: 1 });
   });
@@ -211,6 +212,21 @@ describe("the owner's dashboard", () => {
     expect(m.pastDue.memberships.map((p: { username: string }) => p.username)).toEqual(["olga"]);
     expect(m.membersThisMonth).toEqual({ yearMonth: "2026-04", newMembers: 1, canceled: 1 });
     expect(m.recurringRevenue).toEqual({ mrrCents: 14000, previousMonth: "2026-03", previousMonthEndCents: 14000, changeCents: 0 });
+  });
+});
+
+describe("a frozen month", () => {
+  it("counts the snapshot's boxes, and apart those paid for after the freeze, as the Fulfilment screen's differences", async () => {
+    // The other business's April, frozen today: oscar is still to be charged for it (no box yet), olga's is held
+    // (declined); otto pays for April after the freeze.
+    await freeze(billingCtx(), other.id, "2026-04", { trigger: "operator" });
+    const frozen = (await dashboard(tokens.otherOwner, "other")).boxesThisMonth;
+    expect(frozen).toEqual({ month: "2026-04", boxes: 0, held: 1, frozen: true, addedSinceFreeze: 0 });
+    await sub("otto", { business: other, billingDay: 2, total: 7000, startedAt: "2026-04-02T14:00:00Z", paidThrough: "2026-04" });
+    await f.order({ subscription: subs.otto, period: "2026-04", totalCents: 7000 });
+    expect((await dashboard(tokens.otherOwner, "other")).boxesThisMonth).toEqual({ ...frozen, addedSinceFreeze: 1 });
+    const screen = await t.gqlOk(`{ business(slug: "other") { fulfilment(month: "2026-04") { differences { kind } } } }`, {}, { token: tokens.otherOwner });
+    expect(screen.business.fulfilment.differences.map((d: { kind: string }) => d.kind)).toEqual(["ADDED"]);
   });
 });
 

@@ -94,6 +94,9 @@ const MonthBoxes = builder.objectRef<outlook.MonthBoxes>("MonthBoxes").implement
     boxes: t.exposeInt("boxes", { description: "Boxes to pack (without a hold)." }),
     held: t.exposeInt("held", { description: "Boxes held: the month's charge failed." }),
     frozen: t.exposeBoolean("frozen", { description: "The month's packing snapshot is frozen." }),
+    addedSinceFreeze: t.exposeInt("addedSinceFreeze", {
+      description: "Frozen: boxes paid for after the freeze (the Fulfilment screen's differences), not counted in boxes; 0 while open.",
+    }),
   }),
 });
 

@@ -13,7 +13,7 @@ import BusinessDashboardRoute from "../../../routes/admin/BusinessDashboardRoute
 
 const outlook = {
   nextBillingRun: { date: "2026-04-05", memberships: 2, amountCents: 6017, changes: 1 },
-  boxesThisMonth: { month: "2026-04", boxes: 7, held: 1 },
+  boxesThisMonth: { month: "2026-04", boxes: 7, held: 1, addedSinceFreeze: 2 },
   membersThisMonth: { newMembers: 2, canceled: 1 },
   recurringRevenue: { mrrCents: 20519, previousMonth: "2026-03", changeCents: 600 },
 };
@@ -106,7 +106,7 @@ describe("the business dashboard's outlook", () => {
     const labels = within(screen.getByTestId("owner-outlook")).getAllByText(/./, { selector: "dt" });
     expect(labels.map((l) => l.textContent)).toEqual(["Next billing run", "Monthly recurring revenue", "Boxes to pack", "Past due", "New members", "Cancellations"]);
     expect(card("Next billing run")).toBe("Next billing runApr 5, 20262 memberships · $60.17 expected1 box change takes effect");
-    expect(card("Boxes to pack")).toBe("Boxes to pack7April 2026 · 1 on holdOpen Fulfilment");
+    expect(card("Boxes to pack")).toBe("Boxes to pack7April 2026 · 1 on hold · 2 paid after the freezeOpen Fulfilment");
     // The soonest retry: the server's list is in retry order.
     expect(card("Past due")).toBe("Past due2Next retry Apr 4, 2026");
     expect(card("New members")).toBe("New members2Started in April 2026");
@@ -125,7 +125,7 @@ describe("the business dashboard's outlook", () => {
   it("says when nothing is scheduled, and a fall in MRR as a negative change", async () => {
     await show(
       answer({
-        outlook: { nextBillingRun: null as never, boxesThisMonth: { month: "2026-04", boxes: 0, held: 0 }, recurringRevenue: { mrrCents: 0, previousMonth: "2026-03", changeCents: -2300 } },
+        outlook: { nextBillingRun: null as never, boxesThisMonth: { month: "2026-04", boxes: 0, held: 0, addedSinceFreeze: 0 }, recurringRevenue: { mrrCents: 0, previousMonth: "2026-03", changeCents: -2300 } },
       }),
     );
     expect(card("Next billing run")).toBe("Next billing runNoneNo renewals due");

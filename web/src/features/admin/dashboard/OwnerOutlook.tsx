@@ -34,6 +34,7 @@ export function OwnerOutlook({ metrics, businessId }: { metrics: OwnerOutlookFra
           month
           boxes
           held
+          addedSinceFreeze
         }
         membersThisMonth {
           newMembers
@@ -87,6 +88,7 @@ export function OwnerOutlook({ metrics, businessId }: { metrics: OwnerOutlookFra
         <Text as="span" display="block">
           {month}
           {boxes.held > 0 && ` · ${boxes.held} on hold`}
+          {boxes.addedSinceFreeze > 0 && ` · ${boxes.addedSinceFreeze} paid after the freeze`}
         </Text>
         <Link asChild color="orange.700" fontWeight="medium">
           <RouterLink to={`/admin/business/${businessId}/fulfilment/${boxes.month}`} aria-label={`Open Fulfilment for ${month}`}>
