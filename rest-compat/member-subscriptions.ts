@@ -7,7 +7,7 @@ import type { ServiceContext } from "../api/context.ts";
 import type { Prisma } from "../api/generated/prisma/client.ts";
 import { variationId } from "../api/catalog/service.ts";
 import { MODE_NAMES } from "../api/shared/fulfillment.ts";
-import * as subscriptions from "../api/subscriptions/service.ts";
+import * as skips from "../api/subscriptions/skips.ts";
 import * as restart from "../api/subscriptions/restart.ts";
 import * as timing from "../api/subscriptions/timing.ts";
 import * as reads from "../api/subscriptions/member-reads.ts";
@@ -184,7 +184,7 @@ export function memberSubscriptionRoutes(r: Router) {
     response: z.object({ ok: z.literal(true), resumeDate: z.string().describe("ISO date payments resume"), skippedMonth: z.string().describe("YYYY-MM") }),
     errors: [409, 422],
     handler: async (ctx, { params }) => {
-      const r = await subscriptions.skipMonth(ctx, { subscriptionId: params.id });
+      const r = await skips.skipMonth(ctx, { subscriptionId: params.id });
       return { ok: true as const, resumeDate: r.resumeDate, skippedMonth: r.skippedMonth };
     },
   });

@@ -241,6 +241,7 @@ const PageContentIn = z
       .enum(["REFUSE", "NEXT_MONTH"])
       .nullish()
       .describe("Not in the §3 shape: sign-ups past the cutoff day (REFUSE or NEXT_MONTH); left out, the stored one is kept"),
+    pauseMaxMonths: S.pauseMaxMonths.describe("Not in the §3 shape: the longest pause a member may take, 0 to 12 months (0: no pausing); left out, the stored one is kept"),
     itemIds: listedIds.describe("Items shown on the page"),
     itemsSnapshot: z
       .array(ItemIn)
@@ -276,6 +277,7 @@ export function serviceContent(c: PageContentBody): PageContentInput {
     addonSectionTitle: c.addonSectionTitle,
     supportPhone: c.supportPhone,
     afterCutoff: c.afterCutoff,
+    pauseMaxMonths: c.pauseMaxMonths,
   };
 }
 

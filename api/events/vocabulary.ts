@@ -18,6 +18,10 @@ export interface EventPayloads {
   "membership.canceled.v1": { membershipId: number; userId: number; reason: "business" | "payment_failed" };
   /** The member skipped a month: no box and no charge that month. */
   "membership.skipped.v1": { membershipId: number; userId: number; month: string; resumeDate: string };
+  /** The member paused: `fromMonth` through `throughMonth` skipped (no box, no charge; still ACTIVE); `resumeDate`: ISO date of the first box after it. */
+  "membership.paused.v1": { membershipId: number; userId: number; fromMonth: string; throughMonth: string; resumeDate: string };
+  /** The member took skips back (one month, or the rest of a pause when resuming): each of `months` gets its box and its charge again. */
+  "membership.unskipped.v1": { membershipId: number; userId: number; months: string[] };
   /** The member scheduled a new selection from `effectivePeriod` (the first month charged), at `totalCents` a month as priced then (absent on events stored before changes carried their price). */
   "membership.changed.v1": { membershipId: number; userId: number; planId: number; mode: string; addonIds: number[]; effectivePeriod: string; totalCents?: number };
   /** A renewal applied the scheduled change from `period`: the membership now holds it at `totalCents` a month. */

@@ -140,6 +140,10 @@ async function retryDate(db: Db, m: Membership, period: string): Promise<string>
   return isoDate(localDate(at, m.business.timeZone));
 }
 
+/** The month a membership's scheduled change takes effect (after skips were added or taken back), if it has one. */
+const scheduledChangeFrom = async (db: Db, membershipId: number) =>
+  (await db.subscriptionChange.findUnique({ where: { subscriptionId: membershipId }, select: { effectivePeriod: true } }))?.effectivePeriod ?? null;
+
 type Handler = (db: Db, config: Config, event: StoredEvent) => Promise<PlannedMessage[]>;
 
 function onMembership<T extends keyof EventPayloads>(
@@ -198,6 +202,14 @@ const handlers: Partial<Record<keyof EventPayloads, Handler>> = {
   "membership.skipped.v1": onMembership<"membership.skipped.v1">(({ config, event, m, p }) => [
     forMember(config, m, event, "skipped", (s) => letters.skipped({ brand: s.brand.name, month: p.month, resumeDate: p.resumeDate, links: s.links })),
   ]),
+  "membership.paused.v1": onMembership<"membership.paused.v1">(async ({ db, config, event, m, p }) => {
+    const changeFrom = await scheduledChangeFrom(db, m.id);
+    return [forMember(config, m, event, "paused", (s) => letters.paused({ brand: s.brand.name, fromMonth: p.fromMonth, throughMonth: p.throughMonth, resumeDate: p.resumeDate, changeFrom, links: s.links }))];
+  }),
+  "membership.unskipped.v1": onMembership<"membership.unskipped.v1">(async ({ db, config, event, m, p }) => {
+    const changeFrom = await scheduledChangeFrom(db, m.id);
+    return [forMember(config, m, event, "unskipped", (s) => letters.unskipped({ brand: s.brand.name, months: p.months, changeFrom, links: s.links }))];
+  }),
   "membership.changed.v1": onMembership<"membership.changed.v1">(async ({ db, config, event, m, p }) => {
     const plan = await db.plan.findUnique({ where: { id: p.planId }, select: { name: true } });
     const addons = p.addonIds.length ? await db.addon.findMany({ where: { id: { in: p.addonIds } }, select: { name: true }, orderBy: { id: "asc" } }) : [];

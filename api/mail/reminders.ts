@@ -14,7 +14,7 @@ import type { StoreContext } from "./store.ts";
 import type { DispatchContext } from "./dispatch.ts";
 import { changeTakesEffect, priceScheduledChanges, renewalAmountCents, type PricedChange } from "../billing/renewals/pricing.ts";
 import { addDays, dayNumber, dayOfMonth, daysBetween, isoDate, localDate, parseYearMonth, yearMonthOf, type LocalDate } from "../shared/calendar.ts";
-import { nextBillingPeriod, skipTargetMonth, windowState } from "../rules/dates.ts";
+import { firstChargedPeriod, nextBillingPeriod, skipTargetMonth, windowState } from "../rules/dates.ts";
 import { timingOf } from "../subscriptions/timing.ts";
 import { adminUrl, businessMailSelect, businessSender, membershipDialogLinks, type MailBusiness } from "./brand.ts";
 import { boxLabel, type PlannedMessage } from "./planner.ts";
@@ -114,9 +114,10 @@ async function planBusiness(tx: Tx, ctx: StoreContext, b: MailBusiness, report: 
         }
       }
       if (precharge && m.user.mailPrechargeNotice) {
-        const period = nextBillingPeriod(today, m.paidThroughPeriod);
+        // The next month charged: past the skipped ones (a pause), so the charge that ends a pause is announced too.
+        const period = firstChargedPeriod(nextBillingPeriod(today, m.paidThroughPeriod), skipped);
         const chargeOn = dayOfMonth(parseYearMonth(period), m.billingDay);
-        if (!skipped.has(period) && daysBetween(today, chargeOn) === REMINDER_DAYS_BEFORE) {
+        if (daysBetween(today, chargeOn) === REMINDER_DAYS_BEFORE) {
           const change = m.pendingChange && changeTakesEffect(m.pendingChange, period) ? await pricedChange(tx, b, { ...m, pendingChange: m.pendingChange }) : null;
           report.prechargeNotices++;
           planned.push({

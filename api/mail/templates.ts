@@ -8,6 +8,7 @@ import { parseYearMonth, monthName } from "../shared/calendar.ts";
 import { formatCents } from "../shared/money.ts";
 import type { Letter, ReceiptRow } from "./layout.ts";
 import { ownerLetters } from "./owner-letters.ts";
+import { pauseLetters } from "./pause-letters.ts";
 
 export const TEMPLATES = {
   welcome: { label: "Welcome and receipt", optional: null },
@@ -15,6 +16,8 @@ export const TEMPLATES = {
   renewal_receipt: { label: "Renewal receipt", optional: null },
   restarted: { label: "Restart confirmation", optional: null },
   skipped: { label: "Skip confirmation", optional: null },
+  paused: { label: "Pause confirmation", optional: null },
+  unskipped: { label: "Box back on", optional: null },
   changed: { label: "Change confirmation", optional: null },
   address_changed: { label: "Delivery address changed", optional: null },
   canceled: { label: "Cancellation", optional: null },
@@ -366,5 +369,6 @@ export const letters = {
       footer: "Turn the daily digest off on the Sent mail page of the admin area. You get it as a member of the team of",
     };
   },
+  ...pauseLetters,
   ...ownerLetters,
 };

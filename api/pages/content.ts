@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { Page } from "../generated/prisma/client.ts";
 import { richTextDocSchema, richTextOf, type RichTextDoc } from "./richtext-doc.ts";
 import { singleLine } from "../shared/validation.ts";
-import { DEFAULT_WINDOW } from "../rules/dates.ts";
+import { DEFAULT_WINDOW, PAUSE_MAX_MONTHS_LIMIT } from "../rules/dates.ts";
 import { DEFAULT_THEME, THEME_KEYS, type Theme, type ThemeKey } from "../shared/theme.ts";
 
 // ── Spec §9 limits and §3 defaults ───────────────────────────────────────────────────────────────────
@@ -162,8 +162,8 @@ export const faqSchema = z.object({
 
 /**
  * A full page save: the editor sends the whole content, and fields it leaves out take their §3 defaults.
- * Optional days (cutoff, box ready) are cleared by leaving them out or sending 0. The support phone (not in §3) is the one
- * exception: left out, the stored number is kept.
+ * Optional days (cutoff, box ready) are cleared by leaving them out or sending 0. The settings beyond §3 are the
+ * exceptions: left out, the stored support phone, after-cutoff policy, longest pause and email settings are kept.
  */
 export const PageContentSchema = z.object({
   brand: z.object({ name: line("Brand name", 200).nullish(), logoUrl: z.literal("").or(imageUrlSchema).nullish() }).nullish(),
@@ -200,6 +200,13 @@ export const PageContentSchema = z.object({
   addonSectionTitle: line("Add-on section title", 200).nullish(),
   /** Shown in the portal's disabled-action note and the business footer (spec §2); empty for none. */
   supportPhone: supportPhoneSchema.nullish(),
+  /** The longest pause a member may take (months; 0: no pausing); left out, the stored one is kept. */
+  pauseMaxMonths: z
+    .number({ error: "Longest pause must be a whole number of months" })
+    .int("Longest pause must be a whole number of months")
+    .min(0, `Longest pause must be between 0 and ${PAUSE_MAX_MONTHS_LIMIT} months`)
+    .max(PAUSE_MAX_MONTHS_LIMIT, `Longest pause must be between 0 and ${PAUSE_MAX_MONTHS_LIMIT} months`)
+    .nullish(),
   /** Email settings (docs/jobs-events-mail.md, "Email"); left out, the stored ones are kept. */
   mail: z
     .object({
@@ -282,8 +289,9 @@ export function pageData(c: PageContent, stored: StoredPointLists = { pickupPoin
     addonSectionTitle: c.addonSectionTitle || DEFAULT_ADDON_SECTION_TITLE,
     // Left out (a client that predates it, such as a §3 REST save), the stored number stays; null or "" clears it.
     ...(c.supportPhone !== undefined ? { supportPhone: c.supportPhone ?? "" } : {}),
-    // Likewise: a save that leaves it out (a §3 REST save) keeps the stored policy.
+    // Likewise: a save that leaves it out (a §3 REST save) keeps the stored policy and the stored longest pause.
     ...(c.afterCutoff != null ? { afterCutoff: c.afterCutoff } : {}),
+    ...(c.pauseMaxMonths != null ? { pauseMaxMonths: c.pauseMaxMonths } : {}),
     ...mailSettingsData(c.mail),
   } satisfies Partial<Record<keyof Page, unknown>>;
 }

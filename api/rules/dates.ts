@@ -12,6 +12,9 @@ const DEFAULT_BOX_READY_DAY = 1;
 export const DEFAULT_BILLING_DAY = 1;
 /** Spec §3/§9: a page's skip and change windows when it sets none. */
 export const DEFAULT_WINDOW = { startDay: 1, endDay: 14 } as const;
+/** The longest pause (consecutive skipped months) a page allows when it sets none, and the most it may set. */
+export const DEFAULT_PAUSE_MAX_MONTHS = 3;
+export const PAUSE_MAX_MONTHS_LIMIT = 12;
 
 /** A cutoff day only counts when it is a positive number (spec §5: "when it is a non-zero number"). */
 function effectiveCutoff(cutoffDay: number | null | undefined): number | null {
@@ -156,6 +159,25 @@ export function skipTargetMonth(input: SkipTargetInput): YearMonth {
     return yearMonthOf(addMonths(parseYearMonth(paid), 1));
   }
   return box;
+}
+
+/** The months of a pause of `months` months from `from` (its first month) on, in order. */
+export function pauseMonths(from: YearMonth, months: number): YearMonth[] {
+  const first = parseYearMonth(from);
+  return Array.from({ length: months }, (_, i) => yearMonthOf(addMonths(first, i)));
+}
+
+/**
+ * A membership's pause: the run of consecutive skipped months from `from` (the month a skip now pauses,
+ * skipTargetMonth), its last month, and the box date of the month after it (the box-ready day), when the
+ * membership's boxes come again. Null when `from` is not skipped: the next box comes as usual.
+ */
+export function pauseOf(from: YearMonth, skippedMonths: ReadonlySet<YearMonth>, boxReadyDay: number | null | undefined): { months: YearMonth[]; through: YearMonth; resumeBoxDate: LocalDate } | null {
+  const months: YearMonth[] = [];
+  for (let month = from; skippedMonths.has(month) && months.length < 120; month = yearMonthOf(addMonths(parseYearMonth(month), 1))) months.push(month);
+  const through = months.at(-1);
+  if (!through) return null;
+  return { months, through, resumeBoxDate: dayInMonth(addMonths(parseYearMonth(through), 1), boxReadyDay || DEFAULT_BOX_READY_DAY) };
 }
 
 /** Payments resume on the billing day of the month after the skipped one (spec §4 skip success message). */

@@ -1,7 +1,8 @@
 /**
- * Memberships (the Subscription model): the member's skip / change / restart and the business's cancel
- * (spec §2 member portal and admin memberships, §4 states); the restart is ./restart.ts. Calendar rules live in ./rules.ts, a business's
- * timing and "today" in ./timing.ts, the lists in ./memberships-list.ts and ./portal.ts.
+ * Memberships (the Subscription model): loading the member's own, the member's change and the business's cancel
+ * (spec §2 member portal and admin memberships, §4 states); skips and pauses are ./skips.ts, the restart is
+ * ./restart.ts. Calendar rules live in api/rules/dates.ts, a business's timing and "today" in ./timing.ts, the
+ * lists in ./memberships-list.ts and ./portal.ts.
  */
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
@@ -11,15 +12,15 @@ import { priceScheduledChange, type PriceBreakdown } from "../rules/pricing.ts";
 import { itemiseQuote, type ItemisedPrice } from "../billing/breakdown.ts";
 import { assertPlaceAvailable, heldSelections } from "../catalog/capacity.ts";
 import { eventActorOf, writeEvents, type NewEvent } from "../events/outbox.ts";
-import { isoDate, ordinal } from "../shared/calendar.ts";
+import { ordinal } from "../shared/calendar.ts";
 import { ConflictError, ForbiddenError, NotFoundError, RuleViolationError, ValidationError } from "../shared/errors.ts";
 import { globalId } from "../shared/global-id.ts";
 import { parseInput } from "../shared/validation.ts";
 import { choosePoint, isOffered, pointInDetails } from "../rules/fulfillment-point.ts";
-import { firstChargedPeriod, nextBillingPeriod, resumeDate, skipTargetMonth, windowState, type DayWindow, type WindowState } from "../rules/dates.ts";
-import { timingOf, timingSelect, todayIn, type PageTiming } from "./timing.ts";
+import { firstChargedPeriod, nextBillingPeriod, windowState, type DayWindow, type WindowState } from "../rules/dates.ts";
+import { timingOf, timingSelect, todayIn } from "./timing.ts";
 
-function outsideWindowMessage(action: string, window: DayWindow, state: WindowState): string {
+export function outsideWindowMessage(action: string, window: DayWindow, state: WindowState): string {
   const next = new Date(Date.UTC(state.opensOn.year, state.opensOn.month - 1, state.opensOn.day));
   const month = next.toLocaleString("en-US", { month: "long", timeZone: "UTC" });
   return (
@@ -33,7 +34,7 @@ function outsideWindowMessage(action: string, window: DayWindow, state: WindowSt
 
 const subscriptionForRules = {
   include: {
-    business: { select: { id: true, slug: true, name: true, timeZone: true, page: { select: { ...timingSelect, pickupEnabled: true, shippingEnabled: true, deliveryEnabled: true, addonLimit: true, pickupPoints: true, deliveryAreas: true } } } },
+    business: { select: { id: true, slug: true, name: true, timeZone: true, page: { select: { ...timingSelect, pickupEnabled: true, shippingEnabled: true, deliveryEnabled: true, addonLimit: true, pickupPoints: true, deliveryAreas: true, pauseMaxMonths: true } } } },
     addons: { select: { addonId: true } },
     skips: { select: { yearMonth: true } },
   },
@@ -55,17 +56,17 @@ export async function ownSubscription(ctx: ServiceContext, id: number): Promise<
   return sub;
 }
 
-function requireActive(sub: { status: string }, action: string): void {
+export function requireActive(sub: { status: string }, action: string): void {
   if (sub.status !== "ACTIVE") throw new RuleViolationError(`Only an active subscription can be ${action}.`, "not_active");
 }
 
 /**
- * A member's writes to one membership (skip, change) one at a time: the membership's row locked for the rest of the
+ * A member's writes to one membership (skip, pause, unskip, change) one at a time: the membership's row locked for the rest of the
  * transaction, and its status read again under the lock (a cancel may have committed since it was read). A skip
  * and a change sent at once (two tabs, a double tap) then see each other's result: the change's effective month
  * counts the new skip, the skip moves the change it finds.
  */
-async function lockActiveMembership(tx: Prisma.TransactionClient, id: number, action: string): Promise<void> {
+export async function lockActiveMembership(tx: Prisma.TransactionClient, id: number, action: string): Promise<void> {
   const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status::text AS status FROM subscriptions WHERE id = ${id} FOR UPDATE`;
   requireActive(row ?? { status: "GONE" }, action);
 }
@@ -77,80 +78,6 @@ export function membershipEvent<E extends NewEvent>(ctx: ServiceContext, tx: Pri
 }
 
 export const SubscriptionIdInput = z.object({ subscriptionId: z.number().int().positive("Missing subscription id") });
-
-// ---------------------------------------------------------------------------------------------------------
-// Skip
-
-export interface SkipResult {
-  subscriptionId: number;
-  /** The month paused ("YYYY-MM"). */
-  skippedMonth: string;
-  /** ISO date payments resume (spec §4 'Payments paused until …'). */
-  resumeDate: string;
-}
-
-export interface SkipTarget {
-  /** The month a skip now pauses ("YYYY-MM", rules.skipTargetMonth). */
-  month: string;
-  /** ISO date payments resume after that month. */
-  resumeDate: string;
-  /** That month is already skipped (a skip now is refused as a duplicate). */
-  skipped: boolean;
-  /** A skip now would be accepted: an ACTIVE membership, inside the skip window, month not yet skipped. */
-  allowed: boolean;
-}
-
-/**
- * What "Skip a month" does today, the one rule the portal shows and skipMonth applies: the month it pauses,
- * when payments resume, whether that month is already skipped and whether a skip is allowed now.
- */
-export function skipTargetOf(
-  ctx: Pick<ServiceContext, "clock">,
-  sub: { status: string; paidThroughPeriod: string | null; skips: { yearMonth: string }[]; business: { timeZone: string; page: PageTiming | null } },
-): SkipTarget {
-  const timing = timingOf(sub.business.page);
-  const today = todayIn(ctx, sub.business.timeZone);
-  const month = skipTargetMonth({ today, boxReadyDay: timing.boxReadyDay, cutoffDay: timing.cutoffDay, paidThroughPeriod: sub.paidThroughPeriod });
-  const skipped = sub.skips.some((s) => s.yearMonth === month);
-  const allowed = sub.status === "ACTIVE" && windowState(today, timing.skipWindow).open && !skipped;
-  return { month, resumeDate: isoDate(resumeDate(month, timing.billingDay)), skipped, allowed };
-}
-
-/**
- * Skips the month of the next box (see rules.skipTargetMonth): no box and no charge that month. Allowed
- * only to the member, on an active subscription, inside the business's skip window.
- */
-export async function skipMonth(ctx: ServiceContext, input: { subscriptionId: number }): Promise<SkipResult> {
-  const { subscriptionId } = parseInput(SubscriptionIdInput, input);
-  const sub = await ownSubscription(ctx, subscriptionId);
-  requireActive(sub, "skipped");
-  const timing = timingOf(sub.business.page);
-  const today = todayIn(ctx, sub.business.timeZone);
-  const window = windowState(today, timing.skipWindow);
-  if (!window.open) throw new RuleViolationError(outsideWindowMessage("skip a month", timing.skipWindow, window), "outside_skip_window");
-
-  const { month, resumeDate: resumesOn } = skipTargetOf(ctx, { ...sub, skips: [] });
-  const already = new ConflictError("This month is already skipped", "already_skipped");
-  if (await ctx.db.skip.findUnique({ where: { subscriptionId_yearMonth: { subscriptionId, yearMonth: month } } })) throw already;
-  await ctx.db
-    .$transaction(async (tx) => {
-      await lockActiveMembership(tx, subscriptionId, "skipped");
-      await tx.skip.create({ data: { subscriptionId, yearMonth: month } });
-      // A change scheduled from the month now skipped takes effect, and is named, from the next month charged.
-      const change = await tx.subscriptionChange.findUnique({ where: { subscriptionId }, select: { effectivePeriod: true } });
-      if (change?.effectivePeriod === month) {
-        const skips = await tx.skip.findMany({ where: { subscriptionId, yearMonth: { gte: month } }, select: { yearMonth: true } });
-        const effectivePeriod = firstChargedPeriod(month, skips.map((s) => s.yearMonth));
-        await tx.subscriptionChange.update({ where: { subscriptionId }, data: { effectivePeriod } });
-      }
-      await membershipEvent(ctx, tx, sub, { type: "membership.skipped.v1", payload: { membershipId: sub.id, userId: sub.userId, month, resumeDate: resumesOn } });
-    })
-    .catch((e: { code?: string }) => {
-      if (e.code === "P2002") throw already; // a concurrent skip of the same month won
-      throw e;
-    });
-  return { subscriptionId, skippedMonth: month, resumeDate: resumesOn };
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Change
@@ -207,7 +134,7 @@ async function resolveChange(ctx: ServiceContext, sub: SubscriptionForRules, dat
  * The first month a change made today takes effect: the next period billed, past the months the member skipped
  * (a skipped month is neither charged nor changed), so the dialog, the card and the email name a month with a box.
  */
-function changeEffectivePeriod(ctx: ServiceContext, sub: SubscriptionForRules): string {
+export function changeEffectivePeriod(ctx: ServiceContext, sub: SubscriptionForRules): string {
   const next = nextBillingPeriod(todayIn(ctx, sub.business.timeZone), sub.paidThroughPeriod);
   return firstChargedPeriod(next, sub.skips.map((s) => s.yearMonth));
 }

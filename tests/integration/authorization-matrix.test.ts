@@ -375,6 +375,38 @@ const OPERATIONS: Operation[] = [
     },
   },
   {
+    name: "pauseMembership(member A's membership)",
+    allowed: ["memberA"],
+    run: async (a) => {
+      const sub = await freshMembershipOfMemberA("ACTIVE");
+      return mutation(a, "pauseMembership", `mutation($input: PauseMembershipInput!) { pauseMembership(input: $input) { __typename ... on Error { message } } }`, {
+        input: { subscriptionId: String(sub.id), months: 2 },
+      }, "alpha");
+    },
+  },
+  {
+    name: "resumeMembership(member A's paused membership)",
+    allowed: ["memberA"],
+    run: async (a) => {
+      const sub = await freshMembershipOfMemberA("ACTIVE");
+      await f.db.skip.createMany({ data: ["2026-04", "2026-05"].map((yearMonth) => ({ subscriptionId: sub.id, yearMonth })) });
+      return mutation(a, "resumeMembership", `mutation($input: ResumeMembershipInput!) { resumeMembership(input: $input) { __typename ... on Error { message } } }`, {
+        input: { subscriptionId: String(sub.id) },
+      }, "alpha");
+    },
+  },
+  {
+    name: "unskipMonth(member A's skipped month)",
+    allowed: ["memberA"],
+    run: async (a) => {
+      const sub = await freshMembershipOfMemberA("ACTIVE");
+      await f.db.skip.create({ data: { subscriptionId: sub.id, yearMonth: "2026-04" } });
+      return mutation(a, "unskipMonth", `mutation($input: UnskipMonthInput!) { unskipMonth(input: $input) { __typename ... on Error { message } } }`, {
+        input: { subscriptionId: String(sub.id), month: "2026-04" },
+      }, "alpha");
+    },
+  },
+  {
     name: "changeSubscription(member A's membership)",
     allowed: ["memberA"],
     run: async (a) => {

@@ -4,6 +4,8 @@ import {
   isPastCutoff,
   nextBillingPeriod,
   nextBoxDate,
+  pauseMonths,
+  pauseOf,
   resumeDate,
   skipTargetMonth,
   windowState,
@@ -194,5 +196,22 @@ describe("order selection snapshot", () => {
     });
     expect(orderSelectionView(null)).toEqual({ planName: null, variationName: null, addons: [] });
     expect(orderSelectionView("nonsense")).toEqual({ planName: null, variationName: null, addons: [] });
+  });
+});
+
+describe("pause", () => {
+  it("is months in a row from the first, across December → January", () => {
+    expect(pauseMonths("2026-11", 3)).toEqual(["2026-11", "2026-12", "2027-01"]);
+    expect(pauseMonths("2026-04", 1)).toEqual(["2026-04"]);
+  });
+
+  it("runs through the last consecutive skip from its first month; boxes come again on the box-ready day after it", () => {
+    const skipped = new Set(["2026-04", "2026-05", "2026-06", "2026-08"]);
+    const pause = pauseOf("2026-04", skipped, 6);
+    expect(pause && { ...pause, resumeBoxDate: isoDate(pause.resumeBoxDate) }).toEqual({ months: ["2026-04", "2026-05", "2026-06"], through: "2026-06", resumeBoxDate: "2026-07-06" });
+    // without a box-ready day: the 1st (spec §9), as the next box date
+    expect(isoDate(pauseOf("2026-12", new Set(["2026-12"]), null)!.resumeBoxDate)).toBe("2027-01-01");
+    // the first month not skipped: no pause, whatever later months are
+    expect(pauseOf("2026-03", skipped, 6)).toBeNull();
   });
 });

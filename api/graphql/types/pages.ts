@@ -129,6 +129,7 @@ builder.prismaObject("Page", {
     addonLimit: t.exposeInt("addonLimit", { description: "0 = unlimited." }),
     addonSectionTitle: t.exposeString("addonSectionTitle"),
     supportPhone: t.exposeString("supportPhone", { description: "Support phone for the portal's disabled-action note and the footer (spec §2); empty when not set." }),
+    pauseMaxMonths: t.exposeInt("pauseMaxMonths", { description: "The longest pause a member may take, in months (consecutive skips from the next box); 0: members cannot pause." }),
     afterCutoff: t.field({
       type: AfterCutoffEnum,
       description: "Sign-ups past the cutoff day: REFUSE (spec §5 and §8) or NEXT_MONTH (the card is saved, the first box and charge are next month's).",
@@ -230,6 +231,7 @@ const PageContentInput = builder.inputType("PageContentInput", {
     addonSectionTitle: t.string(),
     supportPhone: t.string({ description: "A phone number (7 to 15 digits, optional +, spaces, dots, dashes, parentheses and extension); empty for none." }),
     afterCutoff: t.field({ type: AfterCutoffEnum, description: "Left out, the stored policy is kept." }),
+    pauseMaxMonths: t.int({ description: "0 to 12 months; 0: members cannot pause. Left out, the stored value is kept (default 3)." }),
     mail: t.field({ type: PageMailSettingsInput, description: "Email settings (business pages); left out, the stored ones are kept." }),
   }),
 });

@@ -9,7 +9,7 @@ import { addressSchema } from "../../../users/service.ts";
 import { AddressRef } from "../users.ts";
 import { FulfillmentModeEnum } from "../catalog.ts";
 import { canReadMembership, canReadOrder } from "../../../auth/read-rules.ts";
-import * as subscriptions from "../../../subscriptions/service.ts";
+import * as skips from "../../../subscriptions/skips.ts";
 import * as timing from "../../../subscriptions/timing.ts";
 import { orderSelectionView, orderStatus, type OrderStatus } from "../../../billing/orders.ts";
 import { itemiseOrder } from "../../../billing/breakdown.ts";
@@ -63,7 +63,7 @@ const WindowStateRef = builder.objectRef<timing.WindowView>("MembershipWindow").
   }),
 });
 
-const SkipTargetRef = builder.objectRef<subscriptions.SkipTarget>("MembershipSkipTarget").implement({
+const SkipTargetRef = builder.objectRef<skips.SkipTarget>("MembershipSkipTarget").implement({
   description: "What 'Skip a month' does today: the same rule skipMonth applies (spec §4 skip).",
   fields: (t) => ({
     month: t.exposeString("month", { description: "YYYY-MM the skip pauses: the next box's month, never one already paid for." }),
@@ -209,7 +209,21 @@ export const MembershipNode = builder.prismaNode("Subscription", {
       type: SkipTargetRef,
       description: "The month 'Skip a month' pauses today, with the resume date, and whether it is skipped or may be.",
       select: { ...businessTiming, paidThroughPeriod: true, ...skippedMonths },
-      resolve: (s, _a, ctx) => subscriptions.skipTargetOf(ctx, s),
+      resolve: (s, _a, ctx) => skips.skipTargetOf(ctx, s),
+    }),
+    pausedThrough: t.string({
+      nullable: true,
+      description:
+        "YYYY-MM: the last month of the membership's pause, the run of consecutive skipped months from the month a skip now pauses " +
+        "(skipTarget.month; a single skipped month is a pause of one); null when that month is not skipped or the membership is not current.",
+      select: { ...businessTiming, paidThroughPeriod: true, ...skippedMonths },
+      resolve: (s, _a, ctx) => skips.pauseViewOf(ctx, s)?.pausedThrough ?? null,
+    }),
+    resumeDate: t.string({
+      nullable: true,
+      description: "ISO date of the first box after the pause (the box-ready day of the month after pausedThrough: 'Paused until …'); null when not paused.",
+      select: { ...businessTiming, paidThroughPeriod: true, ...skippedMonths },
+      resolve: (s, _a, ctx) => skips.pauseViewOf(ctx, s)?.resumeDate ?? null,
     }),
     skipWindow: t.field({
       type: WindowStateRef,

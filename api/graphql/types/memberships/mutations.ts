@@ -1,4 +1,4 @@
-/** Membership actions (spec §2, §4): skip, change (and its quote), cancel, restart. Each calls one service function. */
+/** Membership actions (spec §2, §4): change (and its quote), cancel, restart; skips and pauses are ./skips.ts. Each calls one service function. */
 import { builder } from "../../builder.ts";
 import { payloadQuery } from "../../payload-query.ts";
 import { RULE_ERRORS } from "../../errors.ts";
@@ -11,12 +11,6 @@ import { PriceBreakdownRef } from "../price-breakdown.ts";
 import { AddressInput } from "../users.ts";
 import * as address from "../../../subscriptions/address.ts";
 
-const MembershipIdInput = (name: string) =>
-  builder.inputType(name, {
-    fields: (t) => ({ subscriptionId: t.id({ required: true, description: "Membership global id or numeric databaseId." }) }),
-  });
-
-const SkipMonthInput = MembershipIdInput("SkipMonthInput");
 const RestartSubscriptionInput = builder.inputType("RestartSubscriptionInput", {
   fields: (t) => ({
     subscriptionId: t.id({ required: true, description: "Membership global id or numeric databaseId." }),
@@ -45,17 +39,6 @@ const ChangeSubscriptionInput = builder.inputType("ChangeSubscriptionInput", {
     fulfillmentPoint: t.string({
       description: "Pickup point or delivery area; omitted keeps the current one while offered. Only a new point (same plan, mode, add-ons) takes effect at once.",
     }),
-  }),
-});
-
-const SkipMonthPayload = builder.objectRef<subscriptions.SkipResult>("SkipMonthPayload").implement({
-  fields: (t) => ({
-    membership: t.prismaField({
-      type: MembershipNode,
-      resolve: (query, r, _a, ctx) => ctx.db.subscription.findUniqueOrThrow({ ...query, where: { id: r.subscriptionId } }),
-    }),
-    skippedMonth: t.exposeString("skippedMonth", { description: "YYYY-MM" }),
-    resumeDate: t.exposeString("resumeDate", { description: "ISO date payments resume ('Payments paused until …')." }),
   }),
 });
 
@@ -141,14 +124,6 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  skipMonth: t.field({
-    type: SkipMonthPayload,
-    errors: { types: RULE_ERRORS },
-    description: "Member: pause the month of the next box (inside the business's skip window).",
-    args: { input: t.arg({ type: SkipMonthInput, required: true }) },
-    resolve: (_p, { input }, ctx) =>
-      subscriptions.skipMonth(ctx, { subscriptionId: numericId(input.subscriptionId, "Membership", "subscriptionId") }),
-  }),
   changeSubscription: t.prismaField({
     type: MembershipNode,
     errors: { types: RULE_ERRORS },
