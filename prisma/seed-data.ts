@@ -346,7 +346,7 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
         users.set(m.username, { id: u.id, email: m.email, address: m.address });
       }
 
-      const coupons = new Map<string, { id: number; type: "PERCENT" | "FIXED"; value: number }>();
+      const coupons = new Map<string, { id: number; code: string; type: "PERCENT" | "FIXED"; value: number }>();
       for (const c of COUPONS) {
         const row = await tx.coupon.create({ data: c });
         coupons.set(row.code, row);
@@ -490,8 +490,11 @@ export async function seedDemoData(db: PrismaClient, clock: Clock): Promise<bool
               selection,
               isGift: m.isGift ?? false,
               couponId: coupon?.id,
+              couponCode: coupon?.code,
               subtotalCents,
               discountCents,
+              // The rate that made taxCents, stored on the order as checkout and renewals store it: its receipt reads it there.
+              taxRateBps: catalog.taxRateBps,
               taxCents,
               totalCents,
               createdAt,

@@ -38,7 +38,7 @@ export function membershipRoutes(r: Router) {
     response: z.object({ business: BusinessRef, items: z.array(MembershipRow) }),
     handler: async (ctx, { params, query }) => {
       const business = await businesses.businessById(ctx, params.id);
-      const items = await membershipsList.listOfBusiness(ctx, params.id, { search: query.q, status: query.status }, rows);
+      const { rows: items } = await membershipsList.listOfBusiness(ctx, params.id, { search: query.q, status: query.status }, rows);
       return { business, items: items.map(membershipRow) };
     },
   });
@@ -53,7 +53,7 @@ export function membershipRoutes(r: Router) {
     response: z.object({ items: z.array(MembershipRow) }),
     handler: async (ctx, { query }) => {
       const filterId = await filterBusinessId(ctx, query.business);
-      const items = await membershipsList.list(ctx, { search: query.q, status: query.status, businessId: filterId }, rows);
+      const { rows: items } = await membershipsList.list(ctx, { search: query.q, status: query.status, businessId: filterId }, rows);
       return { items: items.map(membershipRow) };
     },
   });
@@ -88,7 +88,7 @@ export function membershipRoutes(r: Router) {
     query: z.object({ q: z.string().max(200).optional(), status: StatusFilter }),
     response: z.object({ items: z.array(MembershipRow) }),
     handler: async (ctx, { query }) => {
-      const items = await membershipsList.listForUser(ctx, { search: query.q, status: query.status }, rows);
+      const { rows: items } = await membershipsList.listForUser(ctx, { search: query.q, status: query.status }, rows);
       return { items: items.map(membershipRow) };
     },
   });

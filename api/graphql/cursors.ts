@@ -9,16 +9,19 @@
  * (@pothos/plugin-prisma's cursor encoding of an integer id), so only that, with a row id in 1..MAX_ROW_ID,
  * is one of its cursors. Any other connection names its decoder in its field's extensions (CURSOR_DECODER).
  */
-import { getNamedType, isObjectType, Kind, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLField, type GraphQLNamedType, type GraphQLSchema, type ValueNode } from "graphql";
+import { getArgumentValues, getNamedType, isObjectType, Kind, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type FieldNode, type GraphQLField, type GraphQLNamedType, type GraphQLSchema, type ValueNode } from "graphql";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
 import { ValidationError, type FieldIssue } from "../shared/errors.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
 import { rowIdOf } from "./ids.ts";
 
-/** Field extension: `(cursor, path) => void`, throwing a ValidationError when `cursor` is not one of the field's. */
+/**
+ * Field extension: `(cursor, path, args) => void`, throwing a ValidationError when `cursor` is not one of the field's
+ * (`args`: the field's arguments, for a list whose cursors depend on one, such as its order; {} if they do not coerce).
+ */
 export const CURSOR_DECODER = "cursorDecoder";
 
-type CursorDecoder = (cursor: string, path: string) => unknown;
+type CursorDecoder = (cursor: string, path: string, args: Record<string, unknown>) => unknown;
 
 const CURSOR_ARGS = ["after", "before"] as const;
 
@@ -86,6 +89,15 @@ function stringOf(value: ValueNode, variables: Record<string, unknown>): string 
   return undefined;
 }
 
+/** A field's argument values (defaults included), or {} when they do not coerce (execution reports that). */
+function argumentsOf(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return getArgumentValues(field, node, variables);
+  } catch {
+    return {};
+  }
+}
+
 /** The first cursor argument of the document that is not its connection's, as an issue; null if all are. */
 function cursorIssue(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>): FieldIssue | null {
   const typeInfo = new TypeInfo(schema);
@@ -107,7 +119,7 @@ function cursorIssue(schema: GraphQLSchema, document: DocumentNode, variables: R
             if (cursor === undefined) continue;
             const at = [...path, arg.name.value].join(".");
             try {
-              decode(cursor, at);
+              decode(cursor, at, argumentsOf(field, node, variables));
             } catch (e) {
               issue = e instanceof ValidationError && e.issues[0] ? e.issues[0] : { path: at, message: "Not a cursor of this list." };
               return;

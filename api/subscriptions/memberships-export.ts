@@ -7,7 +7,7 @@ import type { ServiceContext } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { SubscriptionStatus } from "../generated/prisma/enums.ts";
 import { MODE_NAMES } from "../shared/fulfillment.ts";
-import { assertMayList, list, type MembershipFilter } from "./memberships-list.ts";
+import { assertMayList, list, type MembershipFilter, type MembershipKey, type MembershipRows } from "./memberships-list.ts";
 import { nextChargeDateOf, retryDates } from "./next-charge.ts";
 
 /** The columns, in order: the browser export's (kept as they were), then the mode and the next charge date. */
@@ -64,14 +64,14 @@ export async function membershipCsvRows(ctx: ServiceContext, filter: MembershipF
 }
 
 async function* walk(ctx: ServiceContext, filter: MembershipFilter, signal: AbortSignal | undefined): AsyncGenerator<MembershipCsvRow> {
-  let cursor: number | null = null;
+  let after: MembershipKey | null = null;
   for (;;) {
     if (signal?.aborted) return;
-    const page: ExportMembership[] = await list(ctx, filter, { take: EXPORT_PAGE_ROWS, select: exportSelect, ...(cursor == null ? {} : { cursor: { id: cursor }, skip: 1 }) });
-    const retries = await retryDates(ctx, page);
-    for (const m of page) yield csvRow(ctx, m, retries.get(m.id));
-    if (page.length < EXPORT_PAGE_ROWS) return;
-    cursor = page[page.length - 1].id;
+    const { rows, keys }: MembershipRows<{ select: typeof exportSelect }> = await list(ctx, filter, { take: EXPORT_PAGE_ROWS, select: exportSelect, after });
+    const retries = await retryDates(ctx, rows);
+    for (const m of rows) yield csvRow(ctx, m, retries.get(m.id));
+    if (rows.length < EXPORT_PAGE_ROWS) return;
+    after = keys[keys.length - 1];
   }
 }
 

@@ -7,13 +7,13 @@
  */
 import type { ServiceContext } from "../context.ts";
 import { Prisma } from "../generated/prisma/client.ts";
-import { readRows } from "../db.ts";
+import { readRows, timestampOf } from "../db.ts";
 import { SubscriptionStatus } from "../generated/prisma/enums.ts";
 import { assertCan, businessesWhere, can, requireUser } from "../auth/policy.ts";
 import { MEMBER_STATUSES } from "../rules/member.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from "../shared/errors.ts";
 import { searchTerm } from "../shared/validation.ts";
-import { column, compileJoined, type Joinable, joinSql, readJoined } from "../selection-sql/index.ts";
+import { compileJoined, type Joinable, joinSql, readJoined } from "../selection-sql/index.ts";
 import { nextChargeDateSql } from "./next-charge.ts";
 
 type MembershipSelection = { select?: Prisma.SubscriptionSelect | null; include?: Prisma.SubscriptionInclude | null };
@@ -70,32 +70,83 @@ export interface MembershipFilter {
  * ones, last either way). Ties are broken by id in the same direction, so a cursor is one row comparison.
  */
 export type MembershipSort = "STARTED_DESC" | "STARTED_ASC" | "NAME_ASC" | "NAME_DESC" | "NEXT_CHARGE_ASC" | "NEXT_CHARGE_DESC";
+const SORTS: readonly MembershipSort[] = ["STARTED_DESC", "STARTED_ASC", "NAME_ASC", "NAME_DESC", "NEXT_CHARGE_ASC", "NEXT_CHARGE_DESC"];
 
 /** Newest first in admin tables (also the metrics' recent memberships). The keyset statement orders by the same columns. */
 export const membershipOrder = [{ startedAt: "desc" }, { id: "desc" }] as const satisfies Prisma.SubscriptionOrderByWithRelationInput[];
-/** Its columns, for the keyset statement (one direction for all, so the cursor is one row comparison). */
-const orderColumns = membershipOrder.map((o) => column(Object.keys(o)[0]));
-
-/** Where a membership without a next charge sorts: after every date, whichever the direction. */
-const NO_CHARGE = { ASC: Prisma.sql`DATE '9999-12-31'`, DESC: Prisma.sql`DATE '0001-01-01'` } as const;
 
 /**
- * A sort's key on the membership `s` (and, for the name, its member `u`), id last, and its direction. `now` is the
- * clock's: the next charge is counted from the business's today.
+ * A row's place in a sort, which a cursor carries (keyset): the sort, the row's value of its key (the start as an
+ * ISO instant, the lowercased name, the next charge as an ISO date; null: no next charge) and its id, which breaks
+ * ties. A page after (or before) a key starts where that row stood, whatever the row became since.
  */
-function sortOf(sort: MembershipSort | null | undefined, now: Date): { key: (s: string, u: string) => Prisma.Sql[]; direction: "ASC" | "DESC"; byName: boolean } {
-  const direction = sort?.endsWith("_ASC") ? "ASC" : "DESC";
-  const id = (s: string) => Prisma.raw(`${s}.id`);
-  switch (sort ?? "STARTED_DESC") {
-    case "NAME_ASC":
-    case "NAME_DESC":
-      return { key: (s, u) => [Prisma.raw(`lower(COALESCE(NULLIF(btrim(${u}.name), ''), ${u}.username))`), id(s)], direction, byName: true };
-    case "NEXT_CHARGE_ASC":
-    case "NEXT_CHARGE_DESC":
-      return { key: (s) => [Prisma.sql`COALESCE(${nextChargeDateSql(s, now)}, ${NO_CHARGE[direction]})`, id(s)], direction, byName: false };
-    default:
-      return { key: (s) => orderColumns.map((c) => Prisma.raw(`${s}.${c}`)), direction, byName: false };
+export interface MembershipKey {
+  sort: MembershipSort;
+  value: string | null;
+  id: number;
+}
+
+/** The largest row id (PostgreSQL `integer`) and the longest name a key may hold (users' names and usernames are shorter). */
+const MAX_KEY_ID = 2 ** 31 - 1;
+const MAX_NAME_KEY = 1000;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A membership's key from a cursor's parts, or null when they are not one of `sort`'s keys (so no value a statement cannot cast gets through). */
+export function membershipKey(sort: unknown, value: unknown, id: unknown): MembershipKey | null {
+  if (!SORTS.includes(sort as MembershipSort) || !Number.isSafeInteger(id) || (id as number) < 1 || (id as number) > MAX_KEY_ID) return null;
+  const key = { sort: sort as MembershipSort, value: value as string | null, id: id as number };
+  if (value === null) return sortOf(key.sort).nullable ? key : null;
+  if (typeof value !== "string") return null;
+  switch (sortOf(key.sort).kind) {
+    case "started":
+      return isIsoInstant(value) ? key : null;
+    case "name":
+      return value.length <= MAX_NAME_KEY && !value.includes("\0") ? key : null;
+    case "nextCharge":
+      return ISO_DATE.test(value) && isIsoInstant(`${value}T00:00:00.000Z`) && !(Object.values(NO_CHARGE_DAY) as string[]).includes(value) ? key : null;
   }
+}
+
+/** An instant as toISOString writes it (a real day and time, between years 0 and 9999). */
+function isIsoInstant(value: string): boolean {
+  const ms = Date.parse(value);
+  return /^\d{4}-/.test(value) && Number.isFinite(ms) && new Date(ms).toISOString() === value;
+}
+
+/** Where a membership without a next charge sorts: after every date, whichever the direction. */
+const NO_CHARGE_DAY = { ASC: "9999-12-31", DESC: "0001-01-01" } as const;
+
+type SortKind = "started" | "name" | "nextCharge";
+
+/**
+ * A sort's key: what kind it is, its direction, and its SQL on the membership `s` (and, for the name, its member
+ * `u`): the value the rows are ordered by (id after it) with the joins it needs; a cursor's value as the same SQL
+ * type. `now` is the clock's: the next charge is counted from the business's today.
+ */
+function sortOf(sort: MembershipSort) {
+  const direction: "ASC" | "DESC" = sort.endsWith("_ASC") ? "ASC" : "DESC";
+  const kind: SortKind = sort.startsWith("NAME") ? "name" : sort.startsWith("NEXT_CHARGE") ? "nextCharge" : "started";
+  return {
+    kind,
+    direction,
+    /** Only the next charge has rows without a value (canceled memberships). */
+    nullable: kind === "nextCharge",
+    key: (s: string, u: string, now: Date): { joins: Prisma.Sql; key: Prisma.Sql } => {
+      if (kind === "name") return { joins: Prisma.empty, key: Prisma.raw(`lower(COALESCE(NULLIF(btrim(${u}.name), ''), ${u}.username))`) };
+      if (kind === "started") return { joins: Prisma.empty, key: Prisma.raw(`${s}.started_at`) };
+      // The date as ISO text (drivers read dates in their own time zones), in code point order: the dates' order.
+      const nextCharge = nextChargeDateSql(s, now);
+      return { joins: nextCharge.joins, key: Prisma.sql`to_char(COALESCE(${nextCharge.date}, DATE '${Prisma.raw(NO_CHARGE_DAY[direction])}'), 'YYYY-MM-DD') COLLATE "C"` };
+    },
+    /** A key's value as the statement compares it. */
+    param: (value: string | null): Prisma.Sql =>
+      kind === "name" ? Prisma.sql`${value}::text` : kind === "nextCharge" ? Prisma.sql`${value ?? NO_CHARGE_DAY[direction]}::text` : Prisma.sql`${value}::timestamp`,
+    /** The key's value of a row, from the column the statement selects (the start: a Date through Prisma, text through the direct reads). */
+    read: (raw: unknown): string | null => {
+      if (kind === "started") return timestampOf(raw as string | Date).toISOString();
+      return kind === "nextCharge" && raw === NO_CHARGE_DAY[direction] ? null : (raw as string);
+    },
+  };
 }
 
 /** The GraphQL connections' page size (Relay `first`/`last`). */
@@ -104,11 +155,11 @@ export const PAGE_SIZE = { default: 50, max: 200 } as const;
 const LIST_LIMIT = 500;
 
 /**
- * A page in the Prisma form the Pothos connections pass (their `query`): `take` rows (negative: the rows before
- * the cursor, for `last`/`before`; default LIST_LIMIT), after the `cursor` row (`skip` 1: the cursor row itself
- * is not repeated), with the `select` or `include` of the fields asked for.
+ * A page: `take` rows (default LIST_LIMIT) after the key `after` and before the key `before` (both exclusive; keys
+ * of the list's sort), read backward (the rows nearest `before` first, for Relay's `last`) when `reverse`; with
+ * the `select` or `include` of the fields asked for.
  */
-export type MembershipPage = Pick<Prisma.SubscriptionFindManyArgs, "take" | "skip"> & { cursor?: { id?: number } } & MembershipSelection;
+export type MembershipPage = { take?: number; after?: MembershipKey | null; before?: MembershipKey | null; reverse?: boolean } & MembershipSelection;
 
 /** The rows as Prisma types them for the page's selection. */
 type Rows<P> = P extends { select: infer S extends Prisma.SubscriptionSelect }
@@ -117,22 +168,28 @@ type Rows<P> = P extends { select: infer S extends Prisma.SubscriptionSelect }
     ? Prisma.SubscriptionGetPayload<{ include: I }>[]
     : Prisma.SubscriptionGetPayload<true>[];
 
+/** A page's rows, in the order read, and each row's key (its cursor's), at the same index. */
+export interface MembershipRows<P> {
+  rows: Rows<P>;
+  keys: MembershipKey[];
+}
+
 /**
  * The memberships the reader may read (administrators: every business; staff: the businesses where they hold
- * readMemberships; a partner token: its business), filtered, newest first, one page. Anonymous: refused.
+ * readMemberships; a partner token: its business), filtered, in the filter's sort, one page. Anonymous: refused.
  */
-export async function list<P extends MembershipPage>(ctx: ServiceContext, filter: MembershipFilter, page: P): Promise<Rows<P>> {
+export async function list<P extends MembershipPage>(ctx: ServiceContext, filter: MembershipFilter, page: P): Promise<MembershipRows<P>> {
   if (ctx.actor.kind === "anonymous") throw new UnauthenticatedError();
   const conditions = [statusSql(filter.status)];
   if (filter.businessId != null) {
     // One business: the policy's check for it (the role is cached for the nodes' own checks).
-    if (!(await can(ctx, filter.businessId, "readMemberships"))) return [] as unknown as Rows<P>;
+    if (!(await can(ctx, filter.businessId, "readMemberships"))) return { rows: [] as unknown as Rows<P>, keys: [] };
     conditions.push(Prisma.sql`s.business_id = ${filter.businessId}`);
   } else {
     const readable = await readableSql(ctx);
     if (readable) conditions.push(readable);
   }
-  return (await membershipPage(ctx, filter, conditions, page)) as Rows<P>;
+  return (await membershipPage(ctx, filter, conditions, page)) as MembershipRows<P>;
 }
 
 /**
@@ -147,13 +204,18 @@ export async function assertMayList(ctx: ServiceContext, filter: MembershipFilte
 }
 
 /** The memberships of one business (its own list): refused unless the reader holds readMemberships there. */
-export async function listOfBusiness<P extends MembershipPage>(ctx: ServiceContext, businessId: number, filter: Omit<MembershipFilter, "businessId">, page: P): Promise<Rows<P>> {
+export async function listOfBusiness<P extends MembershipPage>(
+  ctx: ServiceContext,
+  businessId: number,
+  filter: Omit<MembershipFilter, "businessId">,
+  page: P,
+): Promise<MembershipRows<P>> {
   await assertCan(ctx, businessId, "readMemberships");
   return list(ctx, { ...filter, businessId }, page);
 }
 
 /** The memberships of the businesses the logged-in user may read (/my/memberships): partner tokens are refused. */
-export async function listForUser<P extends MembershipPage>(ctx: ServiceContext, filter: Omit<MembershipFilter, "businessId">, page: P): Promise<Rows<P>> {
+export async function listForUser<P extends MembershipPage>(ctx: ServiceContext, filter: Omit<MembershipFilter, "businessId">, page: P): Promise<MembershipRows<P>> {
   requireUser(ctx);
   return list(ctx, filter, page);
 }
@@ -161,9 +223,9 @@ export async function listForUser<P extends MembershipPage>(ctx: ServiceContext,
 /** One membership the reader may read, with the selected fields (an action's answer row). */
 export async function byId<S extends Prisma.SubscriptionSelect>(ctx: ServiceContext, id: number, select: S): Promise<Prisma.SubscriptionGetPayload<{ select: S }>> {
   const readable = await readableSql(ctx);
-  const [row] = await membershipPage(ctx, {}, [Prisma.sql`s.id = ${id}`, ...(readable ? [readable] : [])], { take: 1, select });
-  if (!row) throw new NotFoundError("Subscription");
-  return row as Prisma.SubscriptionGetPayload<{ select: S }>;
+  const { rows } = await membershipPage(ctx, {}, [Prisma.sql`s.id = ${id}`, ...(readable ? [readable] : [])], { take: 1, select });
+  if (!rows[0]) throw new NotFoundError("Subscription");
+  return rows[0] as Prisma.SubscriptionGetPayload<{ select: S }>;
 }
 
 /** The policy's readable businesses as a condition on their ids (null: every business), so the statement filters on the index. */
@@ -180,20 +242,23 @@ async function readableBusinessIds(ctx: ServiceContext): Promise<number[] | null
   return "id" in readable && typeof readable.id === "number" ? [readable.id] : (await ctx.db.business.findMany({ where: readable, select: { id: true } })).map((b) => b.id);
 }
 
-/**
- * The keyset statement: the page's rows in membershipOrder with the selected columns, joining users (u) and
- * businesses (b) when searching or selected, plans (pl) when selected. The search joins each table once and the
- * cursor is one row comparison, so PostgreSQL walks the (started_at DESC, id DESC) index from the cursor and
- * stops after the page. Relations the statement does not carry (lists, deeper levels) load in one more Prisma
- * read by id.
- */
 /** The to-one relations the keyset statement joins (on `subscriptions s`), with their aliases: the search's own, u and b, and pl. */
 const JOINABLE: Joinable = { user: "u", business: "b", plan: "pl" };
 
-async function membershipPage(ctx: ServiceContext, filter: MembershipFilter, conditions: Prisma.Sql[], page: MembershipPage): Promise<unknown[]> {
+/**
+ * The keyset statement: the page's rows in the sort with the selected columns and the sort's key, joining users (u)
+ * and businesses (b) when searching or selected (users also for the name sort), plans (pl) when selected. The
+ * search joins each table once and a cursor is one row comparison with the key it carries, so newest first
+ * PostgreSQL walks the (started_at DESC, id DESC) index from the cursor and stops after the page. Relations the
+ * statement does not carry (lists, deeper levels) load in one more Prisma read by id.
+ */
+async function membershipPage(ctx: ServiceContext, filter: MembershipFilter, conditions: Prisma.Sql[], page: MembershipPage): Promise<{ rows: unknown[]; keys: MembershipKey[] }> {
   const take = page.take ?? LIST_LIMIT;
-  if (take === 0) return [];
-  const selection = compileJoined("Subscription", "s", page, JOINABLE);
+  if (take <= 0) return { rows: [], keys: [] };
+  const sortName = filter.sort ?? "STARTED_DESC";
+  const sort = sortOf(sortName);
+  const { select, include } = page;
+  const selection = compileJoined("Subscription", "s", { select, include }, JOINABLE);
   const term = searchTerm(filter.search);
   const joins = new Set(selection.joins);
   if (term) {
@@ -203,26 +268,26 @@ async function membershipPage(ctx: ServiceContext, filter: MembershipFilter, con
     const like = (column: string) => Prisma.sql`${Prisma.raw(column)} ILIKE ${pattern}`;
     conditions.push(Prisma.sql`(${Prisma.join(["u.username", "u.name", "u.email", "s.email", "b.name", "b.slug"].map(like), " OR ")})`);
   }
-  const backward = take < 0;
-  const cursorId = page.cursor?.id;
-  const skip = page.skip ?? 0;
-  if (skip > (cursorId == null ? 0 : 1)) throw new ValidationError("Unsupported page", [{ path: "skip", message: "Only the cursor row can be skipped" }]);
-  const sort = sortOf(filter.sort, ctx.clock.now());
-  if (sort.byName) joins.add("user");
-  const ascending = (sort.direction === "ASC") !== backward;
-  if (cursorId != null) {
-    // The rows after the cursor's in the sort's direction (before it, backward); its key read from its own row,
-    // so a cursor row that has since left the filter still places the page.
-    const op = (ascending ? ">" : "<") + (skip ? "" : "=");
-    const cursorRow = sort.byName ? Prisma.sql`subscriptions c JOIN users cu ON cu.id = c.user_id` : Prisma.sql`subscriptions c`;
-    conditions.push(Prisma.sql`(${Prisma.join(sort.key("s", "u"))}) ${Prisma.raw(op)} (SELECT ${Prisma.join(sort.key("c", "cu"))} FROM ${cursorRow} WHERE c.id = ${cursorId})`);
+  if (sort.kind === "name") joins.add("user");
+  const { joins: keyJoins, key } = sort.key("s", "u", ctx.clock.now());
+  // Rows after a key come later in the sort's own direction: a greater key ascending, a smaller one descending.
+  const later = sort.direction === "ASC" ? ">" : "<";
+  const earlier = sort.direction === "ASC" ? "<" : ">";
+  for (const [bound, op] of [["after", later], ["before", earlier]] as const) {
+    const cursor = page[bound];
+    if (!cursor) continue;
+    if (cursor.sort !== sortName) throw new ValidationError("Not a cursor of this order.", [{ path: bound, message: `A cursor of the ${cursor.sort} order, not ${sortName}.` }]);
+    conditions.push(Prisma.sql`(${key}, s.id) ${Prisma.raw(op)} (${sort.param(cursor.value)}, ${cursor.id}::int)`);
   }
-  const direction = Prisma.raw(ascending ? "ASC" : "DESC");
+  const direction = Prisma.raw((sort.direction === "ASC") !== !!page.reverse ? "ASC" : "DESC");
+  // The key selected as it is ordered by (the same expression, so computed once a row).
   const statement = Prisma.sql`
-    SELECT ${Prisma.raw(selection.columns.join(", "))} FROM subscriptions s ${Prisma.raw(joinSql("Subscription", "s", JOINABLE, joins))}
+    SELECT ${Prisma.raw(selection.columns.join(", "))}, ${key} AS "_key"
+      FROM subscriptions s ${Prisma.raw(joinSql("Subscription", "s", JOINABLE, joins))} ${keyJoins}
      WHERE ${Prisma.join(conditions, " AND ")}
-     ORDER BY ${Prisma.join(sort.key("s", "u").map((term) => Prisma.sql`${term} ${direction}`))}
-     LIMIT ${Math.abs(take)}`;
+     ORDER BY ${key} ${direction}, s.id ${direction}
+     LIMIT ${take}`;
   const raw = await readRows<Record<string, unknown>>(ctx.db, statement.text, statement.values);
-  return readJoined(ctx, "Subscription", selection, backward ? raw.reverse() : raw);
+  const keys = raw.map((r) => ({ sort: sortName, value: sort.read(r._key), id: r._id as number }));
+  return { rows: await readJoined(ctx, "Subscription", selection, raw), keys };
 }

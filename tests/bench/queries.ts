@@ -43,10 +43,3 @@ export const membershipsPageQuery = `query MembershipsPage($first: Int!, $after:
     pageInfo { hasNextPage endCursor }
   }
 }`;
-
-/** A Pothos prisma-connection cursor for a row id (the same encoding the server hands out). */
-export function idCursor(sampleCursor: string, id: number): string {
-  const decoded = Buffer.from(sampleCursor, "base64").toString();
-  const replaced = decoded.replace(/\d+$/, String(id));
-  return Buffer.from(replaced).toString("base64");
-}

@@ -33,7 +33,8 @@ import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, runRenewals } from "../../api/
 import { startJobQueue, type JobQueue } from "../../api/queue/job-queue.ts";
 import { RENEWALS_QUEUE, renewalsJob } from "../../api/jobs/renewals-job.ts";
 import { seriesMonths } from "../../api/metrics/service.ts";
-import { businessPageQuery, dashboardQuery, idCursor, membershipsPageQuery, portalViewerQuery } from "./queries.ts";
+import { businessPageQuery, dashboardQuery, membershipsPageQuery, portalViewerQuery } from "./queries.ts";
+import { membershipCursor } from "../../api/graphql/types/memberships/list.ts";
 import { businessPageSql, dashboardSql, membershipsSql, portalSql } from "./sql.ts";
 import { BENCH_BILLING_INSTANT } from "./seed-large.ts";
 import { isPublicRoute, measureBundles } from "./web-bundles.ts";
@@ -179,7 +180,9 @@ async function main() {
     const first = await fetch(`${base}/graphql`, { ...gql(membershipsPageQuery, { first: 50, search, status: "ACTIVE" }, adminToken) }).then((r) => r.json() as any);
     const deepRows = await membershipsSql(pool, { search, status: "ACTIVE", limit: 2001 });
     const deepAfter = deepRows.length > 100 ? deepRows[Math.min(2000, Math.floor(deepRows.length / 2))] : null;
-    const deepCursor = deepAfter && first.data?.memberships.pageInfo.endCursor ? idCursor(first.data.memberships.pageInfo.endCursor, deepAfter.id) : null;
+    // The cursor of that row in the newest-first order: its start (as the server writes it) and id.
+    const deepStart = deepAfter ? (await pool.query(`SELECT to_char(started_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS k FROM subscriptions WHERE id = $1`, [deepAfter.id])).rows[0].k : null;
+    const deepCursor = deepAfter && first.data?.memberships.pageInfo.endCursor ? membershipCursor({ sort: "STARTED_DESC", value: deepStart, id: deepAfter.id }) : null;
 
     const operations: Operation[] = [];
     if (only.has("business")) {

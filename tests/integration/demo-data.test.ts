@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoData } from "../../prisma/seed-data.ts";
+import { itemiseOrder } from "../../api/billing/breakdown.ts";
 import { businessBalance } from "../../api/billing/payouts-sync.ts";
 import { PAYOUT_TRANSIT_MS } from "../../api/billing/providers/sandbox/balances.ts";
 import { SandboxProvider } from "../../api/billing/providers/sandbox/provider.ts";
@@ -95,6 +96,28 @@ describe.each(SEASONS)("demo data seeded in $name", ({ now, outOfSeason, inTrans
       } else {
         expect(m.fulfillmentPoint).toBe("");
       }
+    }
+  });
+
+  it("shows on every seeded order's receipt the tax rate that makes its tax, the coupon that made its discount", async () => {
+    const orders = await t.db.prisma.order.findMany({ include: { coupon: true, business: { include: { page: true } } } });
+    expect(orders.some((o) => o.taxCents > 0)).toBe(true);
+    for (const o of orders) {
+      const { lines, totalCents } = itemiseOrder(o);
+      const tax = lines.filter((l) => l.kind === "TAX");
+      const what = `${o.business.slug} ${o.period} order ${o.id}: ${JSON.stringify(tax)}`;
+      expect(lines.reduce((sum, l) => sum + l.amountCents, 0), what).toBe(totalCents);
+      if (o.taxCents === 0) {
+        expect(tax, what).toEqual([]);
+        continue;
+      }
+      // The rate its line names ("Tax (5.75%)") reproduces the amount, and is the business's.
+      expect(tax, what).toHaveLength(1);
+      const bps = Math.round(Number(/^Tax \((\d+\.\d\d)%\)$/.exec(tax[0].label)?.[1]) * 100);
+      expect(Math.round(((o.subtotalCents - o.discountCents) * bps) / 10_000), what).toBe(o.taxCents);
+      expect(bps, what).toBe(o.business.page!.taxRateBps);
+      expect(tax[0].amountCents).toBe(o.taxCents);
+      expect(lines.find((l) => l.kind === "DISCOUNT")?.label ?? null, what).toBe(o.discountCents > 0 ? `Coupon ${o.coupon!.code}` : null);
     }
   });
 

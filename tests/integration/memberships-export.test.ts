@@ -29,7 +29,7 @@ async function download(url: string, token?: string) {
 /** The list's own answer for the same reader and filter: the ids, in its order. */
 async function listIds(actor: Actor, filter: MembershipFilter) {
   const ctx = { db: t.db.prisma, clock: t.clock, config: t.config, log: console, actor, tenant: null, ip: "127.0.0.1", roleCache: new Map() } as ServiceContext;
-  return (await list(ctx, filter, { take: 500, select: { id: true } })).map((r) => r.id);
+  return (await list(ctx, filter, { take: 500, select: { id: true } })).rows.map((r) => r.id);
 }
 
 const idsOf = (lines: string[]) => lines.slice(1).map((l) => Number(l.split(",")[0]));

@@ -12,8 +12,11 @@ import {
   membershipOrder,
   statusWhere,
   type MembershipFilter,
+  type MembershipKey,
+  type MembershipSort,
   type StatusFilter,
 } from "../../api/subscriptions/memberships-list.ts";
+import { nextChargeOf } from "../../api/subscriptions/next-charge.ts";
 import { column as columnName } from "../../api/selection-sql/index.ts";
 import { membershipRowSelect } from "../../rest-compat/rows.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
@@ -51,10 +54,11 @@ function membershipsWhere(ctx: ServiceContext, filter: MembershipFilter): Prisma
   };
 }
 
-/** The ids of a page of the list. */
-async function membershipPageIds(ctx: ServiceContext, filter: MembershipFilter, page: { take: number; skip?: number; cursorId?: number }) {
-  const rows = await list(ctx, filter, { take: page.take, skip: page.skip, cursor: page.cursorId != null ? { id: page.cursorId } : undefined, select: { id: true } });
-  return rows.map((r) => r.id);
+/** The ids of a page of the list, in the list's order (a `reverse` page is read backward and turned back). */
+async function membershipPageIds(ctx: ServiceContext, filter: MembershipFilter, page: { take: number; after?: MembershipKey; before?: MembershipKey; reverse?: boolean }) {
+  const { rows } = await list(ctx, filter, { ...page, select: { id: true } });
+  const ids = rows.map((r) => r.id);
+  return page.reverse ? ids.reverse() : ids;
 }
 
 const ctxOf = (actor: Actor): ServiceContext =>
@@ -127,19 +131,17 @@ describe("memberships list", () => {
     for (const actor of [admin, owner, partner, member]) {
       for (const filter of filters) {
         const expected = await prismaIds(actor, filter, 1000);
-        expect(await membershipPageIds(ctxOf(actor), filter, { take: 1000 })).toEqual(expected);
-        // Forward pages of 4 (take 5, as the connection asks for one more), from the start and from rows of the list.
+        const whole = await list(ctxOf(actor), filter, { take: 1000, select: { id: true } });
+        expect(whole.rows.map((r) => r.id)).toEqual(expected);
+        const keyOf = (id: number | undefined) => (id == null ? undefined : whole.keys[expected.indexOf(id)]);
+        // Forward pages of 4 (take 5, as the connection asks for one more), from the start and after rows of the list (their keys).
         for (const cursor of [undefined, expected[0], expected[4], expected[9]].filter((c, i) => i === 0 || c != null)) {
-          expect(await membershipPageIds(ctxOf(actor), filter, { take: 5, skip: cursor == null ? 0 : 1, cursorId: cursor })).toEqual(
-            await prismaIds(actor, filter, 5, cursor),
-          );
+          expect(await membershipPageIds(ctxOf(actor), filter, { take: 5, after: keyOf(cursor) })).toEqual(await prismaIds(actor, filter, 5, cursor));
           compared++;
         }
-        // Backward pages (last/before): Prisma's negative take.
+        // Backward pages (last/before: read backward): Prisma's negative take.
         for (const cursor of [undefined, expected.at(-1), expected.at(-5)].filter((c, i) => i === 0 || c != null)) {
-          expect(await membershipPageIds(ctxOf(actor), filter, { take: -5, skip: cursor == null ? 0 : 1, cursorId: cursor })).toEqual(
-            await prismaIds(actor, filter, -5, cursor),
-          );
+          expect(await membershipPageIds(ctxOf(actor), filter, { take: 5, before: keyOf(cursor), reverse: true })).toEqual(await prismaIds(actor, filter, -5, cursor));
         }
       }
     }
@@ -152,7 +154,7 @@ describe("memberships list", () => {
     for (const filter of [{}, { status: "ACTIVE" as const, search: "ada" }, { search: "orchard" }, { status: "CANCELED" as const }]) {
       for (const actor of [admin, owner]) {
         const expected = await t.db.prisma.subscription.findMany({ where: membershipsWhere(ctxOf(actor), filter), orderBy: membershipOrder, take: 7, select });
-        expect(await list(ctxOf(actor), filter, { take: 7, select })).toEqual(expected);
+        expect((await list(ctxOf(actor), filter, { take: 7, select })).rows).toEqual(expected);
       }
     }
   });
@@ -181,10 +183,10 @@ describe("memberships list", () => {
     expect(await membershipPageIds(ctxOf(owner), { businessId: other }, { take: 100 })).toEqual([]);
     await expect(listOfBusiness(ctxOf(owner), other, {}, { select: { id: true } })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(listOfBusiness(ctxOf(member), acmeId, {}, { select: { id: true } })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    expect((await listOfBusiness(ctxOf(owner), acmeId, {}, { select: { id: true } })).length).toBe(24);
+    expect((await listOfBusiness(ctxOf(owner), acmeId, {}, { select: { id: true } })).rows.length).toBe(24);
     // /my/memberships: logged-in users only, not partner tokens.
     await expect(listForUser(ctxOf(partner), {}, { select: { id: true } })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    expect((await listForUser(ctxOf(owner), {}, { select: { id: true } })).length).toBe(24);
+    expect((await listForUser(ctxOf(owner), {}, { select: { id: true } })).rows.length).toBe(24);
   });
 
   it("byId: one membership the reader may read, whatever its status", async () => {
@@ -202,7 +204,7 @@ describe("memberships list", () => {
     ];
     for (const s of selections) {
       const expected = await t.db.prisma.subscription.findMany({ ...s, where: membershipsWhere(ctxOf(admin), { search: "a" }), orderBy: membershipOrder, take: 9 });
-      expect(await list(ctxOf(admin), { search: "a" }, { ...s, take: 9 } as never)).toEqual(expected);
+      expect((await list(ctxOf(admin), { search: "a" }, { ...s, take: 9 } as never)).rows).toEqual(expected);
     }
   });
 
@@ -264,5 +266,107 @@ describe("Query.memberships connection", () => {
       before = p.pageInfo.startCursor;
     }
     expect(backward).toEqual(expected);
+  });
+});
+
+describe("each sort, paged by the key its cursors carry", () => {
+  const SORTS: MembershipSort[] = ["STARTED_DESC", "STARTED_ASC", "NAME_ASC", "NAME_DESC", "NEXT_CHARGE_ASC", "NEXT_CHARGE_DESC"];
+  const Q = `query($sort: MembershipSort, $first: Int, $after: String, $last: Int, $before: String) {
+    memberships(sort: $sort, first: $first, after: $after, last: $last, before: $before) {
+      edges { cursor node { databaseId } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
+  let token: string;
+  const page = async (v: Record<string, unknown>) => (await t.gqlOk(Q, v, { token })).memberships;
+  const ids = (p: any): number[] => p.edges.map((e: any) => e.node.databaseId);
+
+  beforeAll(async () => {
+    token = await factories(t).session(await t.db.prisma.user.findUniqueOrThrow({ where: { username: "root" } }));
+    // Next charges that differ and tie: billing days, months paid through, skipped months in a row, past and later
+    // (canceled ones have none; the starts tie in pairs, the names in dozens).
+    for (const [i, id] of all.entries()) {
+      await t.db.prisma.subscription.update({
+        where: { id },
+        data: { billingDay: [1, 6, 28][i % 3], paidThroughPeriod: [null, "2026-03", "2026-04", "2026-03"][i % 4], ...(i % 7 === 0 ? { skips: { create: ["2026-02", "2026-04", "2026-05", "2026-07"].map((yearMonth) => ({ yearMonth })) } } : {}) },
+      });
+    }
+  });
+
+  /** The listed memberships (never-paid checkouts aside) ordered in JS from their own values: names, starts, next charges (next-charge.ts). */
+  async function reference(sort: MembershipSort): Promise<number[]> {
+    const rows = await t.db.prisma.subscription.findMany({ where: { status: { not: "INCOMPLETE" } }, select: { id: true, startedAt: true, user: { select: { name: true, username: true } } } });
+    const charges = await Promise.all(rows.map((r) => nextChargeOf(ctxOf(admin), r.id)));
+    const dir = sort.endsWith("_ASC") ? 1 : -1;
+    const keys = rows.map((r, i) =>
+      sort.startsWith("NAME") ? (r.user.name?.trim() || r.user.username).toLowerCase() : sort.startsWith("STARTED") ? r.startedAt.toISOString() : (charges[i]?.date ?? (dir > 0 ? "9999" : "0000")),
+    );
+    const order = rows.map((r, i) => ({ id: r.id, key: keys[i] }));
+    return order.sort((a, b) => dir * (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id - b.id)).map((r) => r.id);
+  }
+
+  /** Every row of `sort`, `size` at a time: forward with first/after, or backward with last/before. */
+  async function walk(sort: MembershipSort, size: number, backward = false): Promise<number[]> {
+    const out: number[] = [];
+    let cursor: string | null = null;
+    for (let guard = 0; guard < 100; guard++) {
+      const p = await page(backward ? { sort, last: size, before: cursor } : { sort, first: size, after: cursor });
+      if (backward) out.unshift(...ids(p));
+      else out.push(...ids(p));
+      if (!(backward ? p.pageInfo.hasPreviousPage : p.pageInfo.hasNextPage)) return out;
+      cursor = backward ? p.pageInfo.startCursor : p.pageInfo.endCursor;
+    }
+    throw new Error("did not end");
+  }
+
+  it.each(SORTS)("%s: pages of 5, forward and backward, walk every row once in the rows' own order (ties by id, no next charge last)", async (sort) => {
+    const expected = await reference(sort);
+    expect(expected.length).toBe(36);
+    expect(await walk(sort, 5)).toEqual(expected);
+    expect(await walk(sort, 5, true)).toEqual(expected);
+    expect(ids(await page({ sort, first: 50 }))).toEqual(expected);
+    if (sort.startsWith("NEXT_CHARGE")) expect((await nextChargeOf(ctxOf(admin), expected.at(-1)!))).toBeNull();
+  });
+
+  it("a page goes on from where its cursor's row stood, though that row was renamed or deleted since", async () => {
+    const byName = await reference("NAME_ASC");
+    const first = await page({ sort: "NAME_ASC", first: 5 });
+    const renamed = await t.db.prisma.subscription.findUniqueOrThrow({ where: { id: byName[4] }, select: { userId: true } });
+    await t.db.prisma.user.update({ where: { id: renamed.userId }, data: { name: "Zz Last" } });
+    expect(ids(await page({ sort: "NAME_ASC", first: 5, after: first.pageInfo.endCursor }))).toEqual(byName.slice(5, 10));
+    const byCharge = await reference("NEXT_CHARGE_DESC");
+    const charged = await page({ sort: "NEXT_CHARGE_DESC", first: 7 });
+    await t.db.prisma.skip.deleteMany({ where: { subscriptionId: byCharge[6] } });
+    await t.db.prisma.subscription.delete({ where: { id: byCharge[6] } });
+    expect(ids(await page({ sort: "NEXT_CHARGE_DESC", first: 7, after: charged.pageInfo.endCursor }))).toEqual(byCharge.slice(7, 14));
+    expect(ids(await page({ sort: "NEXT_CHARGE_DESC", last: 3, before: charged.pageInfo.endCursor }))).toEqual(byCharge.slice(3, 6));
+  });
+
+  it("a malformed cursor, or one of another sort, is refused with a ValidationError naming the argument", async () => {
+    const cursorOf = (parts: unknown) => Buffer.from(`Membership:${JSON.stringify(parts)}`).toString("base64url");
+    const malformed = [
+      "not a cursor",
+      Buffer.from("GPC:N:12").toString("base64"),
+      cursorOf(["NAME_ASC", 5, 1]),
+      cursorOf(["NAME_ASC", "ann", 0]),
+      cursorOf(["NAME_ASC", "x".repeat(1001), 1]),
+      cursorOf(["STARTED_DESC", "2026-02-30T10:00:00.000Z", 1]),
+      cursorOf(["STARTED_DESC", null, 1]),
+      cursorOf(["NEXT_CHARGE_ASC", "2026-13-01", 1]),
+      cursorOf(["NEXT_CHARGE_ASC", "9999-12-31", 1]),
+      cursorOf(["BY_PRICE", "1", 1]),
+      cursorOf(["NAME_ASC", "ann"]),
+    ];
+    for (const cursor of malformed) {
+      const res = await t.gql(Q, { sort: "NAME_ASC", first: 5, after: cursor }, { token });
+      expect(res.errors?.[0]?.extensions?.code, cursor).toBe("BAD_USER_INPUT");
+      expect((res.errors![0].extensions!.issues as { path: string }[])[0].path).toBe("memberships.after");
+    }
+    const named = (await page({ sort: "NAME_ASC", first: 2 })).pageInfo.endCursor;
+    for (const [sort, arg] of [["NEXT_CHARGE_ASC", "after"], ["NAME_DESC", "before"], [undefined, "after"]]) {
+      const res = await t.gql(Q, { sort, [arg!]: named, [arg === "after" ? "first" : "last"]: 5 }, { token });
+      expect(res.errors?.[0]).toMatchObject({ message: `Not a cursor of this order: a cursor of NAME_ASC, not ${sort ?? "STARTED_DESC"}.`, extensions: { code: "BAD_USER_INPUT", issues: [{ path: `memberships.${arg}` }] } });
+    }
+    await expect(list(ctxOf(admin), { sort: "STARTED_ASC" }, { before: { sort: "STARTED_DESC", value: "2026-01-01T10:00:00.000Z", id: 1 } })).rejects.toMatchObject({
+      code: "VALIDATION",
+      issues: [{ path: "before" }],
+    });
   });
 });

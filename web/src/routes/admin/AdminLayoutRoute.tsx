@@ -8,7 +8,8 @@ import { AdminShell, type AdminNavSection } from "../../ui/admin/AdminShell.tsx"
 import { ErrorBoundary } from "../../ui/ErrorBoundary.tsx";
 import { ErrorState, LoadingState } from "../../ui/StatusStates.tsx";
 
-function navSections(isAdmin: boolean, businessId: string | undefined): AdminNavSection[] {
+/** The sidebar's sections: the platform's (administrators), the business in view (else an owner's last), the account's. */
+export function navSections(isAdmin: boolean, businessId: string | undefined): AdminNavSection[] {
   const sections: AdminNavSection[] = [];
   if (isAdmin) {
     sections.push({
@@ -44,7 +45,8 @@ function navSections(isAdmin: boolean, businessId: string | undefined): AdminNav
         { to: base, label: "Dashboard", end: true },
         { to: `${base}/page`, label: "Edit Page" },
         { to: `${base}/next-box`, label: "Next Box" },
-        { to: `${base}/memberships`, label: "Memberships" },
+        // The member page (from the list, the dashboard, the Fulfilment screen) is one of the list's.
+        { to: `${base}/memberships`, label: "Memberships", currentOn: [`${base}/members/*`] },
         { to: `${base}/fulfilment`, label: "Fulfilment" },
         { to: `${base}/coupons`, label: "Coupons", gate: gate("coupons") },
         { to: `${base}/payouts`, label: "Payouts", gate: gate("payouts") },

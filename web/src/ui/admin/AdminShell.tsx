@@ -1,6 +1,6 @@
 import { Suspense, useState, type ReactNode } from "react";
 import { Box, Button, CloseButton, Drawer, Flex, HStack, IconButton, Link, Portal, Stack, Text } from "@chakra-ui/react";
-import { Link as RouterLink, NavLink } from "react-router";
+import { Link as RouterLink, matchPath, NavLink, useLocation } from "react-router";
 import { BrandMark } from "../BrandMark.tsx";
 import { ErrorBoundary } from "../ErrorBoundary.tsx";
 
@@ -9,6 +9,8 @@ interface AdminNavItem {
   label: string;
   /** Only this exact path marks it current (index routes). */
   end?: boolean;
+  /** Paths of pages inside this entry's section (route patterns, e.g. a list's detail pages): it is current there too. */
+  currentOn?: string[];
   /**
    * Wraps the entry in what decides whether it shows (an element rendering it or nothing); that may load data
    * (suspend): the entry appears once it has, and stays away when the load fails.
@@ -19,6 +21,25 @@ interface AdminNavItem {
 export interface AdminNavSection {
   title?: string;
   items: AdminNavItem[];
+}
+
+/** An entry of the sidebar, marked current (aria-current="page") on its own path and on the pages of its section. */
+function NavEntry({ item, onNavigate }: { item: AdminNavItem; onNavigate?: () => void }) {
+  const { pathname } = useLocation();
+  const inSection = item.currentOn?.some((pattern) => matchPath(pattern, pathname) !== null) ?? false;
+  return (
+    <Link asChild px="3" py="2" rounded="md" color="fg" _hover={{ bg: "orange.50", textDecoration: "none" }} css={{ "&[aria-current=page]": { bg: "orange.100", color: "orange.900", fontWeight: "semibold" } }}>
+      {inSection ? (
+        <RouterLink to={item.to} aria-current="page" onClick={onNavigate}>
+          {item.label}
+        </RouterLink>
+      ) : (
+        <NavLink to={item.to} end={item.end} onClick={onNavigate}>
+          {item.label}
+        </NavLink>
+      )}
+    </Link>
+  );
 }
 
 function NavList({ sections, onNavigate }: { sections: AdminNavSection[]; onNavigate?: () => void }) {
@@ -32,13 +53,7 @@ function NavList({ sections, onNavigate }: { sections: AdminNavSection[]; onNavi
             </Text>
           )}
           {section.items.map((item) => {
-            const link = (
-              <Link key={item.to} asChild px="3" py="2" rounded="md" color="fg" _hover={{ bg: "orange.50", textDecoration: "none" }} css={{ "&[aria-current=page]": { bg: "orange.100", color: "orange.900", fontWeight: "semibold" } }}>
-                <NavLink to={item.to} end={item.end} onClick={onNavigate}>
-                  {item.label}
-                </NavLink>
-              </Link>
-            );
+            const link = <NavEntry key={item.to} item={item} onNavigate={onNavigate} />;
             if (!item.gate) return link;
             return (
               <ErrorBoundary key={item.to} fallback={() => null}>
