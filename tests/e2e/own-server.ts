@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import pg from "pg";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -15,14 +16,17 @@ function freePort(): number {
 /**
  * A server of the spec's own, for specs that move the demo clock or add a job queue, which the shared server of the
  * other specs must not see: `program` (by default the product's server/main.ts) on a fresh embedded database in a
- * temporary folder, on the demo clock's start, until the spec's tests are done. Its tests run in order, on its
- * base URL, which this returns.
+ * temporary folder (with E2E_DATABASE_URL, the PostgreSQL run's: a database of its own on that server, dropped
+ * after), on the demo clock's start, until the spec's tests are done. Its tests run in order, on its base URL,
+ * which this returns.
  */
 export function useOwnServer(o: { name: string; program?: string[]; env?: Record<string, string> }): string {
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   let dataDir = "";
+  const shared = process.env.E2E_DATABASE_URL;
+  const database = shared ? ownDatabase(shared, o.name) : null;
 
   test.describe.configure({ mode: "serial" });
   test.use({ baseURL: base });
@@ -30,6 +34,7 @@ export function useOwnServer(o: { name: string; program?: string[]; env?: Record
   test.beforeAll(async () => {
     test.setTimeout(150_000);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `membership-e2e-${o.name}-`));
+    if (database) await database.admin(`CREATE DATABASE "${database.name}"`);
     child = spawn(path.join(root, "node_modules/.bin/node"), o.program ?? ["server/main.ts"], {
       cwd: root,
       env: {
@@ -39,7 +44,7 @@ export function useOwnServer(o: { name: string; program?: string[]; env?: Record
         PORT: String(port),
         PUBLIC_HOST: `localhost:${port}`,
         DATA_DIR: dataDir,
-        DATABASE_URL: "",
+        DATABASE_URL: database?.url ?? "",
         LOG_LEVEL: "warn",
         CLOCK_START: "2026-03-05T15:00:00Z",
         ...o.env,
@@ -70,7 +75,26 @@ export function useOwnServer(o: { name: string; program?: string[]; env?: Record
       await exited;
     }
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    if (database) await database.admin(`DROP DATABASE IF EXISTS "${database.name}" WITH (FORCE)`);
   });
 
   return base;
+}
+
+/** A database beside the PostgreSQL run's (`url`) for one spec's server, and a way to create and drop it. */
+function ownDatabase(url: string, spec: string) {
+  const shared = new URL(url);
+  const name = `${shared.pathname.slice(1)}_${spec.replace(/[^a-z0-9]/gi, "_")}`.slice(0, 63);
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  return { name, url: own.toString(), admin };
 }
