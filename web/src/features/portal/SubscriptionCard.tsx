@@ -5,12 +5,15 @@ import { Link as RouterLink, useLocation } from "react-router";
 import type { SubscriptionCardFragment_membership$key } from "./__generated__/SubscriptionCardFragment_membership.graphql.ts";
 import type { SubscriptionCardFragment_paymentConfig$key } from "./__generated__/SubscriptionCardFragment_paymentConfig.graphql.ts";
 import { CARD_UPDATE_ANCHOR } from "./CardUpdateSection.tsx";
-import { longDate, monthDayOrdinal, monthYear } from "../../lib/dates.ts";
+import { longDate } from "../../lib/dates.ts";
 import { ChangeScheduledLine } from "./ChangeScheduledLine.tsx";
 import { DeliveryAddressSection } from "./DeliveryAddressSection.tsx";
 import { showsDeliveryAddress } from "./deliveryAddress.ts";
 import { RestartDialog } from "./RestartDialog.tsx";
 import { SkipMonthDialog } from "./SkipMonthDialog.tsx";
+import { PauseDialog } from "./PauseDialog.tsx";
+import { ResumeDialog } from "./ResumeDialog.tsx";
+import { SkippedMonths } from "./SkippedMonths.tsx";
 import { changeBoxPath, type PortalAction } from "./portalLinks.ts";
 import { formatCents } from "@shared/money.ts";
 import { fromModeCode, MODE_LABELS } from "@shared/fulfillment.ts";
@@ -18,6 +21,7 @@ import { pointsForMode, POINT_LABEL } from "../business-page/points.ts";
 import { readFulfillment } from "../business-page/pageShapes.ts";
 import { BusinessPrimary, primaryButtonProps } from "../../ui/BusinessPrimary.tsx";
 import { SupportPhone } from "./SupportPhone.tsx";
+import { FormResult } from "../../ui/FormError.tsx";
 
 const SubscriptionCardFragment = graphql`
   fragment SubscriptionCardFragment_membership on Membership {
@@ -41,6 +45,8 @@ const SubscriptionCardFragment = graphql`
         }
         # The card is the business's surface (its primary colour) and names its own support line.
         supportPhone
+        # 0: the business offers no pause (no Pause button).
+        pauseMaxMonths
         theme {
           primary
           primaryText
@@ -58,11 +64,10 @@ const SubscriptionCardFragment = graphql`
       closesOn
     }
     skipTarget {
-      month
-      resumeDate
-      skipped
       allowed
     }
+    # Paused: the next box's month is skipped ("Paused until …", "Resume now").
+    pausedThrough
     changeWindow {
       open
       opensOn
@@ -71,6 +76,9 @@ const SubscriptionCardFragment = graphql`
     ...ChangeScheduledLineFragment_membership
     ...DeliveryAddressSectionFragment_membership
     ...SkipMonthDialogFragment_membership
+    ...PauseDialogFragment_membership
+    ...ResumeDialogFragment_membership
+    ...SkippedMonthsFragment_membership
     ...RestartDialogFragment_membership
   }
 `;
@@ -89,10 +97,13 @@ const STATUS_LABEL: Record<string, { label: string; palette: string }> = {
   INCOMPLETE: { label: "Incomplete", palette: "gray" },
 };
 
+type CardDialog = "skip" | "pause" | "resume" | "restart";
+
 /**
- * One membership: details, skip (inside the window), change box link, restart of a canceled one. `linked`: what a
- * portal link (an email's Skip or Change link) asks of this membership: "skip" opens its Skip dialog when a skip is
- * allowed; either brings the card into view (the portal itself follows "change"). Each request (`seq`) is taken once.
+ * One membership: details, skip, pause, resume and unskip (inside the skip window), change box link, restart of a
+ * canceled one. `linked`: what a portal link (an email's Skip or Change link) asks of this membership: "skip" opens
+ * its Skip dialog when a skip is allowed; either brings the card into view (the portal itself follows "change"). Each
+ * request (`seq`) is taken once.
  */
 export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenProfile, linked = null }: {
   membership: SubscriptionCardFragment_membership$key;
@@ -104,9 +115,9 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
   const m = useFragment(SubscriptionCardFragment, membership);
   const config = useFragment(PaymentConfigFragment, paymentConfig);
   const location = useLocation();
-  const [dialog, setDialog] = useState<null | "skip" | "restart">(null);
-  // The refusal a dialog was closed on, shown on the card until a dialog opens again.
-  const [error, setError] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<null | CardDialog>(null);
+  // The refusal a dialog was closed on, or what came of an unskip, shown on the card until the next action.
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
   const cardRef = useRef<HTMLDivElement>(null);
   const offered = pointsForMode(readFulfillment(m.business.page?.fulfillment), fromModeCode(m.mode));
   const status = STATUS_LABEL[m.status] ?? { label: m.status, palette: "gray" };
@@ -117,13 +128,15 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
   // A current shipping or delivery membership shows where its boxes go (with the delivery area) below.
   const withAddress = showsDeliveryAddress(m.status, m.mode);
 
-  function openDialog(which: "skip" | "restart") {
-    setError(null);
+  const pauseOffered = (m.business.page?.pauseMaxMonths ?? 0) > 0;
+
+  function openDialog(which: CardDialog) {
+    setNotice(null);
     setDialog(which);
   }
 
   function closeDialog(refusal: string | null) {
-    setError(refusal);
+    setNotice(refusal ? { ok: false, text: refusal } : null);
     setDialog(null);
   }
 
@@ -173,11 +186,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
           {current && <Text>Next box: {longDate(m.nextBoxDate)}</Text>}
           <Text color="fg.muted">Member since {longDate(m.startedAt)}</Text>
           {m.canceledAt && <Text color="fg.muted">Canceled on {longDate(m.canceledAt)}</Text>}
-          {current && m.skipTarget.skipped && (
-            <Text color="orange.700" data-testid="skipped-month">
-              Skipped: {monthYear(m.skipTarget.month)} · payments resume {monthDayOrdinal(m.skipTarget.resumeDate)}
-            </Text>
-          )}
+          {current && <SkippedMonths membership={m} onOutcome={setNotice} />}
           <ChangeScheduledLine membership={m} />
         </Stack>
         <DeliveryAddressSection membership={m} areas={offered} />
@@ -193,17 +202,25 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
             to keep your membership.
           </Box>
         )}
-        {error && !dialog && (
-          <Text role="alert" color="red.600" mt="3">
-            {error}
-          </Text>
-        )}
+        {!dialog && <FormResult result={notice} mt="3" />}
         <HStack gap="2" mt="4" wrap="wrap">
           {current && (
             <>
               <Button size="sm" variant="outline" disabled={!m.skipTarget.allowed} onClick={() => openDialog("skip")}>
                 Skip a month
               </Button>
+              {/* Paused, the pause's own action is ending it; a pause starts where a skip would (the same rule). */}
+              {m.pausedThrough ? (
+                <Button size="sm" variant="outline" disabled={!m.skipWindow.open} onClick={() => openDialog("resume")}>
+                  Resume now
+                </Button>
+              ) : (
+                pauseOffered && (
+                  <Button size="sm" variant="outline" disabled={!m.skipTarget.allowed} onClick={() => openDialog("pause")}>
+                    Pause
+                  </Button>
+                )
+              )}
               {m.changeWindow.open ? (
                 <Button asChild size="sm" variant="outline">
                   <RouterLink to={changeBoxPath(m.business.slug)}>Change box</RouterLink>
@@ -235,6 +252,8 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
         </Text>
 
         <SkipMonthDialog membership={m} open={dialog === "skip"} onClose={closeDialog} />
+        {pauseOffered && <PauseDialog membership={m} open={dialog === "pause"} onClose={closeDialog} />}
+        <ResumeDialog membership={m} open={dialog === "resume"} onClose={closeDialog} />
         <RestartDialog membership={m} paymentConfig={config} offered={offered} open={dialog === "restart"} onClose={closeDialog} onRestarted={onChanged} />
       </Box>
     </BusinessPrimary>

@@ -158,7 +158,7 @@ export function PageEditor({ initial, tenant, businessId, save }: { initial: Pag
             <TaxPanel draft={draft} update={update} />
           </IndexedSection>
           <IndexedSection id="panel-subscription">
-            <SubscriptionPanel draft={draft} update={update} />
+            <SubscriptionPanel draft={draft} update={update} issues={issues} />
           </IndexedSection>
           {draft.mail && (
             <IndexedSection id="panel-email">

@@ -51,4 +51,13 @@ describe("page editor draft rules", () => {
     expect(afterCutoffPolicy("%future added value")).toBe("REFUSE");
     expect(afterCutoffPolicy(undefined)).toBe("REFUSE");
   });
+  it("saves the longest pause as whole months, and leaves it out while the field is empty (the server keeps its value)", () => {
+    const draft = pageDraftFrom(null);
+    expect(draft.pauseMaxMonths).toBeNull();
+    expect(contentInput(draft).pauseMaxMonths).toBeNull();
+    expect(contentInput({ ...draft, pauseMaxMonths: 0 }).pauseMaxMonths).toBe(0);
+    expect(contentInput({ ...draft, pauseMaxMonths: 2.4 }).pauseMaxMonths).toBe(2);
+    // Out of range goes as typed: the server refuses it, under the field.
+    expect(contentInput({ ...draft, pauseMaxMonths: 20 }).pauseMaxMonths).toBe(20);
+  });
 });

@@ -68,6 +68,8 @@ export interface PageDraft {
   changeWindow: { startDay: number | null; endDay: number | null };
   /** Shown in the portal's disabled-action note and the business footer; "" for none. */
   supportPhone: string;
+  /** The longest pause a member may take (months, 0 to 12; 0: no pausing); null while the field is empty. */
+  pauseMaxMonths: number | null;
   faqs: FaqDraft[];
   /** A business's email settings (sender name, reply-to, optional messages); null for the home page. */
   mail: MailDraft | null;
@@ -148,6 +150,7 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
               endDay
             }
             supportPhone
+            pauseMaxMonths
             mail {
               senderName
               replyTo
@@ -241,6 +244,8 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
     skipWindow: { startDay: page?.skipWindow.startDay ?? 1, endDay: page?.skipWindow.endDay ?? 14 },
     changeWindow: { startDay: page?.changeWindow.startDay ?? 1, endDay: page?.changeWindow.endDay ?? 14 },
     supportPhone: page?.supportPhone ?? "",
+    // The server's default (3) for a page not saved yet.
+    pauseMaxMonths: page ? page.pauseMaxMonths : null,
     faqs: page?.faqs.map((f, i) => ({ key: `faq_${i}`, q: f.q, a: f.a, aDoc: (f.answerDoc as RichTextDoc | null | undefined) ?? null })) ?? [],
     mail: page?.mail ? { senderName: page.mail.senderName, replyTo: page.mail.replyTo, windowReminder: page.mail.windowReminder, prechargeNotice: page.mail.prechargeNotice } : null,
   };
@@ -269,6 +274,8 @@ export function contentInput(draft: PageDraft) {
     skipWindow: { startDay: draft.skipWindow.startDay ?? 1, endDay: draft.skipWindow.endDay ?? 14 },
     changeWindow: { startDay: draft.changeWindow.startDay ?? 1, endDay: draft.changeWindow.endDay ?? 14 },
     supportPhone: draft.supportPhone.trim(),
+    // Whole months; the server refuses one outside 0 to 12 (under the field). Empty keeps the stored value.
+    pauseMaxMonths: draft.pauseMaxMonths === null || !Number.isFinite(draft.pauseMaxMonths) ? null : Math.round(draft.pauseMaxMonths),
     faqs: draft.faqs.filter((f) => f.q.trim()).map((f) => ({ q: f.q.trim(), ...(f.aDoc ? { answerDoc: f.aDoc } : { a: f.a }) })),
     // Only a business page has them (left out, the server keeps the stored ones).
     ...(draft.mail ? { mail: { senderName: draft.mail.senderName.trim(), replyTo: draft.mail.replyTo.trim(), windowReminder: draft.mail.windowReminder, prechargeNotice: draft.mail.prechargeNotice } } : {}),

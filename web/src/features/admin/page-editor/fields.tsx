@@ -15,10 +15,10 @@ export function TextField({ label, value, onChange, placeholder, type = "text", 
   );
 }
 
-/** A whole-number input whose empty value is null. */
-export function NumberField({ label, value, onChange, min, max, step = 1, helper }: { label: string; value: number | null; onChange: (value: number | null) => void; min?: number; max?: number; step?: number; helper?: string }) {
+/** A whole-number input whose empty value is null; `error` (the server's refusal of this field) shows under it. */
+export function NumberField({ label, value, onChange, min, max, step = 1, helper, error }: { label: string; value: number | null; onChange: (value: number | null) => void; min?: number; max?: number; step?: number; helper?: string; error?: string | null }) {
   return (
-    <Field.Root>
+    <Field.Root invalid={Boolean(error)}>
       <Field.Label>{label}</Field.Label>
       <Input
         type="number"
@@ -29,6 +29,7 @@ export function NumberField({ label, value, onChange, min, max, step = 1, helper
         onChange={(e) => onChange(e.target.value === "" ? null : Number(e.target.value))}
       />
       {helper && <Field.HelperText>{helper}</Field.HelperText>}
+      {error && <Field.ErrorText>{error}</Field.ErrorText>}
     </Field.Root>
   );
 }

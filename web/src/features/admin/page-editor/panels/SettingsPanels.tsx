@@ -69,7 +69,8 @@ const AFTER_CUTOFF_OPTIONS: readonly { value: AfterCutoffPolicy; label: string }
   { value: "NEXT_MONTH", label: "Take sign-ups for next month's box" },
 ];
 
-export function SubscriptionPanel({ draft, update }: { draft: PageDraft; update: UpdateDraft }) {
+export function SubscriptionPanel({ draft, update, issues }: { draft: PageDraft; update: UpdateDraft; issues: readonly SaveIssue[] }) {
+  const pauseIssue = issues.find((i) => i.path.endsWith("pauseMaxMonths"))?.message ?? null;
   return (
     <Panel title="Subscription Settings">
       <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
@@ -90,6 +91,7 @@ export function SubscriptionPanel({ draft, update }: { draft: PageDraft; update:
         <NumberField label="Skip window end day" min={1} max={28} value={draft.skipWindow.endDay} onChange={(v) => update((d) => ({ ...d, skipWindow: { ...d.skipWindow, endDay: v } }))} />
         <NumberField label="Change window start day" min={1} max={28} value={draft.changeWindow.startDay} onChange={(v) => update((d) => ({ ...d, changeWindow: { ...d.changeWindow, startDay: v } }))} />
         <NumberField label="Change window end day" min={1} max={28} value={draft.changeWindow.endDay} onChange={(v) => update((d) => ({ ...d, changeWindow: { ...d.changeWindow, endDay: v } }))} />
+        <NumberField label="Longest pause (months)" min={0} max={12} value={draft.pauseMaxMonths} onChange={(v) => update((d) => ({ ...d, pauseMaxMonths: v }))} helper="0: members cannot pause" error={pauseIssue} />
       </SimpleGrid>
     </Panel>
   );
