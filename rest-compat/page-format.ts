@@ -242,6 +242,9 @@ const PageContentIn = z
       .nullish()
       .describe("Not in the §3 shape: sign-ups past the cutoff day (REFUSE or NEXT_MONTH); left out, the stored one is kept"),
     pauseMaxMonths: S.pauseMaxMonths.describe("Not in the §3 shape: the longest pause a member may take, 0 to 12 months (0: no pausing); left out, the stored one is kept"),
+    cancellationPolicy: S.cancellationPolicy.describe("Not in the §3 shape: how members cancel, PHONE (the default) or SELF_SERVICE; left out, the stored one is kept"),
+    retentionOffers: S.retentionOffers.describe("Not in the §3 shape: what the cancel flow offers (SKIP, PAUSE, SWITCH_PLAN, DISCOUNT); left out, the stored ones are kept"),
+    retentionDiscountPercent: S.retentionDiscountPercent.describe("Not in the §3 shape: the DISCOUNT offer's percent off the next charge, 5 to 50; left out, the stored one is kept"),
     itemIds: listedIds.describe("Items shown on the page"),
     itemsSnapshot: z
       .array(ItemIn)
@@ -278,6 +281,9 @@ export function serviceContent(c: PageContentBody): PageContentInput {
     supportPhone: c.supportPhone,
     afterCutoff: c.afterCutoff,
     pauseMaxMonths: c.pauseMaxMonths,
+    cancellationPolicy: c.cancellationPolicy,
+    retentionOffers: c.retentionOffers,
+    retentionDiscountPercent: c.retentionDiscountPercent,
   };
 }
 

@@ -20,11 +20,12 @@ export async function list(ctx: ServiceContext, page: CouponPage = {}): Promise<
   return ctx.db.coupon.findMany({ ...page, where: { businessId: null }, orderBy: NEWEST_FIRST });
 }
 
-/** A business's own coupons, newest first: its owners and editors (editContent), administrators. */
+/** A business's own coupons (those with a code), newest first: its owners and editors (editContent), administrators. */
 export async function listForBusiness(ctx: ServiceContext, businessId: number, page: CouponPage = {}): Promise<Coupon[]> {
   if (ctx.actor.kind === "anonymous") throw new UnauthenticatedError();
   await assertCan(ctx, businessId, "editContent");
-  return ctx.db.coupon.findMany({ ...page, where: { businessId }, orderBy: NEWEST_FIRST });
+  // The retention discount is the page's setting (api/coupons/retention.ts), not a coupon the owner manages here.
+  return ctx.db.coupon.findMany({ ...page, where: { businessId, kind: "CODE" }, orderBy: NEWEST_FIRST });
 }
 
 /**

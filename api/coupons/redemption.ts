@@ -34,12 +34,14 @@ function refusalOf(coupon: Coupon, at: Where): string | null {
 /**
  * The coupon a checkout's code names: the business's own coupon with that code, else the platform's. Refused with
  * spec §4's one message when unknown, inactive, expired, for other plans, or used up (the last is advisory here:
- * redeemCoupon decides it when the payment settles). The quote and the checkout both price through here.
+ * redeemCoupon decides it when the payment settles). The quote and the checkout both price through here; so does
+ * attaching a coupon by its code (api/billing/coupons.ts).
  */
 export async function findCheckoutCoupon(ctx: Pick<ServiceContext, "db">, code: string, at: Where): Promise<Coupon> {
   const normalized = normalizeCode(code ?? "");
   if (!normalized) throw invalidCouponCode();
-  const found = await ctx.db.coupon.findMany({ where: { code: normalized, OR: [{ businessId: at.business.id }, { businessId: null }] } });
+  // A retention coupon (kind RETENTION) is never found by a code: only an accepted retention offer attaches it.
+  const found = await ctx.db.coupon.findMany({ where: { code: normalized, kind: "CODE", OR: [{ businessId: at.business.id }, { businessId: null }] } });
   const coupon = found.find((c) => c.businessId === at.business.id) ?? found.find((c) => c.businessId === null);
   if (!coupon || refusalOf(coupon, at) !== null) throw invalidCouponCode();
   if (coupon.maxRedemptions !== null && coupon.redemptionCount >= coupon.maxRedemptions) throw invalidCouponCode();

@@ -88,6 +88,8 @@ async function managedCoupon(ctx: ServiceContext, id: number, platformOnly = fal
     return coupon;
   }
   if (!(await can(ctx, coupon.businessId, "editContent"))) throw new ForbiddenError();
+  // A retention coupon changes with the page's retention discount only (api/coupons/retention.ts).
+  if (coupon.kind === "RETENTION") throw new NotFoundError("Coupon");
   return coupon;
 }
 

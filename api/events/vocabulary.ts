@@ -14,8 +14,12 @@ export interface EventPayloads {
   "membership.restarted.v1": { membershipId: number; userId: number; orderId: number | null; period: string; chargedCents: number };
   /** A renewal charge was declined and attempts remain: the membership is PAST_DUE. */
   "membership.past_due.v1": { membershipId: number; userId: number; period: string; attempt: number };
-  /** The membership ended: by its business ("business") or after the last declined renewal attempt ("payment_failed"). */
-  "membership.canceled.v1": { membershipId: number; userId: number; reason: "business" | "payment_failed" };
+  /** The membership ended: by its business ("business"), after the last declined renewal attempt ("payment_failed"), or on the billing day after the month a member's own cancel ended it with ("member"). */
+  "membership.canceled.v1": { membershipId: number; userId: number; reason: "business" | "payment_failed" | "member" };
+  /** The member canceled from the membership page: it ends after `afterPeriod` (its paid-through month, whose box still ships), on the next billing day; `reason`: the cancel dialog's (TOO_EXPENSIVE, …, OTHER). */
+  "membership.cancel_scheduled.v1": { membershipId: number; userId: number; afterPeriod: string; reason: string };
+  /** The member kept a membership whose cancel was scheduled ("Keep my membership"): it renews as before. */
+  "membership.cancel_withdrawn.v1": { membershipId: number; userId: number };
   /** The member skipped a month: no box and no charge that month. */
   "membership.skipped.v1": { membershipId: number; userId: number; month: string; resumeDate: string };
   /** The member paused: `fromMonth` through `throughMonth` skipped (no box, no charge; still ACTIVE); `resumeDate`: ISO date of the first box after it. */
@@ -73,14 +77,15 @@ export interface EventPayloads {
   "api_token.revoked.v1": { tokenId: number; businessId: number; name: string; prefix: string };
   /**
    * A coupon was created: a business's own by its owner or an editor (`businessId`), or a platform coupon by an
-   * administrator (`businessId` null, platform-wide). `value`: percent, or cents for FIXED.
+   * administrator (`businessId` null, platform-wide); a business's retention discount is made the first time a member
+   * accepts it (at its percent, each year). `value`: percent, or cents for FIXED.
    */
   "coupon.created.v1": { couponId: number; businessId: number | null; code: string; type: string; value: number; active: boolean };
   /** A coupon was switched on or off, or its terms edited (`businessId` null: a platform coupon). */
   "coupon.updated.v1": { couponId: number; businessId: number | null; code: string; active: boolean };
   /** A coupon was deleted: memberships holding it renew without it from their next charge; orders keep their amounts. */
   "coupon.deleted.v1": { couponId: number; businessId: number | null; code: string };
-  /** A membership redeemed a coupon (checkout, or attached later); `businessId` is the coupon's (null: a platform coupon). */
+  /** A membership redeemed a coupon (checkout, attached later, or a retention discount the member accepted); `businessId` is the coupon's (null: a platform coupon). */
   "coupon.redeemed.v1": { couponId: number; businessId: number | null; membershipId: number; userId: number };
   /** An administrator saved the platform home page (live at once; businesses without a page show it too). */
   "home_page.published.v1": { pageId: number };

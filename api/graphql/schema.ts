@@ -12,6 +12,7 @@ import "./types/memberships/portal.ts";
 import "./types/memberships/list.ts";
 import "./types/memberships/mutations.ts";
 import "./types/memberships/skips.ts";
+import "./types/memberships/cancellation.ts";
 import "./types/memberships/member-page.ts";
 import "./types/billing.ts";
 import "./types/coupons.ts";

@@ -53,6 +53,7 @@ const membershipSelect = {
   billingDay: true,
   email: true,
   totalCents: true,
+  paidThroughPeriod: true,
   paymentProvider: true,
   providerPaymentMethodId: true,
   user: { select: { email: true } },
@@ -243,7 +244,12 @@ const handlers: Partial<Record<keyof EventPayloads, Handler>> = {
   "membership.canceled.v1": onMembership<"membership.canceled.v1">(({ config, event, m, p }) => [
     p.reason === "payment_failed"
       ? forMember(config, m, event, "canceled_nonpayment", (s) => letters.canceled_nonpayment({ brand: s.brand.name, links: s.links }))
-      : forMember(config, m, event, "canceled", (s) => letters.canceled({ brand: s.brand.name, links: s.links })),
+      : p.reason === "member"
+        ? forMember(config, m, event, "canceled", (s) => letters.canceled_by_member({ brand: s.brand.name, lastPeriod: m.paidThroughPeriod, links: s.links }))
+        : forMember(config, m, event, "canceled", (s) => letters.canceled({ brand: s.brand.name, links: s.links })),
+  ]),
+  "membership.cancel_scheduled.v1": onMembership<"membership.cancel_scheduled.v1">(({ config, event, m, p }) => [
+    forMember(config, m, event, "cancel_scheduled", (s) => letters.cancel_scheduled({ brand: s.brand.name, afterPeriod: p.afterPeriod, endsOn: nextCharge(m, p.afterPeriod), links: s.links })),
   ]),
   "membership.past_due.v1": onMembership<"membership.past_due.v1">(async ({ db, config, event, m, p }) => {
     const retry = await retryDate(db, m, p.period);

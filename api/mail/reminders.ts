@@ -2,10 +2,12 @@
  * The scheduled messages (the hourly mail-reminders job), each keyed by its occasion so any number of runs in a
  * day plans it once, all counted in the business's time zone on the injectable clock:
  * - the window-closing reminder, 3 days before the skip/change window's end day (on its first day when the window
- *   is shorter), to active members whose next box is not skipped; off when the business or the member turned it off;
- * - the pre-charge notice, 3 days before the billing day of the next charge: the box charged (a scheduled change
- *   taking effect then is named and priced as the renewal will price it), its amount and date, and while a window is
- *   open its last day and a link opening that dialog on the membership (brand.ts membershipDialogLinks);
+ *   is shorter), to active members whose next box is not skipped (nor after the month their own cancel ends with);
+ *   off when the business or the member turned it off;
+ * - the pre-charge notice, 3 days before the billing day of the next charge (none when the member's own cancel ends
+ *   the membership before it): the box charged (a scheduled change taking effect then is named and priced as the
+ *   renewal will price it), its amount and date, and while a window is open its last day and a link opening that
+ *   dialog on the membership (brand.ts membershipDialogLinks);
  * - the owners' daily digest of yesterday: new members, cancellations and failed payments, from the event outbox,
  *   to owners and editors who have not turned it off; nothing is sent for a day without any.
  */
@@ -38,6 +40,7 @@ const memberSelect = {
   plan: { select: { name: true } },
   paidThroughPeriod: true,
   firstPeriod: true,
+  cancelAfterPeriod: true,
   user: { select: { email: true, mailReminders: true, mailPrechargeNotice: true } },
   skips: { select: { yearMonth: true } },
   pendingChange: { select: { planId: true, mode: true, fulfillmentPoint: true, addonIds: true, effectivePeriod: true } },
@@ -101,9 +104,11 @@ async function planBusiness(tx: Tx, ctx: StoreContext, b: MailBusiness, report: 
       const dialogs = membershipDialogLinks(sender.links, m.id);
       const base = { sender, recipientUserId: m.userId, toAddress: memberAddress(m), eventSequence: null, orderId: null };
       const skipTarget = skipTargetMonth({ today, paidThroughPeriod: m.paidThroughPeriod, cutoffDay: timing.cutoffDay, boxReadyDay: timing.boxReadyDay });
+      // A member's own cancel: nothing is announced for a month after its last one (no box, no charge).
+      const ended = (month: string) => m.cancelAfterPeriod !== null && month > m.cancelAfterPeriod;
       if (windows && m.user.mailReminders) {
         const month = skipTarget;
-        if (!skipped.has(month)) {
+        if (!skipped.has(month) && !ended(month)) {
           report.windowReminders++;
           planned.push({
             ...base,
@@ -117,7 +122,7 @@ async function planBusiness(tx: Tx, ctx: StoreContext, b: MailBusiness, report: 
         // The next month charged: past the skipped ones (a pause), so the charge that ends a pause is announced too.
         const period = firstChargedPeriod(nextBillingPeriod(today, m.paidThroughPeriod), skipped);
         const chargeOn = dayOfMonth(parseYearMonth(period), m.billingDay);
-        if (daysBetween(today, chargeOn) === REMINDER_DAYS_BEFORE) {
+        if (daysBetween(today, chargeOn) === REMINDER_DAYS_BEFORE && !ended(period)) {
           const change = m.pendingChange && changeTakesEffect(m.pendingChange, period) ? await pricedChange(tx, b, { ...m, pendingChange: m.pendingChange }) : null;
           report.prechargeNotices++;
           planned.push({

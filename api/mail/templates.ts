@@ -9,6 +9,7 @@ import { formatCents } from "../shared/money.ts";
 import type { Letter, ReceiptRow } from "./layout.ts";
 import { ownerLetters } from "./owner-letters.ts";
 import { pauseLetters } from "./pause-letters.ts";
+import { cancelLetters } from "./cancel-letters.ts";
 
 export const TEMPLATES = {
   welcome: { label: "Welcome and receipt", optional: null },
@@ -20,6 +21,7 @@ export const TEMPLATES = {
   unskipped: { label: "Box back on", optional: null },
   changed: { label: "Change confirmation", optional: null },
   address_changed: { label: "Delivery address changed", optional: null },
+  cancel_scheduled: { label: "Cancellation scheduled", optional: null },
   canceled: { label: "Cancellation", optional: null },
   payment_failed: { label: "Payment failed", optional: null },
   final_notice: { label: "Final notice", optional: null },
@@ -370,5 +372,6 @@ export const letters = {
     };
   },
   ...pauseLetters,
+  ...cancelLetters,
   ...ownerLetters,
 };

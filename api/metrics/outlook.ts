@@ -36,6 +36,7 @@ interface RunRow {
   paid_through_period: string | null;
   total_cents: number;
   coupon_id: number | null;
+  cancel_after_period: string | null;
   skipped: string[];
   change_plan_id: number | null;
   change_mode: FulfillmentMode | null;
@@ -52,13 +53,14 @@ interface RunRow {
  * their runs are retries of a period already tried, and their next period is billed only once that one is paid.
  * The amount prices each membership as the renewal does (renewalAmountCents: the stored total, or a scheduled change
  * taking effect in that period priced by priceScheduledChanges with its coupon while active and the business's tax).
- * Null when the business has no ACTIVE membership (past-due ones are retries).
+ * A membership whose member's cancel ends it before its next charge is left out (the run cancels it instead).
+ * Null when the business has no ACTIVE membership to charge (past-due ones are retries).
  */
 export async function nextBillingRun(ctx: ServiceContext, scope: MetricsScope): Promise<NextBillingRun | null> {
   const businessId = await dashboardBusiness(ctx, scope);
   const today = localDate(ctx.clock.now(), scope.timeZone);
   const rows = await ctx.db.$queryRaw<RunRow[]>`
-    SELECT s.id, s.billing_day, s.paid_through_period, s.total_cents, s.coupon_id,
+    SELECT s.id, s.billing_day, s.paid_through_period, s.total_cents, s.coupon_id, s.cancel_after_period,
            ARRAY(SELECT k.year_month FROM skips k WHERE k.subscription_id = s.id AND k.year_month >= ${yearMonthOf(today)}) AS skipped,
            c.plan_id AS change_plan_id, c.mode::text AS change_mode, c.fulfillment_point AS change_point,
            c.addon_ids AS change_addon_ids, c.effective_period AS change_period
@@ -66,12 +68,13 @@ export async function nextBillingRun(ctx: ServiceContext, scope: MetricsScope): 
       LEFT JOIN subscription_changes c ON c.subscription_id = s.id
      WHERE s.business_id = ${businessId} AND s.status = 'ACTIVE'
      ORDER BY s.id`;
-  if (rows.length === 0) return null;
   const chargedOn = (r: RunRow): LocalDate => {
     const date = nextChargeDate({ today, paidThroughPeriod: r.paid_through_period, billingDay: r.billing_day, skippedMonths: new Set(r.skipped) });
     return dayNumber(date) < dayNumber(today) ? today : date;
   };
-  const days = rows.map((r) => ({ r, day: chargedOn(r) }));
+  // A membership whose member's cancel ends it before that charge is canceled then, not charged.
+  const days = rows.map((r) => ({ r, day: chargedOn(r) })).filter((d) => d.r.cancel_after_period === null || yearMonthOf(d.day) <= d.r.cancel_after_period);
+  if (days.length === 0) return null;
   const first = days.reduce((min, d) => (dayNumber(d.day) < dayNumber(min) ? d.day : min), days[0].day);
   const due = days.filter((d) => dayNumber(d.day) === dayNumber(first)).map((d) => d.r);
   const period = yearMonthOf(first);

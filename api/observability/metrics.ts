@@ -52,7 +52,7 @@ function processMetrics(): Registry {
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const STATEMENT_KINDS = new Set(["select", "insert", "update", "delete", "with", "begin", "commit", "rollback"]);
 const FIRST_WORD = /^\s*([A-Za-z]+)/;
-const RENEWAL_RESULTS = ["charged", "failed", "canceled", "waiting", "skipped", "busy", "blocked", "errors"] as const;
+const RENEWAL_RESULTS = ["charged", "failed", "canceled", "ended", "waiting", "skipped", "busy", "blocked", "errors"] as const;
 
 /** The route label of a request: its route pattern, or "unmatched" when no route matched (the not-found handler). */
 function routeOf(req: FastifyRequest): string {
@@ -110,7 +110,7 @@ function createMetrics(): AppMetrics & {
   });
   const renewals = new Counter({
     name: "billing_renewals_total",
-    help: "Memberships handled by billing passes, by result: charged, failed (declined or needing the member: now past due), canceled (last attempt failed), waiting (past due, retry not yet due), skipped (month skipped), busy (another pass had it), errors (left for the next pass)",
+    help: "Memberships handled by billing passes, by result: charged, failed (declined or needing the member: now past due), canceled (last attempt failed), ended (canceled instead of charged: the member's own cancel), waiting (past due, retry not yet due), skipped (month skipped), busy (another pass had it), errors (left for the next pass)",
     labelNames: ["result"] as const,
     registers: [registry],
   });

@@ -195,6 +195,8 @@ function readMemberships(db: PrismaClient, businessId: number, period: YearMonth
        WHERE s.business_id = ${businessId} AND s.status IN ('ACTIVE', 'PAST_DUE')
          -- A next-month sign-up has no box (and owes nothing) before its first month.
          AND (s.first_period IS NULL OR s.first_period <= ${period})
+         -- A member's own cancel: no box (and nothing owed) after its last month, unless that month was paid anyway.
+         AND (s.cancel_after_period IS NULL OR s.cancel_after_period >= ${period} OR o.id IS NOT NULL)
     ), m AS (
       SELECT b.*, NOT b.refunded AND (b.paid OR NOT b.skipped) AS boxed,
              CASE WHEN NOT b.paid AND NOT b.skipped AND b.change_priced THEN b.change_mode ELSE b.mode END AS pk_mode,

@@ -127,7 +127,8 @@ export async function freezeDue(ctx: { db: PrismaClient; clock: Clock; log: Log 
          AND (s.paid_through_period IS NULL OR s.paid_through_period < c.period)
          AND s.billing_day <= c.billing_day
          AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.subscription_id = s.id AND o.period = c.period)
-         AND NOT EXISTS (SELECT 1 FROM skips k WHERE k.subscription_id = s.id AND k.year_month = c.period)`;
+         AND NOT EXISTS (SELECT 1 FROM skips k WHERE k.subscription_id = s.id AND k.year_month = c.period)
+         AND (s.cancel_after_period IS NULL OR s.cancel_after_period >= c.period)`;
     for (const r of rows) stillDue.add(`${r.business_id}:${r.period}`);
   }
   for (const c of open) {

@@ -18,6 +18,9 @@ const TAX_PERCENT_MAX = 100;
 const DEFAULT_TAX_RATE_BPS = 575;
 const DEFAULT_ADDON_SECTION_TITLE = "Available Add-ons";
 const DEFAULT_SHIPPING_TEXT = "Nationwide Shipping";
+/** The retention step's DISCOUNT offer: percent off the next charge (docs/payments.md, "Pause and cancel"). */
+const RETENTION_DISCOUNT_PERCENT = { min: 5, max: 50 } as const;
+const RETENTION_DISCOUNT_MESSAGE = `Retention discount must be a whole percent from ${RETENTION_DISCOUNT_PERCENT.min} to ${RETENTION_DISCOUNT_PERCENT.max}`;
 
 const SOCIAL_KEYS = ["facebook", "instagram", "twitter", "youtube", "tiktok"] as const;
 export type Social = Record<(typeof SOCIAL_KEYS)[number], string>;
@@ -163,7 +166,8 @@ export const faqSchema = z.object({
 /**
  * A full page save: the editor sends the whole content, and fields it leaves out take their §3 defaults.
  * Optional days (cutoff, box ready) are cleared by leaving them out or sending 0. The settings beyond §3 are the
- * exceptions: left out, the stored support phone, after-cutoff policy, longest pause and email settings are kept.
+ * exceptions: left out, the stored support phone, after-cutoff policy, longest pause, cancellation settings and email
+ * settings are kept.
  */
 export const PageContentSchema = z.object({
   brand: z.object({ name: line("Brand name", 200).nullish(), logoUrl: z.literal("").or(imageUrlSchema).nullish() }).nullish(),
@@ -206,6 +210,21 @@ export const PageContentSchema = z.object({
     .int("Longest pause must be a whole number of months")
     .min(0, `Longest pause must be between 0 and ${PAUSE_MAX_MONTHS_LIMIT} months`)
     .max(PAUSE_MAX_MONTHS_LIMIT, `Longest pause must be between 0 and ${PAUSE_MAX_MONTHS_LIMIT} months`)
+    .nullish(),
+  /** How members cancel: PHONE (spec §1) or SELF_SERVICE (the retention step); left out, the stored one is kept. */
+  cancellationPolicy: z.enum(["PHONE", "SELF_SERVICE"], { error: "Cancellation policy must be PHONE or SELF_SERVICE" }).nullish(),
+  /** The offers of the retention step (none: the member goes straight to confirming); left out, the stored ones are kept. */
+  retentionOffers: z
+    .array(z.enum(["SKIP", "PAUSE", "SWITCH_PLAN", "DISCOUNT"], { error: "Retention offers are SKIP, PAUSE, SWITCH_PLAN and DISCOUNT" }))
+    .max(4)
+    .transform((offers) => [...new Set(offers)])
+    .nullish(),
+  /** The DISCOUNT offer's percent; left out, the stored one is kept. */
+  retentionDiscountPercent: z
+    .number({ error: RETENTION_DISCOUNT_MESSAGE })
+    .int(RETENTION_DISCOUNT_MESSAGE)
+    .min(RETENTION_DISCOUNT_PERCENT.min, RETENTION_DISCOUNT_MESSAGE)
+    .max(RETENTION_DISCOUNT_PERCENT.max, RETENTION_DISCOUNT_MESSAGE)
     .nullish(),
   /** Email settings (docs/jobs-events-mail.md, "Email"); left out, the stored ones are kept. */
   mail: z
@@ -289,9 +308,12 @@ export function pageData(c: PageContent, stored: StoredPointLists = { pickupPoin
     addonSectionTitle: c.addonSectionTitle || DEFAULT_ADDON_SECTION_TITLE,
     // Left out (a client that predates it, such as a §3 REST save), the stored number stays; null or "" clears it.
     ...(c.supportPhone !== undefined ? { supportPhone: c.supportPhone ?? "" } : {}),
-    // Likewise: a save that leaves it out (a §3 REST save) keeps the stored policy and the stored longest pause.
+    // Likewise: a save that leaves them out (a §3 REST save) keeps the stored policies, longest pause and offers.
     ...(c.afterCutoff != null ? { afterCutoff: c.afterCutoff } : {}),
     ...(c.pauseMaxMonths != null ? { pauseMaxMonths: c.pauseMaxMonths } : {}),
+    ...(c.cancellationPolicy != null ? { cancellationPolicy: c.cancellationPolicy } : {}),
+    ...(c.retentionOffers != null ? { retentionOffers: c.retentionOffers } : {}),
+    ...(c.retentionDiscountPercent != null ? { retentionDiscountPercent: c.retentionDiscountPercent } : {}),
     ...mailSettingsData(c.mail),
   } satisfies Partial<Record<keyof Page, unknown>>;
 }

@@ -1,7 +1,7 @@
 /**
  * Memberships (the Subscription model): loading the member's own, the member's change and the business's cancel
- * (spec §2 member portal and admin memberships, §4 states); skips and pauses are ./skips.ts, the restart is
- * ./restart.ts. Calendar rules live in api/rules/dates.ts, a business's timing and "today" in ./timing.ts, the
+ * (spec §2 member portal and admin memberships, §4 states); skips and pauses are ./skips.ts, the member's own
+ * cancel ./cancellation.ts, the restart ./restart.ts. Calendar rules live in api/rules/dates.ts, a business's timing and "today" in ./timing.ts, the
  * lists in ./memberships-list.ts and ./portal.ts.
  */
 import { z } from "zod";
@@ -32,9 +32,12 @@ export function outsideWindowMessage(action: string, window: DayWindow, state: W
 // ---------------------------------------------------------------------------------------------------------
 // Loading and authorising
 
+/** The page settings of the cancel flow (./cancellation.ts). */
+const cancellationSelect = { cancellationPolicy: true, retentionOffers: true, retentionDiscountPercent: true, supportPhone: true } as const satisfies Prisma.PageSelect;
+
 const subscriptionForRules = {
   include: {
-    business: { select: { id: true, slug: true, name: true, timeZone: true, page: { select: { ...timingSelect, pickupEnabled: true, shippingEnabled: true, deliveryEnabled: true, addonLimit: true, pickupPoints: true, deliveryAreas: true, pauseMaxMonths: true } } } },
+    business: { select: { id: true, slug: true, name: true, timeZone: true, page: { select: { ...timingSelect, pickupEnabled: true, shippingEnabled: true, deliveryEnabled: true, addonLimit: true, pickupPoints: true, deliveryAreas: true, pauseMaxMonths: true, ...cancellationSelect } } } },
     addons: { select: { addonId: true } },
     skips: { select: { yearMonth: true } },
   },
@@ -241,7 +244,8 @@ const CancelInput = z.object({ subscriptionId: z.number().int().positive("Missin
 
 /**
  * Spec §2 'Cancel immediately': ends access at once, no automatic refund; a scheduled change is dropped.
- * Business owners (in their business) and administrators only: members cancel by phone (spec §1).
+ * Business owners (in their business) and administrators only: members cancel by phone (spec §1), or, where the
+ * business offers it, schedule their own cancel (./cancellation.ts).
  */
 export async function cancelSubscription(ctx: ServiceContext, input: { subscriptionId: number; mode?: "NOW" }): Promise<{ subscriptionId: number }> {
   const { subscriptionId } = parseInput(CancelInput, input);
@@ -254,10 +258,12 @@ export async function cancelSubscription(ctx: ServiceContext, input: { subscript
     // Conditional update: of two concurrent cancels, one wins and the other reports the conflict.
     const { count } = await tx.subscription.updateMany({
       where: { id: sub.id, status: { not: "CANCELED" } },
-      data: { status: "CANCELED", canceledAt: ctx.clock.now() },
+      data: { status: "CANCELED", canceledAt: ctx.clock.now(), cancelAfterPeriod: null },
     });
     if (count === 0) throw already;
     await tx.subscriptionChange.deleteMany({ where: { subscriptionId: sub.id } });
+    // A cancel the member had scheduled is carried out now, by the business (its reason stays "business").
+    await tx.cancellationRequest.updateMany({ where: { subscriptionId: sub.id, outcome: "CANCEL_SCHEDULED" }, data: { outcome: "CANCELED", decidedAt: ctx.clock.now() } });
     await membershipEvent(ctx, tx, sub, { type: "membership.canceled.v1", payload: { membershipId: sub.id, userId: sub.userId, reason: "business" } });
   });
   return { subscriptionId: sub.id };

@@ -91,6 +91,14 @@ async function freshMembershipOfMemberA(status: "ACTIVE" | "CANCELED") {
   });
 }
 
+/** An open cancellation request of member A's fresh membership (alpha takes cancellations from the membership page). */
+async function openRequestOfMemberA(offersShown: ("SKIP" | "PAUSE" | "SWITCH_PLAN" | "DISCOUNT")[]) {
+  const sub = await freshMembershipOfMemberA("ACTIVE");
+  return f.db.cancellationRequest.create({
+    data: { subscriptionId: sub.id, userId: ids.memberAId, businessId: ids.alpha, reason: "TOO_MUCH", offersShown, createdAt: new Date("2026-03-05T15:00:00Z") },
+  });
+}
+
 const PAGE_CONTENT = {
   brand: { name: "Alpha Farm" },
   fulfillment: { pickup: true, shipping: true, delivery: false },
@@ -266,6 +274,11 @@ const OPERATIONS: Operation[] = [
       }),
   },
   {
+    name: "business A retention offers and discount (the cancel flow's settings)",
+    allowed: EDIT_A,
+    run: (a) => query(a, `{ business(slug: "alpha") { page { cancellationPolicy retentionOffers retentionDiscountPercent } } }`, (d) => d.business?.page?.retentionOffers && d.business.page.retentionDiscountPercent),
+  },
+  {
     name: "business A plan and mode capacity",
     allowed: EDIT_A,
     run: (a) =>
@@ -403,6 +416,47 @@ const OPERATIONS: Operation[] = [
       await f.db.skip.create({ data: { subscriptionId: sub.id, yearMonth: "2026-04" } });
       return mutation(a, "unskipMonth", `mutation($input: UnskipMonthInput!) { unskipMonth(input: $input) { __typename ... on Error { message } } }`, {
         input: { subscriptionId: String(sub.id), month: "2026-04" },
+      }, "alpha");
+    },
+  },
+  {
+    name: "requestCancellation(member A's membership)",
+    allowed: ["memberA"],
+    run: async (a) => {
+      const sub = await freshMembershipOfMemberA("ACTIVE");
+      return mutation(a, "requestCancellation", `mutation($input: RequestCancellationInput!) { requestCancellation(input: $input) { __typename ... on Error { message } } }`, {
+        input: { subscriptionId: String(sub.id), reason: "MOVING" },
+      }, "alpha");
+    },
+  },
+  {
+    name: "acceptRetentionOffer(member A's request)",
+    allowed: ["memberA"],
+    run: async (a) => {
+      const request = await openRequestOfMemberA(["SWITCH_PLAN"]);
+      return mutation(a, "acceptRetentionOffer", `mutation($input: AcceptRetentionOfferInput!) { acceptRetentionOffer(input: $input) { __typename ... on Error { message } } }`, {
+        input: { requestId: String(request.id), offer: "SWITCH_PLAN" },
+      }, "alpha");
+    },
+  },
+  {
+    name: "confirmCancellation(member A's request)",
+    allowed: ["memberA"],
+    run: async (a) => {
+      const request = await openRequestOfMemberA([]);
+      return mutation(a, "confirmCancellation", `mutation($input: ConfirmCancellationInput!) { confirmCancellation(input: $input) { __typename ... on Error { message } } }`, {
+        input: { requestId: String(request.id) },
+      }, "alpha");
+    },
+  },
+  {
+    name: "withdrawCancellation(member A's ending membership)",
+    allowed: ["memberA"],
+    run: async (a) => {
+      const sub = await freshMembershipOfMemberA("ACTIVE");
+      await f.db.subscription.update({ where: { id: sub.id }, data: { cancelAfterPeriod: "2026-03" } });
+      return mutation(a, "withdrawCancellation", `mutation($input: WithdrawCancellationInput!) { withdrawCancellation(input: $input) { __typename ... on Error { message } } }`, {
+        input: { subscriptionId: String(sub.id) },
       }, "alpha");
     },
   },
@@ -605,7 +659,7 @@ beforeAll(async () => {
   t = await createTestApp({ now: "2026-03-05T15:00:00Z" });
   f = factories(t);
   const page = { pickupEnabled: true, shippingEnabled: true, skipWindowStart: 1, skipWindowEnd: 28, changeWindowStart: 1, changeWindowEnd: 28 };
-  const alpha = await f.business({ slug: "alpha", name: "Alpha Farm", page });
+  const alpha = await f.business({ slug: "alpha", name: "Alpha Farm", page: { ...page, cancellationPolicy: "SELF_SERVICE" } });
   const beta = await f.business({ slug: "beta", name: "Beta Bakery", page });
   const planA = await f.plan(alpha, { prices: { PICKUP: 3000, SHIPPING: 3500 } });
   const planB = await f.plan(beta);

@@ -181,7 +181,7 @@ describe("/metrics outside production", () => {
     expect(report).toMatchObject({ due: 1, charged: 1 });
     await expect(observeBillingRun(t.db.prisma, "renewals", () => Promise.reject(new Error("database gone")))).rejects.toThrow("database gone");
     // A pass on another database client (another server in this process) is not this server's.
-    await observeBillingRun({}, "renewals", async () => ({ due: 5, charged: 5, skipped: 0, busy: 0, failed: 0, canceled: 0, waiting: 0, blocked: 0, changesApplied: 0, errors: 0 }));
+    await observeBillingRun({}, "renewals", async () => ({ due: 5, charged: 5, skipped: 0, busy: 0, failed: 0, canceled: 0, ended: 0, waiting: 0, blocked: 0, changesApplied: 0, errors: 0 }));
 
     const text = await scrape(t.app);
     expect(sample(text, "billing_runs_total", { kind: "renewals", outcome: "ok" })).toBe(1);

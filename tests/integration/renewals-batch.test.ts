@@ -163,7 +163,7 @@ describe("a batch mixing every outcome", () => {
     const canceled = await member(business, plan, { status: "CANCELED" });
 
     expect(await run(business.id, { batchSize: 100 })).toEqual({
-      due: 9, charged: 4, skipped: 1, busy: 0, failed: 3, canceled: 1, waiting: 1, blocked: 0, changesApplied: 2, errors: 0,
+      due: 9, charged: 4, skipped: 1, busy: 0, failed: 3, canceled: 1, ended: 0, waiting: 1, blocked: 0, changesApplied: 2, errors: 0,
     });
 
     const [okS, declinedS, secureS, noCardS, skippedS, changedS, discountedS, lastTryS, waitingS, canceledS] = await Promise.all(
@@ -351,7 +351,10 @@ describe("a failure in the middle of a batch", () => {
 });
 
 describe("statements of a renewal run", () => {
-  /** `blocks` × (2 paid, 1 with a coupon, 1 declined, 1 scheduled change) due, plus one skipped per block. */
+  /**
+   * `blocks` × (2 paid, 1 with a coupon, 1 declined, 1 scheduled change, 1 ending: its member's cancel ends it after
+   * March, so it is canceled instead of charged) due, plus one skipped per block.
+   */
   async function businessWith(blocks: number) {
     const { business, plan, bigger, eggs } = await shop();
     const coupon = await f.coupon({ code: `STMT${++memberSeq}`, type: "FIXED", value: 300 });
@@ -364,6 +367,8 @@ describe("statements of a renewal run", () => {
       await t.db.prisma.subscriptionChange.create({ data: { subscriptionId: changed.id, planId: bigger.id, mode: "PICKUP", addonIds: [eggs.id], effectivePeriod: PERIOD } });
       const skipped = await member(business, plan);
       await t.db.prisma.skip.create({ data: { subscriptionId: skipped.id, yearMonth: PERIOD } });
+      const ending = await member(business, plan);
+      await t.db.prisma.subscription.update({ where: { id: ending.id }, data: { cancelAfterPeriod: "2026-03" } });
     }
     return business;
   }
@@ -374,24 +379,26 @@ describe("statements of a renewal run", () => {
     return { report, statements };
   }
 
-  it("one batch costs the same for 5 memberships as for 50; more batches add the same cost each", async () => {
+  it("one batch costs the same for 6 memberships as for 60 (ending ones included); more batches add the same cost each", async () => {
     t.clock.set(BILLING_INSTANT);
     const [one, ten, oneB, twoB, tenB] = [await businessWith(1), await businessWith(10), await businessWith(1), await businessWith(2), await businessWith(10)];
 
     const small = await counted(one.id, { batchSize: 100 });
     const large = await counted(ten.id, { batchSize: 100 });
-    expect(small.report).toMatchObject({ due: 5, charged: 4, failed: 1, skipped: 1, changesApplied: 1 });
-    expect(large.report).toMatchObject({ due: 50, charged: 40, failed: 10, skipped: 10, changesApplied: 10 });
+    expect(small.report).toMatchObject({ due: 6, charged: 4, failed: 1, skipped: 1, changesApplied: 1, ended: 1 });
+    expect(large.report).toMatchObject({ due: 60, charged: 40, failed: 10, skipped: 10, changesApplied: 10, ended: 10 });
     expect(large.statements).toBe(small.statements);
 
-    // Batches of 5: a run is a fixed cost plus the same cost per batch.
-    const b1 = await counted(oneB.id, { batchSize: 5 });
-    const b2 = await counted(twoB.id, { batchSize: 5 });
-    const b10 = await counted(tenB.id, { batchSize: 5 });
+    // Batches of 6: a run is a fixed cost plus the same cost per batch.
+    const b1 = await counted(oneB.id, { batchSize: 6 });
+    const b2 = await counted(twoB.id, { batchSize: 6 });
+    const b10 = await counted(tenB.id, { batchSize: 6 });
     const perBatch = b2.statements - b1.statements;
-    expect(b10.report).toMatchObject({ due: 50, charged: 40 });
+    expect(b10.report).toMatchObject({ due: 60, charged: 40, ended: 10 });
     expect(b10.statements).toBe(b1.statements + 9 * perBatch);
-    // Far fewer than one-by-one billing's ~23 statements per membership.
+    // Far fewer than one-by-one billing's ~23 statements per membership: 39, the one statement that cancels the
+    // ending memberships (and closes their requests) included.
+    expect(perBatch).toBe(39);
     expect(perBatch).toBeLessThan(40);
 
     // The second run (every period paid or waiting for its retry) is constant too.

@@ -9,10 +9,11 @@ import { renewalInclude, type BillingContext, type DueList, type Renewal, type R
  * Renewing one claimed batch of memberships (see clock.ts): which of them are tried now (the retry schedule),
  * their scheduled changes applied first (changes.ts), the charges made in one provider call
  * (charges.ts), and payments, orders and memberships written in one transaction that also releases the
- * leases (records.ts). A batch costs the same number of statements for 5 memberships as for 500.
+ * leases and cancels the memberships a member's own cancel ends (records.ts). A batch costs the same number of
+ * statements for 5 memberships as for 500.
  */
 
-export const emptyReport = (): RenewalReport => ({ due: 0, charged: 0, skipped: 0, busy: 0, failed: 0, canceled: 0, waiting: 0, blocked: 0, changesApplied: 0, errors: 0 });
+export const emptyReport = (): RenewalReport => ({ due: 0, charged: 0, skipped: 0, busy: 0, failed: 0, canceled: 0, ended: 0, waiting: 0, blocked: 0, changesApplied: 0, errors: 0 });
 
 /**
  * Renews the memberships this run has leased; returns what happened. Throws only before the batch's payments and
@@ -27,7 +28,10 @@ export async function renewClaimed(ctx: BillingContext, list: DueList, claimed: 
   // Earlier attempts at this period (declined, or waiting for the member): they set the retry schedule and the key.
   const attemptsOf = await unpaidAttempts(ctx.db, claimed.map((id) => ({ id, period })));
   const renewals: Renewal[] = [];
+  // A member's own cancel ends the membership with an earlier month: canceled in the batch's write, never charged.
+  const ending = subs.filter((s) => s.cancelAfterPeriod !== null && s.cancelAfterPeriod < period);
   for (const sub of subs) {
+    if (ending.includes(sub)) continue;
     const attempts = attemptsOf.get(sub.id) ?? [];
     if (attempts.length > 0 && !list.retryNow && now < nextRetryAt(attempts)) tally.waiting++;
     else renewals.push({ sub, attempt: attempts.length + 1 });
@@ -46,6 +50,6 @@ export async function renewClaimed(ctx: BillingContext, list: DueList, claimed: 
   }
 
   const charges = await chargeRenewals(ctx, renewals, period);
-  await recordRenewals(ctx, { period, claimed, renewals, charges }, tally);
+  await recordRenewals(ctx, { period, claimed, renewals, charges, ending }, tally);
   return tally;
 }

@@ -16,6 +16,9 @@ import type { BillingContext, DueList, RenewalReport } from "./types.ts";
  * Dunning: a declined renewal leaves the membership PAST_DUE; it is retried 1, 3 and 7 days after the first
  * decline (at once when the member saves a new card), and canceled when the last retry fails.
  *
+ * A member's own cancel (api/subscriptions/cancellation.ts) ends the membership on the first billing day of a month
+ * after its cancel_after_period: that month is neither charged nor skipped, the membership is canceled instead.
+ *
  * Renewals are set-based: a run lists the due memberships once, then renews them in batches (one claim
  * statement, a few reads, one provider call for the batch's charges, one write transaction), a few batches at
  * once. The statements of a run grow with the number of batches, not of memberships.
@@ -73,8 +76,10 @@ async function renewDue(ctx: BillingContext, opts: RenewalOptions): Promise<Rene
     const previous = yearMonthOf(addMonths(parseYearMonth(period), -1));
     // Due this month: its billing day has come and it is not paid for it. A membership still past due for an
     // earlier month is not: that month is what it owes (below), and this one waits until it is paid.
+    // A membership whose member's cancel ends it before this month is due whatever its skips: the batch cancels it.
     const rows = await ctx.db.$queryRaw<{ id: number; skipped: boolean }[]>`
-      SELECT s.id, EXISTS (SELECT 1 FROM skips k WHERE k.subscription_id = s.id AND k.year_month = ${period}) AS skipped
+      SELECT s.id, EXISTS (SELECT 1 FROM skips k WHERE k.subscription_id = s.id AND k.year_month = ${period})
+                   AND (s.cancel_after_period IS NULL OR s.cancel_after_period >= ${period}) AS skipped
         FROM subscriptions s
        WHERE s.business_id = ANY(${businessIds}::int[])
          AND s.status IN ('ACTIVE', 'PAST_DUE')
@@ -183,7 +188,7 @@ async function claim(ctx: BillingContext, list: DueList, ids: number[]): Promise
   const statuses = list.retryNow ? ["PAST_DUE"] : ["ACTIVE", "PAST_DUE"];
   const notSkipped = list.retryNow
     ? Prisma.empty
-    : Prisma.sql`AND NOT EXISTS (SELECT 1 FROM skips k WHERE k.subscription_id = s.id AND k.year_month = ${period})`;
+    : Prisma.sql`AND (s.cancel_after_period < ${period} OR NOT EXISTS (SELECT 1 FROM skips k WHERE k.subscription_id = s.id AND k.year_month = ${period}))`;
   return ctx.db.$queryRaw<{ id: number; free: boolean }[]>`
     WITH candidates AS (
       SELECT s.id, (s.renewal_lease_until IS NULL OR s.renewal_lease_until < ${now}::timestamp) AS free

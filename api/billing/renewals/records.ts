@@ -12,21 +12,22 @@ import { refundUnmatched, settlePaidPeriod } from "../checkout/settlement.ts";
 
 /**
  * Writing a charged renewal batch: its orders and payments with multi-row inserts, the memberships' new state
- * and the leases' release in one transaction, then the tally; a period paid meanwhile is settled like any
- * payment (the first one linked keeps the charge).
+ * (the ones a member's cancel ends canceled instead) and the leases' release in one transaction, then the tally; a
+ * period paid meanwhile is settled like any payment (the first one linked keeps the charge).
  */
 
 /**
  * One transaction: the paid periods' orders, every charge's payment (linked to its order), the memberships' new
- * state (paid through the period; past due; canceled after the last attempt) and every lease of the batch
- * released. A membership whose charge met an error keeps its state and is tried again, with the same key, next run.
+ * state (paid through the period; past due; canceled after the last attempt; canceled at the member's request,
+ * `ending`) and every lease of the batch released. A membership whose charge met an error keeps its state and is
+ * tried again, with the same key, next run.
  */
 export async function recordRenewals(
   ctx: BillingContext,
-  batch: { period: string; claimed: number[]; renewals: Renewal[]; charges: Charge[] },
+  batch: { period: string; claimed: number[]; renewals: Renewal[]; charges: Charge[]; ending: RenewalSubscription[] },
   tally: RenewalReport,
 ): Promise<void> {
-  const { period, claimed, renewals, charges } = batch;
+  const { period, claimed, renewals, charges, ending } = batch;
   const now = ctx.clock.now();
   const provider = providerFor(ctx);
   const paid: { sub: RenewalSubscription; intent: PaymentIntentInfo | null }[] = [];
@@ -44,7 +45,8 @@ export async function recordRenewals(
   const paidIds = paid.map((p) => p.sub.id);
   const pastDueIds = unpaid.filter((u) => !u.last).map((u) => u.r.sub.id);
   const canceledIds = unpaid.filter((u) => u.last).map((u) => u.r.sub.id);
-  const settled = new Set([...paidIds, ...pastDueIds, ...canceledIds]);
+  const endingIds = ending.map((s) => s.id);
+  const settled = new Set([...paidIds, ...pastDueIds, ...canceledIds, ...endingIds]);
   const untouchedIds = claimed.filter((id) => !settled.has(id));
 
   const { orderOf, paymentOf } = await ctx.db.$transaction(async (tx) => {
@@ -86,9 +88,12 @@ export async function recordRenewals(
     }
     if (pastDueIds.length) await tx.subscription.updateMany({ where: { id: { in: pastDueIds } }, data: { status: "PAST_DUE", renewalLeaseUntil: null } });
     if (canceledIds.length) {
-      await tx.subscription.updateMany({ where: { id: { in: canceledIds } }, data: { status: "CANCELED", canceledAt: now, renewalLeaseUntil: null } });
+      await tx.subscription.updateMany({ where: { id: { in: canceledIds } }, data: { status: "CANCELED", canceledAt: now, cancelAfterPeriod: null, renewalLeaseUntil: null } });
     }
-    if (untouchedIds.length) await tx.subscription.updateMany({ where: { id: { in: untouchedIds } }, data: { renewalLeaseUntil: null } });
+    const ended = endingIds.length ? await endMemberships(tx, endingIds, period, now) : new Set<number>();
+    // One the member kept meanwhile (withdrawn since it was read) is left as it is, for the next run to charge.
+    const releasedIds = [...untouchedIds, ...endingIds.filter((id) => !ended.has(id))];
+    if (releasedIds.length) await tx.subscription.updateMany({ where: { id: { in: releasedIds } }, data: { renewalLeaseUntil: null } });
     const paymentOf = new Map(rows.map((p) => [p.subscription_id, p.id]));
     // The business's books: each routed charge paid here (one recorded by another run already has its row).
     await writeLedger(
@@ -99,7 +104,9 @@ export async function recordRenewals(
         return entry ? [entry] : [];
       }),
     );
-    await writeEvents(tx, { at: now, actor: SYSTEM_ACTOR }, renewalEvents(period, paid, unpaid, orderOf, paymentOf));
+    const endedEvents = ending.filter((s) => ended.has(s.id)).map(memberCanceled);
+    await writeEvents(tx, { at: now, actor: SYSTEM_ACTOR }, [...renewalEvents(period, paid, unpaid, orderOf, paymentOf), ...endedEvents]);
+    tally.ended += ended.size;
     return { orderOf, paymentOf };
   });
 
@@ -180,6 +187,35 @@ function renewalEvents(
     );
   }
   return events;
+}
+
+const memberCanceled = (sub: RenewalSubscription): NewEvent => ({
+  type: "membership.canceled.v1",
+  businessId: sub.businessId,
+  objectId: globalId("Membership", sub.id),
+  payload: { membershipId: sub.id, userId: sub.userId, reason: "member" },
+});
+
+/**
+ * One statement for the batch: the memberships whose member's cancel ends them before `period` are CANCELED (their
+ * place freed, their lease released, the schedule and any scheduled change dropped) and their requests' outcome is
+ * CANCELED. Returns those it canceled: one whose cancel was withdrawn meanwhile is not.
+ */
+async function endMemberships(tx: Prisma.TransactionClient, ids: number[], period: string, now: Date): Promise<Set<number>> {
+  const rows = await tx.$queryRaw<{ id: number }[]>`
+    WITH ended AS (
+      UPDATE subscriptions
+         SET status = 'CANCELED', canceled_at = ${now}::timestamp, cancel_after_period = NULL, renewal_lease_until = NULL, updated_at = ${now}::timestamp
+       WHERE id = ANY(${ids}::int[]) AND cancel_after_period < ${period} AND status IN ('ACTIVE', 'PAST_DUE')
+      RETURNING id
+    ), requests AS (
+      UPDATE cancellation_requests SET outcome = 'CANCELED', decided_at = ${now}::timestamp
+       WHERE subscription_id IN (SELECT id FROM ended) AND outcome = 'CANCEL_SCHEDULED'
+    ), changes AS (
+      DELETE FROM subscription_changes WHERE subscription_id IN (SELECT id FROM ended)
+    )
+    SELECT id FROM ended`;
+  return new Set(rows.map((r) => r.id));
 }
 
 /**

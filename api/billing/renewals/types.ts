@@ -30,6 +30,8 @@ export interface RenewalReport {
   failed: number;
   /** Canceled after the last allowed attempt. */
   canceled: number;
+  /** Canceled instead of charged: the month is after the one a member's own cancel ends the membership with. */
+  ended: number;
   /** Past due, next retry not yet scheduled. */
   waiting: number;
   /** Not attempted: the business's payout account cannot take charges for the period (restricted); charged once it can. */

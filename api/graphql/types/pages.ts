@@ -19,6 +19,24 @@ const AfterCutoffEnum = builder.enumType("AfterCutoff", {
   } as const,
 });
 
+const CancellationPolicyEnum = builder.enumType("CancellationPolicy", {
+  description: "How members of a business cancel.",
+  values: {
+    PHONE: { description: "By phone (spec §1, the default): the portal shows the support phone; the cancel mutations are refused (cancel_by_phone)." },
+    SELF_SERVICE: { description: "From their membership page: a reason, the retention offers, then the cancel after the paid-through month." },
+  } as const,
+});
+
+export const RetentionOfferEnum = builder.enumType("RetentionOffer", {
+  description: "What the cancel flow may offer instead of canceling.",
+  values: {
+    SKIP: { description: "Skip the next box's month (skipMonth)." },
+    PAUSE: { description: "Pause for 1 to pauseMaxMonths months (pauseMembership)." },
+    SWITCH_PLAN: { description: "Change to a cheaper listed plan (the web goes to /b/{slug}?change=true)." },
+    DISCOUNT: { description: "retentionDiscountPercent off the next charge, once." },
+  } as const,
+});
+
 const BrandRef = builder.objectRef<{ name: string; logoUrl: string | null }>("PageBrand").implement({
   fields: (t) => ({ name: t.exposeString("name"), logoUrl: t.exposeString("logoUrl", { nullable: true }) }),
 });
@@ -130,6 +148,24 @@ builder.prismaObject("Page", {
     addonSectionTitle: t.exposeString("addonSectionTitle"),
     supportPhone: t.exposeString("supportPhone", { description: "Support phone for the portal's disabled-action note and the footer (spec §2); empty when not set." }),
     pauseMaxMonths: t.exposeInt("pauseMaxMonths", { description: "The longest pause a member may take, in months (consecutive skips from the next box); 0: members cannot pause." }),
+    cancellationPolicy: t.field({
+      type: CancellationPolicyEnum,
+      description: "How members cancel: PHONE (spec §1: by phone, the default) or SELF_SERVICE (from their membership page, with the retention offers).",
+      resolve: (p) => p.cancellationPolicy,
+    }),
+    retentionOffers: t.field({
+      type: [RetentionOfferEnum],
+      nullable: true,
+      description: "What the cancel flow may offer (editors of the business, administrators); null for others: a member sees the offers only when asking to cancel.",
+      select: { businessId: true, retentionOffers: true },
+      resolve: async (p, _a, ctx) => (p.businessId !== null && (await can(ctx, p.businessId, "editContent")) ? p.retentionOffers : null),
+    }),
+    retentionDiscountPercent: t.int({
+      nullable: true,
+      description: "The DISCOUNT offer's percent off the next charge, 5 to 50 (editors of the business, administrators); null for others.",
+      select: { businessId: true, retentionDiscountPercent: true },
+      resolve: async (p, _a, ctx) => (p.businessId !== null && (await can(ctx, p.businessId, "editContent")) ? p.retentionDiscountPercent : null),
+    }),
     afterCutoff: t.field({
       type: AfterCutoffEnum,
       description: "Sign-ups past the cutoff day: REFUSE (spec §5 and §8) or NEXT_MONTH (the card is saved, the first box and charge are next month's).",
@@ -232,6 +268,9 @@ const PageContentInput = builder.inputType("PageContentInput", {
     supportPhone: t.string({ description: "A phone number (7 to 15 digits, optional +, spaces, dots, dashes, parentheses and extension); empty for none." }),
     afterCutoff: t.field({ type: AfterCutoffEnum, description: "Left out, the stored policy is kept." }),
     pauseMaxMonths: t.int({ description: "0 to 12 months; 0: members cannot pause. Left out, the stored value is kept (default 3)." }),
+    cancellationPolicy: t.field({ type: CancellationPolicyEnum, description: "Left out, the stored policy is kept (default PHONE)." }),
+    retentionOffers: t.field({ type: [RetentionOfferEnum], description: "The whole list (empty: no offers). Left out, the stored list is kept (default SKIP, PAUSE, SWITCH_PLAN)." }),
+    retentionDiscountPercent: t.int({ description: "5 to 50. Left out, the stored value is kept (default 10)." }),
     mail: t.field({ type: PageMailSettingsInput, description: "Email settings (business pages); left out, the stored ones are kept." }),
   }),
 });
