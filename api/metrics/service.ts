@@ -294,6 +294,19 @@ export interface MonthMovements {
   newMembers: number;
   /** Memberships canceled this month and still canceled (a restart clears the cancellation). */
   canceled: number;
+  /** Members' own requests to cancel made this month (self-service pages): why, and what the offers did. */
+  cancellationRequests: CancellationRequestCounts;
+}
+
+export interface CancellationRequestCounts {
+  requests: number;
+  /** Requests answered with at least one retention offer, and those where the member took one (kept). */
+  offersShown: number;
+  offersAccepted: number;
+  /** Requests that went on to a scheduled or carried-out cancel. */
+  cancelsScheduled: number;
+  /** Requests by reason, the most given first. */
+  byReason: { reason: string; count: number }[];
 }
 
 /**
@@ -310,11 +323,21 @@ export async function membersThisMonth(ctx: ServiceContext, scope: MetricsScope)
   const row = Prisma.sql`
     SELECT row_to_json(r) FROM (SELECT
       COUNT(*) FILTER (WHERE ${inMonth(Prisma.sql`s.started_at`)})::int AS started,
-      COUNT(*) FILTER (WHERE s.status = 'CANCELED' AND s.canceled_at IS NOT NULL AND ${inMonth(Prisma.sql`s.canceled_at`)})::int AS canceled
+      COUNT(*) FILTER (WHERE s.status = 'CANCELED' AND s.canceled_at IS NOT NULL AND ${inMonth(Prisma.sql`s.canceled_at`)})::int AS canceled,
+      (SELECT json_build_object(
+          'requests', COUNT(*)::int,
+          'offersShown', COUNT(*) FILTER (WHERE cardinality(c.offers_shown) > 0)::int,
+          'offersAccepted', COUNT(*) FILTER (WHERE c.offer_accepted IS NOT NULL)::int,
+          'cancelsScheduled', COUNT(*) FILTER (WHERE c.outcome IN ('CANCEL_SCHEDULED', 'CANCELED'))::int,
+          'byReason', COALESCE((SELECT json_agg(json_build_object('reason', g.reason, 'count', g.n) ORDER BY g.n DESC, g.reason)
+                                  FROM (SELECT c2.reason::text AS reason, COUNT(*)::int AS n FROM cancellation_requests c2
+                                         WHERE c2.business_id = ${scope.businessId} AND ${inMonth(Prisma.sql`c2.created_at`)} GROUP BY c2.reason) g), '[]'::json))
+         FROM cancellation_requests c WHERE c.business_id = ${scope.businessId} AND ${inMonth(Prisma.sql`c.created_at`)}) AS requests
     FROM subscriptions s
     WHERE s.status <> 'INCOMPLETE' ${businessSql(scope)}) r`;
-  const counts = await aggregate(ctx, scope, "movements", row, (json) => json as { started: number; canceled: number } | null);
-  return { yearMonth, newMembers: Number(counts?.started ?? 0), canceled: Number(counts?.canceled ?? 0) };
+  const counts = await aggregate(ctx, scope, "movements", row, (json) => json as { started: number; canceled: number; requests: CancellationRequestCounts | null } | null);
+  const requests = counts?.requests ?? { requests: 0, offersShown: 0, offersAccepted: 0, cancelsScheduled: 0, byReason: [] };
+  return { yearMonth, newMembers: Number(counts?.started ?? 0), canceled: Number(counts?.canceled ?? 0), cancellationRequests: requests };
 }
 
 export interface RecurringRevenue {

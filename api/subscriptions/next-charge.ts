@@ -23,14 +23,22 @@ interface ChargeDateRow {
   paidThroughPeriod: string | null;
   business: { timeZone: string };
   skips: { yearMonth: string }[];
+  /** The last month of a membership its member's cancel ends (YYYY-MM); null or absent: not ending. */
+  cancelAfterPeriod?: string | null;
 }
 
-/** A member's next renewal charge (ISO date, the business's time zone); a past-due one's is its period's next retry once one is scheduled; none for others. */
+/**
+ * A member's next renewal charge (ISO date, the business's time zone); a past-due one's is its period's next retry
+ * once one is scheduled; none for others, nor for a membership whose member's cancel ends it before its next charged
+ * month (the renewal run cancels it then instead of charging).
+ */
 export function nextChargeDateOf(ctx: Pick<ServiceContext, "clock">, m: ChargeDateRow, retryOn: string | undefined): string | null {
-  if (m.status === "PAST_DUE" && retryOn) return retryOn;
   if (!isActiveStatus(m.status)) return null;
   const today = todayIn(ctx, m.business.timeZone);
-  return isoDate(nextChargeDate({ today, paidThroughPeriod: m.paidThroughPeriod, billingDay: m.billingDay, skippedMonths: new Set(m.skips.map((s) => s.yearMonth)) }));
+  const skipped = m.skips.map((s) => s.yearMonth);
+  if (m.cancelAfterPeriod && firstChargedPeriod(nextBillingPeriod(today, m.paidThroughPeriod), skipped) > m.cancelAfterPeriod) return null;
+  if (m.status === "PAST_DUE" && retryOn) return retryOn;
+  return isoDate(nextChargeDate({ today, paidThroughPeriod: m.paidThroughPeriod, billingDay: m.billingDay, skippedMonths: new Set(skipped) }));
 }
 
 /**
@@ -65,6 +73,7 @@ const chargeSelect = {
   status: true,
   billingDay: true,
   paidThroughPeriod: true,
+  cancelAfterPeriod: true,
   totalCents: true,
   businessId: true,
   couponId: true,
@@ -141,7 +150,8 @@ export function nextChargeDateSql(alias: string, now: Date): { joins: Prisma.Sql
                                     ELSE (SELECT min(nc_c.month) FROM (SELECT nc_f.from_month AS month
                                                                        UNION ALL SELECT to_date(nc_y, 'YYYY-MM') + interval '1 month' FROM unnest(nc_s.months) nc_y) nc_c
                                            WHERE nc_c.month >= nc_f.from_month AND to_char(nc_c.month, 'YYYY-MM') <> ALL (nc_s.months)) END AS month) nc_m`;
-  const date = Prisma.sql`CASE WHEN ${s}.status NOT IN ('ACTIVE', 'PAST_DUE') THEN NULL ELSE COALESCE(
+  const date = Prisma.sql`CASE WHEN ${s}.status NOT IN ('ACTIVE', 'PAST_DUE') THEN NULL
+    WHEN ${s}.cancel_after_period IS NOT NULL AND to_char(nc_m.month, 'YYYY-MM') > ${s}.cancel_after_period THEN NULL ELSE COALESCE(
       CASE WHEN ${s}.status = 'PAST_DUE' THEN
         (SELECT (((min(nc_p.created_at) + CASE LEAST(count(*), 3) WHEN 1 THEN interval '1 day' WHEN 2 THEN interval '3 days' ELSE interval '7 days' END) AT TIME ZONE 'UTC') AT TIME ZONE nc_b.time_zone)::date
            FROM payments nc_p

@@ -277,6 +277,29 @@ describe("the memberships list's sorts", () => {
     expect(rows.find((r) => r.databaseId === pastDue.id)!.nextCharge!.date).toBe("2026-03-04");
   });
 
+  it("a membership its member's cancel ends has no next charge after its last month, in the field and the sort alike", async () => {
+    const before = await walk("NEXT_CHARGE_ASC", 50);
+    const charged = before.filter((r) => r.nextCharge !== null);
+    const [ends, staysOneMore] = await Promise.all(
+      charged.slice(0, 2).map((r) => f.db.subscription.findUniqueOrThrow({ where: { id: r.databaseId }, select: { id: true, status: true, paidThroughPeriod: true } })),
+    );
+    const month = (r: { databaseId: number }) => before.find((b) => b.databaseId === r.databaseId)!.nextCharge!.date.slice(0, 7);
+    // One ends with the month before its next charge (canceled on that day instead), the other with that month.
+    const monthBefore = (ym: string) => { const [y, m] = ym.split("-").map(Number); return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, "0")}`; };
+    await f.db.subscription.update({ where: { id: ends.id }, data: { cancelAfterPeriod: monthBefore(month({ databaseId: ends.id })) } });
+    await f.db.subscription.update({ where: { id: staysOneMore.id }, data: { cancelAfterPeriod: month({ databaseId: staysOneMore.id }) } });
+    try {
+      for (const sort of ["NEXT_CHARGE_ASC", "NEXT_CHARGE_DESC"]) {
+        const rows = await walk(sort, 4);
+        expect(rows.find((r) => r.databaseId === ends.id)!.nextCharge).toBeNull();
+        expect(rows.find((r) => r.databaseId === staysOneMore.id)!.nextCharge).toEqual(before.find((r) => r.databaseId === staysOneMore.id)!.nextCharge);
+        expect(rows.map((r) => r.databaseId)).toEqual(expected(rows, sort));
+      }
+    } finally {
+      await f.db.subscription.updateMany({ where: { id: { in: [ends.id, staysOneMore.id] } }, data: { cancelAfterPeriod: null } });
+    }
+  });
+
   it("pages backward (last/before) to the same rows", async () => {
     const forward = await walk("NAME_ASC", 50);
     const back: number[] = [];

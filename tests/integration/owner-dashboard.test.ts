@@ -135,6 +135,18 @@ beforeAll(async () => {
   await declined("lee", "2026-03", 3, "2026-04-02T14:00:00Z");
   await declined("olga", "2026-04", 1, "2026-04-01T14:00:00Z");
 
+  // Members' own requests to cancel (self-service): three in April in New York, one on March 31st there (April 1st
+  // in UTC), and one at the other business.
+  const request = (key: string, reason: "TOO_EXPENSIVE" | "MOVING" | "QUALITY" | "TOO_MUCH", at: string, o: { shown?: ("SKIP" | "DISCOUNT")[]; accepted?: "DISCOUNT"; outcome?: "RETAINED" | "CANCEL_SCHEDULED" } = {}) =>
+    t.db.prisma.cancellationRequest.create({
+      data: { subscriptionId: subs[key].id, userId: subs[key].userId, businessId: subs[key].businessId, reason, offersShown: o.shown ?? [], offerAccepted: o.accepted ?? null, outcome: o.outcome ?? "OPEN", createdAt: new Date(at) },
+    });
+  await request("alice", "TOO_EXPENSIVE", "2026-04-01T12:00:00Z", { shown: ["SKIP", "DISCOUNT"], accepted: "DISCOUNT", outcome: "RETAINED" });
+  await request("bob", "TOO_EXPENSIVE", "2026-04-02T10:00:00Z", { shown: ["SKIP"], outcome: "CANCEL_SCHEDULED" });
+  await request("carol", "MOVING", "2026-04-02T11:00:00Z", { outcome: "CANCEL_SCHEDULED" });
+  await request("dan", "QUALITY", "2026-04-01T03:00:00Z");
+  await request("oscar", "TOO_MUCH", "2026-04-02T12:00:00Z", { shown: ["SKIP"] });
+
   for (const role of ["OWNER", "EDITOR", "VIEWER"] as const) {
     const staff = await f.user({ username: role.toLowerCase() });
     await f.attach(farm, staff, role);
@@ -153,7 +165,7 @@ const DASHBOARD = `query($slug: String!) { business(slug: $slug) { metrics {
   nextBillingRun { date period memberships amountCents changes }
   boxesThisMonth { month boxes held frozen addedSinceFreeze }
   pastDue { total memberships { membershipId fullName username owedPeriod attempts nextRetryAt nextRetryDate } }
-  membersThisMonth { yearMonth newMembers canceled }
+  membersThisMonth { yearMonth newMembers canceled cancellationRequests { requests offersShown offersAccepted cancelsScheduled byReason { reason count } } }
   recurringRevenue { mrrCents previousMonth previousMonthEndCents changeCents }
 } } }`;
 const dashboard = async (token = tokens.owner, slug = "farm") => (await t.gqlOk(DASHBOARD, { slug }, { token })).business.metrics;
@@ -190,7 +202,14 @@ describe("the owner's dashboard", () => {
   it("counts new members and cancellations of the month in the business's time zone", async () => {
     // New: jack (April 1st 00:30 local) and mia; not ivy (March 31st local, April in UTC), nor kim (never paid).
     // Canceled: hank (April 1st 01:00 local) and mia; not gina (March 31st 23:00 local, April in UTC).
-    expect((await dashboard()).membersThisMonth).toEqual({ yearMonth: "2026-04", newMembers: 2, canceled: 2 });
+    // Requests to cancel: alice (kept by the discount), bob and carol (cancels scheduled); not dan's (March 31st in
+    // New York) nor the other business's.
+    expect((await dashboard()).membersThisMonth).toEqual({
+      yearMonth: "2026-04",
+      newMembers: 2,
+      canceled: 2,
+      cancellationRequests: { requests: 3, offersShown: 2, offersAccepted: 1, cancelsScheduled: 2, byReason: [{ reason: "TOO_EXPENSIVE", count: 2 }, { reason: "MOVING", count: 1 }] },
+    });
   });
 
   it("gives MRR and its change since the end of last month", async () => {
@@ -210,7 +229,12 @@ describe("the owner's dashboard", () => {
     const m = await dashboard(tokens.otherOwner, "other");
     expect(m.nextBillingRun).toEqual({ date: "2026-04-02", period: "2026-04", memberships: 1, amountCents: 7000, changes: 0 });
     expect(m.pastDue.memberships.map((p: { username: string }) => p.username)).toEqual(["olga"]);
-    expect(m.membersThisMonth).toEqual({ yearMonth: "2026-04", newMembers: 1, canceled: 1 });
+    expect(m.membersThisMonth).toEqual({
+      yearMonth: "2026-04",
+      newMembers: 1,
+      canceled: 1,
+      cancellationRequests: { requests: 1, offersShown: 1, offersAccepted: 0, cancelsScheduled: 0, byReason: [{ reason: "TOO_MUCH", count: 1 }] },
+    });
     expect(m.recurringRevenue).toEqual({ mrrCents: 14000, previousMonth: "2026-03", previousMonthEndCents: 14000, changeCents: 0 });
   });
 });

@@ -1,5 +1,7 @@
 import { builder } from "../builder.ts";
 import { MembershipNode } from "./memberships/membership.ts";
+import { CancellationReasonEnum } from "./memberships/cancellation.ts";
+import type { CancellationReason } from "../../generated/prisma/enums.ts";
 import * as metrics from "../../metrics/service.ts";
 import * as outlook from "../../metrics/outlook.ts";
 
@@ -123,12 +125,31 @@ const PastDueList = builder.objectRef<outlook.PastDueList>("PastDueMemberships")
   }),
 });
 
+const ReasonCount = builder.objectRef<{ reason: string; count: number }>("CancellationReasonCount").implement({
+  fields: (t) => ({
+    reason: t.field({ type: CancellationReasonEnum, resolve: (r) => r.reason as CancellationReason }),
+    count: t.exposeInt("count"),
+  }),
+});
+
+const CancellationRequestCounts = builder.objectRef<metrics.CancellationRequestCounts>("CancellationRequestCounts").implement({
+  description: "Members' own requests to cancel this month (self-service pages): why, and what the retention offers did.",
+  fields: (t) => ({
+    requests: t.exposeInt("requests"),
+    offersShown: t.exposeInt("offersShown", { description: "Requests answered with at least one retention offer." }),
+    offersAccepted: t.exposeInt("offersAccepted", { description: "Requests where the member took an offer and stayed." }),
+    cancelsScheduled: t.exposeInt("cancelsScheduled", { description: "Requests that went on to a cancel (scheduled, or carried out)." }),
+    byReason: t.field({ type: [ReasonCount], description: "The most given reason first.", resolve: (c) => c.byReason }),
+  }),
+});
+
 const MonthMovements = builder.objectRef<metrics.MonthMovements>("MonthMovements").implement({
   description: "New memberships and cancellations of this month (the business's time zone).",
   fields: (t) => ({
     yearMonth: t.exposeString("yearMonth"),
     newMembers: t.exposeInt("newMembers", { description: "Memberships started this month (canceled since or not)." }),
     canceled: t.exposeInt("canceled", { description: "Memberships canceled this month (and still canceled)." }),
+    cancellationRequests: t.field({ type: CancellationRequestCounts, resolve: (m) => m.cancellationRequests }),
   }),
 });
 

@@ -16,7 +16,7 @@ const REQUEST = "CancellationRequest";
 const SUBSCRIPTION_ID = "Membership global id or numeric databaseId.";
 const REQUEST_ID = "The request's id (requestCancellation's requestId), or its numeric id.";
 
-const CancellationReasonEnum = builder.enumType("CancellationReason", {
+export const CancellationReasonEnum = builder.enumType("CancellationReason", {
   description: "Why a member asks to cancel (the cancel dialog's list; OTHER with a note).",
   values: {
     TOO_EXPENSIVE: { description: "Too expensive." },

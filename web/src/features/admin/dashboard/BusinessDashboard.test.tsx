@@ -14,7 +14,7 @@ import BusinessDashboardRoute from "../../../routes/admin/BusinessDashboardRoute
 const outlook = {
   nextBillingRun: { date: "2026-04-05", memberships: 2, amountCents: 6017, changes: 1 },
   boxesThisMonth: { month: "2026-04", boxes: 7, held: 1, addedSinceFreeze: 2 },
-  membersThisMonth: { newMembers: 2, canceled: 1 },
+  membersThisMonth: { newMembers: 2, canceled: 1, cancellationRequests: { requests: 3, offersAccepted: 1, byReason: [{ reason: "TOO_EXPENSIVE", count: 2 }, { reason: "MOVING", count: 1 }] } },
   recurringRevenue: { mrrCents: 20519, previousMonth: "2026-03", changeCents: 600 },
 };
 
@@ -110,7 +110,7 @@ describe("the business dashboard's outlook", () => {
     // The soonest retry: the server's list is in retry order.
     expect(card("Past due")).toBe("Past due2Next retry Apr 4, 2026");
     expect(card("New members")).toBe("New members2Started in April 2026");
-    expect(card("Cancellations")).toBe("Cancellations1Canceled in April 2026");
+    expect(card("Cancellations")).toBe("Cancellations1Canceled in April 2026" + "3 members asked to cancel · 1 kept by an offerToo expensive 2 · Moving 1");
     expect(card("Monthly recurring revenue")).toBe("Monthly recurring revenue$205.19+$6.00 since the end of March 2026");
   });
 

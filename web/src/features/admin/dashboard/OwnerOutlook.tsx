@@ -39,6 +39,14 @@ export function OwnerOutlook({ metrics, businessId }: { metrics: OwnerOutlookFra
         membersThisMonth {
           newMembers
           canceled
+          cancellationRequests {
+            requests
+            offersAccepted
+            byReason {
+              reason
+              count
+            }
+          }
         }
         recurringRevenue {
           mrrCents
@@ -60,6 +68,7 @@ export function OwnerOutlook({ metrics, businessId }: { metrics: OwnerOutlookFra
   const mrr = data.recurringRevenue;
   const pastDue = data.pastDue;
   const month = monthYear(boxes.month);
+  const requests = data.membersThisMonth.cancellationRequests;
   const soonestRetry = pastDue.memberships.find((m) => m.nextRetryDate)?.nextRetryDate;
   // Two columns on a phone (the next run and MRR across both), three from lg: money and what is due, then members.
   return (
@@ -104,10 +113,29 @@ export function OwnerOutlook({ metrics, businessId }: { metrics: OwnerOutlookFra
       </OutlookCard>
       <OutlookCard label="Cancellations" value={String(data.membersThisMonth.canceled)}>
         Canceled in {month}
+        {requests.requests > 0 && (
+          <Text as="span" display="block" data-testid="cancel-requests">
+            {plural(requests.requests, "member asked", "members asked")} to cancel · {requests.offersAccepted} kept by an offer
+            <Text as="span" display="block">
+              {requests.byReason.map((r) => `${REASON_WORDS[r.reason] ?? r.reason} ${r.count}`).join(" · ")}
+            </Text>
+          </Text>
+        )}
       </OutlookCard>
     </SimpleGrid>
   );
 }
+
+/** A cancel request's reason in the owner's words. */
+const REASON_WORDS: Record<string, string> = {
+  TOO_EXPENSIVE: "Too expensive",
+  TOO_MUCH: "Too much",
+  MOVING: "Moving",
+  QUALITY: "Quality",
+  DELIVERY: "Delivery",
+  TAKING_A_BREAK: "Taking a break",
+  OTHER: "Other",
+};
 
 /** One figure: its label, its value and a line of detail; `wide` spans both columns on a phone. */
 function OutlookCard({ label, value, wide = false, children }: { label: string; value: string; wide?: boolean; children: ReactNode }) {
