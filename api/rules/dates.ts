@@ -8,7 +8,7 @@ import { addMonths, daysInMonth, ordinal, parseYearMonth, yearMonthOf, type Loca
 type Month = { year: number; month: number };
 
 /** Spec §9 defaults. */
-const DEFAULT_BOX_READY_DAY = 1;
+export const DEFAULT_BOX_READY_DAY = 1;
 export const DEFAULT_BILLING_DAY = 1;
 /** Spec §3/§9: a page's skip and change windows when it sets none. */
 export const DEFAULT_WINDOW = { startDay: 1, endDay: 14 } as const;

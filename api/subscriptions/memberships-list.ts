@@ -15,6 +15,7 @@ import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } 
 import { searchTerm } from "../shared/validation.ts";
 import { compileJoined, type Joinable, joinSql, readJoined } from "../selection-sql/index.ts";
 import { nextChargeDateSql } from "./next-charge.ts";
+import { nextBoxSkippedSql } from "./skips.ts";
 
 type MembershipSelection = { select?: Prisma.SubscriptionSelect | null; include?: Prisma.SubscriptionInclude | null };
 
@@ -45,19 +46,35 @@ export function statusesOf(status: StatusFilter | null | undefined): Subscriptio
   return Object.values(SubscriptionStatus).filter((s) => (typeof where === "string" ? s === where : where.in ? where.in.includes(s) : s !== where.not));
 }
 
-/** The same filter in SQL, on `subscriptions s`, from statusWhere. Enum literals, not text parameters: with
- * `status::text = $1` PostgreSQL cannot estimate the filter and may sort the whole table instead of walking the index. */
-function statusSql(status: StatusFilter | null | undefined): Prisma.Sql {
+/**
+ * The list's status filter: a status filter, or one of the owners' two views of current members (GraphQL and the web
+ * list only; REST's `status` keeps the statuses): PAUSED, ACTIVE memberships whose next box's month is skipped (the
+ * rows that say "Paused until …", Membership.pausedThrough); ENDING, current members (ACTIVE or PAST_DUE) with a
+ * cancel scheduled (`cancel_after_period`: "Ends after …").
+ */
+export type ListStatusFilter = StatusFilter | "PAUSED" | "ENDING";
+
+/**
+ * The filter in SQL, on `subscriptions s` at `now`: the statuses from statusWhere, PAUSED and ENDING as above; with
+ * the joins its condition needs (PAUSED: the business's calendar). Enum literals, not text parameters: with
+ * `status::text = $1` PostgreSQL cannot estimate the filter and may sort the whole table instead of walking the index.
+ */
+function statusSql(status: ListStatusFilter | null | undefined, now: Date): { joins: Prisma.Sql; where: Prisma.Sql } {
+  if (status === "PAUSED") {
+    const { joins, skipped } = nextBoxSkippedSql("s", now);
+    return { joins, where: Prisma.sql`s.status = 'ACTIVE' AND ${skipped}` };
+  }
+  if (status === "ENDING") return { joins: Prisma.empty, where: Prisma.sql`${statusSql("ACTIVE", now).where} AND s.cancel_after_period IS NOT NULL` };
   const where = statusWhere(status).status as { in?: readonly string[]; not?: string } | string;
-  if (typeof where === "string") return Prisma.raw(`s.status = '${where}'`);
-  if (where.in) return Prisma.raw(`s.status IN (${where.in.map((m) => `'${m}'`).join(", ")})`);
-  return Prisma.raw(`s.status <> '${where.not}'`);
+  if (typeof where === "string") return { joins: Prisma.empty, where: Prisma.raw(`s.status = '${where}'`) };
+  if (where.in) return { joins: Prisma.empty, where: Prisma.raw(`s.status IN (${where.in.map((m) => `'${m}'`).join(", ")})`) };
+  return { joins: Prisma.empty, where: Prisma.raw(`s.status <> '${where.not}'`) };
 }
 
 export interface MembershipFilter {
   /** Member username, name or email, or business name or slug (case-insensitive contains, as Prisma's: `%` and `_` are wildcards). */
   search?: string | null;
-  status?: StatusFilter | null;
+  status?: ListStatusFilter | null;
   /** Only this business's memberships; none when the reader may not read them (the admin table's business filter). */
   businessId?: number | null;
   /** The order (not a filter): newest first when left out. */
@@ -180,7 +197,8 @@ export interface MembershipRows<P> {
  */
 export async function list<P extends MembershipPage>(ctx: ServiceContext, filter: MembershipFilter, page: P): Promise<MembershipRows<P>> {
   if (ctx.actor.kind === "anonymous") throw new UnauthenticatedError();
-  const conditions = [statusSql(filter.status)];
+  const status = statusSql(filter.status, ctx.clock.now());
+  const conditions = [status.where];
   if (filter.businessId != null) {
     // One business: the policy's check for it (the role is cached for the nodes' own checks).
     if (!(await can(ctx, filter.businessId, "readMemberships"))) return { rows: [] as unknown as Rows<P>, keys: [] };
@@ -189,7 +207,7 @@ export async function list<P extends MembershipPage>(ctx: ServiceContext, filter
     const readable = await readableSql(ctx);
     if (readable) conditions.push(readable);
   }
-  return (await membershipPage(ctx, filter, conditions, page)) as MembershipRows<P>;
+  return (await membershipPage(ctx, filter, conditions, page, status.joins)) as MembershipRows<P>;
 }
 
 /**
@@ -250,9 +268,16 @@ const JOINABLE: Joinable = { user: "u", business: "b", plan: "pl" };
  * and businesses (b) when searching or selected (users also for the name sort), plans (pl) when selected. The
  * search joins each table once and a cursor is one row comparison with the key it carries, so newest first
  * PostgreSQL walks the (started_at DESC, id DESC) index from the cursor and stops after the page. Relations the
- * statement does not carry (lists, deeper levels) load in one more Prisma read by id.
+ * statement does not carry (lists, deeper levels) load in one more Prisma read by id. `filterJoins`: what the status
+ * filter's conditions need (statusSql).
  */
-async function membershipPage(ctx: ServiceContext, filter: MembershipFilter, conditions: Prisma.Sql[], page: MembershipPage): Promise<{ rows: unknown[]; keys: MembershipKey[] }> {
+async function membershipPage(
+  ctx: ServiceContext,
+  filter: MembershipFilter,
+  conditions: Prisma.Sql[],
+  page: MembershipPage,
+  filterJoins: Prisma.Sql = Prisma.empty,
+): Promise<{ rows: unknown[]; keys: MembershipKey[] }> {
   const take = page.take ?? LIST_LIMIT;
   if (take <= 0) return { rows: [], keys: [] };
   const sortName = filter.sort ?? "STARTED_DESC";
@@ -283,7 +308,7 @@ async function membershipPage(ctx: ServiceContext, filter: MembershipFilter, con
   // The key selected as it is ordered by (the same expression, so computed once a row).
   const statement = Prisma.sql`
     SELECT ${Prisma.raw(selection.columns.join(", "))}, ${key} AS "_key"
-      FROM subscriptions s ${Prisma.raw(joinSql("Subscription", "s", JOINABLE, joins))} ${keyJoins}
+      FROM subscriptions s ${Prisma.raw(joinSql("Subscription", "s", JOINABLE, joins))} ${keyJoins} ${filterJoins}
      WHERE ${Prisma.join(conditions, " AND ")}
      ORDER BY ${key} ${direction}, s.id ${direction}
      LIMIT ${take}`;

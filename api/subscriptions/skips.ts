@@ -11,12 +11,12 @@
  */
 import { z } from "zod";
 import type { ServiceContext } from "../context.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import { Prisma } from "../generated/prisma/client.ts";
 import { cycleState } from "../packing/cycle.ts";
 import { isoDate, monthName, parseYearMonth } from "../shared/calendar.ts";
 import { ConflictError, RuleViolationError } from "../shared/errors.ts";
 import { parseInput } from "../shared/validation.ts";
-import { DEFAULT_PAUSE_MAX_MONTHS, PAUSE_MAX_MONTHS_LIMIT, firstChargedPeriod, pauseMonths, pauseOf, resumeDate, skipTargetMonth, windowState } from "../rules/dates.ts";
+import { DEFAULT_BOX_READY_DAY, DEFAULT_PAUSE_MAX_MONTHS, PAUSE_MAX_MONTHS_LIMIT, firstChargedPeriod, pauseMonths, pauseOf, resumeDate, skipTargetMonth, windowState } from "../rules/dates.ts";
 import type { EventPayloads } from "../events/vocabulary.ts";
 import { changeEffectivePeriod, lockActiveMembership, membershipEvent, outsideWindowMessage, ownSubscription, requireActive, SubscriptionIdInput, type SubscriptionForRules } from "./service.ts";
 import { isActiveStatus, timingOf, todayIn, type PageTiming } from "./timing.ts";
@@ -69,6 +69,29 @@ export function pauseViewOf(ctx: Pick<ServiceContext, "clock">, sub: TimedMember
   if (!isActiveStatus(sub.status)) return null;
   const pause = pauseOf(skipTargetOf(ctx, sub).month, new Set(sub.skips.map((s) => s.yearMonth)), timingOf(sub.business.page).boxReadyDay);
   return pause && { pausedThrough: pause.through, resumeDate: isoDate(pause.resumeBoxDate) };
+}
+
+/**
+ * "Its next box is skipped" (pauseViewOf not null, the status aside) as SQL on the membership row `alias` at `now`,
+ * for the memberships list's Paused filter: `joins` to add after `FROM subscriptions <alias>` and the condition
+ * `skipped` they allow: a skip of the month a skip now pauses (skipTargetMonth: the next box's month in the business's
+ * time zone, next month's once today is past the cutoff, else the box-ready day; never a month paid for: then the one
+ * after the paid-through period). tests/integration/memberships-list-pause.test.ts holds it to pauseViewOf row by row.
+ * The business and its page are joined to the membership, not to the skips in the EXISTS: there, with no column to
+ * join them on, PostgreSQL paired every skip with every business before the semi-join.
+ */
+export function nextBoxSkippedSql(alias: string, now: Date): { joins: Prisma.Sql; skipped: Prisma.Sql } {
+  const s = Prisma.raw(alias);
+  const local = Prisma.sql`(${now.toISOString()}::timestamptz AT TIME ZONE ns_b.time_zone)`;
+  const cutoff = Prisma.raw(`CASE WHEN ns_p.cutoff_day > 0 THEN ns_p.cutoff_day WHEN ns_p.box_ready_day <> 0 THEN ns_p.box_ready_day ELSE ${DEFAULT_BOX_READY_DAY} END`);
+  const joins = Prisma.sql`JOIN businesses ns_b ON ns_b.id = ${s}.business_id LEFT JOIN pages ns_p ON ns_p.business_id = ns_b.id`;
+  const skipped = Prisma.sql`EXISTS (
+    SELECT 1 FROM skips ns_k
+     WHERE ns_k.subscription_id = ${s}.id
+       AND ns_k.year_month = GREATEST(
+             to_char(date_trunc('month', ${local}) + CASE WHEN EXTRACT(DAY FROM ${local}) > ${cutoff} THEN interval '1 month' ELSE interval '0 months' END, 'YYYY-MM'),
+             to_char(to_date(${s}.paid_through_period, 'YYYY-MM') + interval '1 month', 'YYYY-MM')))`;
+  return { joins, skipped };
 }
 
 /** "2026-04" → "April 2026". */

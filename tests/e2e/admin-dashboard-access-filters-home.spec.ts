@@ -40,7 +40,7 @@ test("the memberships status filter shows past-due members", async ({ page }) =>
   for (const e of pastDue.data.memberships.edges) expect(e.node.status).toBe("PAST_DUE");
   await page.goto("/admin/memberships");
   const status = page.getByLabel("Status");
-  await expect(status.locator("option")).toHaveText(["Any status", "Active", "Past due", "Canceled"]);
+  await expect(status.locator("option")).toHaveText(["Any status", "Active", "Past due", "Paused", "Ending", "Canceled"]);
   await status.selectOption("PAST_DUE");
   if (pastDue.data.memberships.edges.length === 0) await expect(page.getByText("No memberships found")).toBeVisible();
   else await expect(page.getByTestId("membership-row")).toHaveCount(pastDue.data.memberships.edges.length);

@@ -5,13 +5,15 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor, ServiceContext } from "../../api/context.ts";
 import { list, type MembershipFilter } from "../../api/subscriptions/memberships-list.ts";
+import { membershipCsvRows, MEMBERSHIP_CSV_HEADER } from "../../api/subscriptions/memberships-export.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories } from "../support/factories.ts";
 
 /**
  * GET /api/admin/memberships.csv streams the filtered memberships list as CSV: the list's filters,
- * readers and order (memberships-list.ts), its columns plus fulfillment mode and next charge date, every cell
- * through the shared formula guard; 50,000 rows with bounded memory. The clock is 2026-03-05 (New York).
+ * readers and order (memberships-list.ts), its columns plus fulfillment mode, next charge date, a pause's last month
+ * and a scheduled cancel's, every cell through the shared formula guard; 50,000 rows with bounded memory. The clock
+ * is 2026-03-05 (New York).
  */
 
 let t: TestApp;
@@ -26,11 +28,25 @@ async function download(url: string, token?: string) {
   return { status: res.statusCode, headers: res.headers, body: res.body, lines: lines.slice(0, -1), json: res.headers["content-type"]?.includes("json") ? res.json() : null };
 }
 
+const ctxOf = (actor: Actor) => ({ db: t.db.prisma, clock: t.clock, config: t.config, log: console, actor, tenant: null, ip: "127.0.0.1", roleCache: new Map() }) as ServiceContext;
+
 /** The list's own answer for the same reader and filter: the ids, in its order. */
 async function listIds(actor: Actor, filter: MembershipFilter) {
-  const ctx = { db: t.db.prisma, clock: t.clock, config: t.config, log: console, actor, tenant: null, ip: "127.0.0.1", roleCache: new Map() } as ServiceContext;
-  return (await list(ctx, filter, { take: 500, select: { id: true } })).rows.map((r) => r.id);
+  return (await list(ctxOf(actor), filter, { take: 500, select: { id: true } })).rows.map((r) => r.id);
 }
+
+/** The CSV's rows as the service walks them (the REST route's `status` takes the statuses only), by column name. */
+async function csvRecords(actor: Actor, filter: MembershipFilter) {
+  const out: Record<(typeof MEMBERSHIP_CSV_HEADER)[number], string | number | null>[] = [];
+  for await (const row of await membershipCsvRows(ctxOf(actor), filter)) out.push(Object.fromEntries(MEMBERSHIP_CSV_HEADER.map((name, i) => [name, row[i]])) as never);
+  return out;
+}
+
+const adminActor = async (): Promise<Actor> => ({
+  kind: "user",
+  user: await t.db.prisma.user.findUniqueOrThrow({ where: { username: "root" }, select: { id: true, publicId: true, username: true, isAdmin: true } }),
+  session: { id: 0, tenantSlug: null },
+});
 
 const idsOf = (lines: string[]) => lines.slice(1).map((l) => Number(l.split(",")[0]));
 
@@ -70,30 +86,36 @@ beforeAll(async () => {
   const injected = await f.subscription({ user: await m("=HYPERLINK(\"http://evil\",\"x\")", { email: "@evil.example" }), business: farm, plan: veg, startedAt: "2026-01-06T12:00:00Z" });
   const incomplete = await f.subscription({ user: await m("ivan"), business: farm, plan: veg, status: "INCOMPLETE", startedAt: "2026-01-07T12:00:00Z" });
   const baker = await f.subscription({ user: await m("bea"), business: bakery, plan: bread, startedAt: "2026-01-08T12:00:00Z" });
-  Object.assign(ids, { active: active.id, skipping: skipping.id, pastDue: pastDue.id, pastDueNoAttempt: pastDueNoAttempt.id, canceled: canceled.id, injected: injected.id, incomplete: incomplete.id, baker: baker.id });
+  // Cancels the members scheduled: after their paid-through month (past due: the last month paid).
+  const ending = await f.subscription({ user: await m("erin"), business: farm, plan: veg, startedAt: "2026-01-09T12:00:00Z" });
+  await t.db.prisma.subscription.update({ where: { id: ending.id }, data: { cancelAfterPeriod: "2026-03" } });
+  await t.db.prisma.subscription.update({ where: { id: pastDueNoAttempt.id }, data: { cancelAfterPeriod: "2026-02" } });
+  Object.assign(ids, { active: active.id, skipping: skipping.id, pastDue: pastDue.id, pastDueNoAttempt: pastDueNoAttempt.id, canceled: canceled.id, injected: injected.id, incomplete: incomplete.id, baker: baker.id, ending: ending.id });
 });
 afterAll(() => t?.close());
 
 describe("GET /api/admin/memberships.csv", () => {
-  it("answers the filtered list as a CSV attachment: the browser export's columns plus mode and next charge date", async () => {
+  it("answers the filtered list as a CSV attachment: the browser export's columns plus mode, next charge date, pause and cancel", async () => {
     const res = await download(`/api/admin/memberships.csv?business=farm`, tokens.owner);
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(res.headers["content-disposition"]).toBe('attachment; filename="memberships-farm-2026-03-05.csv"');
     expect(res.lines[0]).toBe(
-      "subscription_id,provider_subscription_id,public_id,username,email,business_slug,business_name,plan,status,started_at,canceled_at,fulfillment_mode,next_charge_date",
+      "subscription_id,provider_subscription_id,public_id,username,email,business_slug,business_name,plan,status,started_at,canceled_at,fulfillment_mode,next_charge_date,paused_through,cancel_after",
     );
     const row = (id: number) => res.lines.find((l) => l.startsWith(`${id},`))!;
     const publicId = async (id: number) => (await t.db.prisma.subscription.findUniqueOrThrow({ where: { id }, select: { user: { select: { publicId: true } } } })).user.publicId;
-    expect(row(ids.active)).toBe(`${ids.active},sub_1,${await publicId(ids.active)},mara,box@example.com,farm,"Green Farm, Inc.",Veg Box,Active,2026-01-01T12:00:00.000Z,,Pickup,2026-04-01`);
-    // Paid through March with April skipped: charged next on May's billing day.
-    expect(row(ids.skipping)).toBe(`${ids.skipping},,${await publicId(ids.skipping)},sam,,farm,"Green Farm, Inc.",Veg Box,Active,2026-01-02T12:00:00.000Z,,Delivery,2026-05-01`);
+    expect(row(ids.active)).toBe(`${ids.active},sub_1,${await publicId(ids.active)},mara,box@example.com,farm,"Green Farm, Inc.",Veg Box,Active,2026-01-01T12:00:00.000Z,,Pickup,2026-04-01,,`);
+    // Paid through March with April skipped: charged next on May's billing day; paused through April (April's box is the next one).
+    expect(row(ids.skipping)).toBe(`${ids.skipping},,${await publicId(ids.skipping)},sam,,farm,"Green Farm, Inc.",Veg Box,Active,2026-01-02T12:00:00.000Z,,Delivery,2026-05-01,2026-04,`);
     // Past due: the next retry of the declined March renewal (1 day after it), or March's billing day while none was tried.
-    expect(row(ids.pastDue)).toMatch(/,Veg Box,Past due,2026-01-03T12:00:00.000Z,,Pickup,2026-03-02$/);
-    expect(row(ids.pastDueNoAttempt)).toMatch(/,Past due,2026-01-04T12:00:00.000Z,,Pickup,2026-03-01$/);
-    expect(row(ids.canceled)).toMatch(/,Canceled,2026-01-05T12:00:00.000Z,2026-02-10T09:30:00.000Z,Pickup,$/);
+    expect(row(ids.pastDue)).toMatch(/,Veg Box,Past due,2026-01-03T12:00:00.000Z,,Pickup,2026-03-02,,$/);
+    // Ending after February, the month it is paid through: no next charge (the renewal run cancels it instead).
+    expect(row(ids.pastDueNoAttempt)).toMatch(/,Past due,2026-01-04T12:00:00.000Z,,Pickup,,,2026-02$/);
+    expect(row(ids.canceled)).toMatch(/,Canceled,2026-01-05T12:00:00.000Z,2026-02-10T09:30:00.000Z,Pickup,,,$/);
+    expect(row(ids.ending)).toMatch(/,erin,,farm,"Green Farm, Inc.",Veg Box,Active,2026-01-09T12:00:00.000Z,,Pickup,,,2026-03$/);
     // Newest first, as the list; checkouts never completed are no memberships.
-    expect(idsOf(res.lines)).toEqual([ids.injected, ids.canceled, ids.pastDueNoAttempt, ids.pastDue, ids.skipping, ids.active]);
+    expect(idsOf(res.lines)).toEqual([ids.ending, ids.injected, ids.canceled, ids.pastDueNoAttempt, ids.pastDue, ids.skipping, ids.active]);
   });
 
   it("guards formula cells with the shared rule (a quote in front), quoting as CSV needs", async () => {
@@ -103,7 +125,7 @@ describe("GET /api/admin/memberships.csv", () => {
   });
 
   it("filters exactly as the list: status, search and business, for each reader", async () => {
-    const admin: Actor = { kind: "user", user: await t.db.prisma.user.findUniqueOrThrow({ where: { username: "root" }, select: { id: true, publicId: true, username: true, isAdmin: true } }), session: { id: 0, tenantSlug: null } };
+    const admin = await adminActor();
     const cases: [string, MembershipFilter][] = [
       ["", {}],
       ["?status=past_due", { status: "PAST_DUE" }],
@@ -124,7 +146,7 @@ describe("GET /api/admin/memberships.csv", () => {
 
   it("tenant isolation: staff get their businesses' rows only; a viewer and the partner token may export; a member may not", async () => {
     const owner = await download(`/api/admin/memberships.csv`, tokens.owner);
-    expect(owner.lines.length).toBe(7);
+    expect(owner.lines.length).toBe(8);
     expect(idsOf(owner.lines)).not.toContain(ids.baker);
     expect(idsOf((await download(`/api/admin/memberships.csv`, tokens.viewer)).lines)).toEqual(idsOf(owner.lines));
     expect(idsOf((await download(`/api/admin/memberships.csv`, tokens.partner)).lines)).toEqual(idsOf(owner.lines));
@@ -137,6 +159,20 @@ describe("GET /api/admin/memberships.csv", () => {
     expect(member.status).toBe(403);
     expect(member.json).toMatchObject({ error: "You do not have permission to do this." });
     expect((await download(`/api/admin/memberships.csv`)).status).toBe(401);
+  });
+
+  it("the service's Paused and Ending filters (the web list's; REST's status does not take them) list exactly those rows, with their months", async () => {
+    const admin = await adminActor();
+    const paused = await csvRecords(admin, { status: "PAUSED" });
+    expect(paused.map((r) => r.subscription_id)).toEqual([ids.skipping]);
+    expect(paused[0]).toMatchObject({ status: "Active", paused_through: "2026-04", cancel_after: null });
+    const ending = await csvRecords(admin, { status: "ENDING" });
+    expect(ending.map((r) => [r.subscription_id, r.status, r.cancel_after])).toEqual([
+      [ids.ending, "Active", "2026-03"],
+      [ids.pastDueNoAttempt, "Past due", "2026-02"],
+    ]);
+    expect(ending.map((r) => r.subscription_id)).toEqual(await listIds(admin, { status: "ENDING" }));
+    expect((await download(`/api/admin/memberships.csv?status=paused`, tokens.admin)).status).toBe(400);
   });
 
   it("a bad filter is a 400 naming it; an unknown business a 404", async () => {
@@ -173,6 +209,11 @@ describe("50,000 memberships", () => {
               timestamp '2025-01-01' + (u.id || ' seconds')::interval, now()
          FROM users u WHERE u.username LIKE 'bulk-%'`,
     );
+    // Every seventh paused for April and May (the next box's month: April), every eleventh ending after March.
+    await db.$executeRawUnsafe(
+      `INSERT INTO skips (subscription_id, year_month) SELECT s.id, m FROM subscriptions s, unnest(ARRAY['2026-04', '2026-05']) m WHERE s.business_id = ${bulk.id} AND s.user_id % 7 = 0`,
+    );
+    await db.$executeRawUnsafe(`UPDATE subscriptions SET cancel_after_period = '2026-03' WHERE business_id = ${bulk.id} AND user_id % 11 = 0`);
     console.log(`inserted ${n} memberships in ${Date.now() - started} ms`);
 
     await t.app.listen({ port: 0, host: "127.0.0.1" });
@@ -269,5 +310,27 @@ describe("50,000 memberships", () => {
     expect(after).toBeLessThanOrEqual(Math.ceil(fullWalkStatements / 50));
     expect(fullWalkStatements).toBeGreaterThanOrEqual(100);
     expect(atAbort + after).toBeLessThan(fullWalkStatements / 2);
+  });
+
+  it("the Paused and Ending filters walk their thousands of rows page by page (keyset), each once, newest first", { timeout: 60_000 }, async () => {
+    const bulk = await t.db.prisma.business.findUniqueOrThrow({ where: { slug: "bulk" }, select: { id: true } });
+    const owner = await t.db.prisma.user.findUniqueOrThrow({ where: { username: "owner-of-bulk" }, select: { id: true, publicId: true, username: true, isAdmin: true } });
+    const actor: Actor = { kind: "user", user: owner, session: { id: 0, tenantSlug: null } };
+    const members = await t.db.prisma.subscription.findMany({ where: { businessId: bulk.id }, select: { id: true, userId: true, status: true, startedAt: true } });
+    const newestFirst = (a: { startedAt: Date; id: number }, b: { startedAt: Date; id: number }) => b.startedAt.getTime() - a.startedAt.getTime() || b.id - a.id;
+    const expected = {
+      PAUSED: members.filter((m) => m.status === "ACTIVE" && m.userId % 7 === 0).sort(newestFirst).map((m) => m.id),
+      ENDING: members.filter((m) => m.userId % 11 === 0).sort(newestFirst).map((m) => m.id),
+    };
+    for (const status of ["PAUSED", "ENDING"] as const) {
+      statements = 0;
+      const rows = await csvRecords(actor, { status, businessId: bulk.id });
+      // More than a page of 1,000: the walk goes on from each page's last key.
+      expect(expected[status].length).toBeGreaterThan(4000);
+      expect(rows.map((r) => r.subscription_id)).toEqual(expected[status]);
+      if (status === "PAUSED") expect(new Set(rows.map((r) => r.paused_through))).toEqual(new Set(["2026-05"]));
+      else expect(new Set(rows.map((r) => r.cancel_after))).toEqual(new Set(["2026-03"]));
+      console.log(`memberships CSV, ${status}: ${rows.length} rows in ${statements} statements`);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { factories, type Factories } from "../support/factories.ts";
-import { businessPageQuery, dashboardQuery, membershipsPageQuery, portalViewerQuery } from "../bench/queries.ts";
+import { businessPageQuery, dashboardQuery, membershipsPageQuery, portalViewerQuery, relayOperation } from "../bench/queries.ts";
 
 /**
  * The SQL statements behind each screen the benchmarks measure do not grow with the page size (no
@@ -88,6 +88,11 @@ beforeAll(async () => {
     })),
   });
   await db.subscriptionAddon.createMany({ data: subs.map((s) => ({ subscriptionId: s.id, addonId: addonsOf(s.businessId)[0].id, amountCents: 300 })) });
+  // Of the dashboard businesses' members, every third (by start) paused for April, the month of their next box, and
+  // every third (the next) ending after March: rows of the memberships list's Paused and Ending filters.
+  const listed = subs.filter((s) => s.businessId === businessIds.small || s.businessId === businessIds.large).sort((x, y) => x.startedAt.getTime() - y.startedAt.getTime() || x.id - y.id);
+  await db.skip.createMany({ data: listed.filter((_, k) => k % 3 === 0).map((s) => ({ subscriptionId: s.id, yearMonth: "2026-04" })) });
+  await db.subscription.updateMany({ where: { id: { in: listed.filter((_, k) => k % 3 === 1).map((s) => s.id) } }, data: { cancelAfterPeriod: "2026-03" } });
   await db.subscriptionChange.createMany({
     data: subs.map((s) => ({ subscriptionId: s.id, planId: s.planId, mode: "SHIPPING" as const, addonIds: addonsOf(s.businessId).map((a) => a.id), effectivePeriod: "2026-04" })),
   });
@@ -142,6 +147,28 @@ describe("statements per request do not grow with the page size", () => {
     expect(a.result.items).toHaveLength(5);
     expect(b.result.items).toHaveLength(50);
     expect(b.statements).toBe(a.statements);
+  });
+
+  it("the web's memberships list (MembershipsPanelPaginationQuery) in each status filter, Paused and Ending too: 5 and 50 rows", async () => {
+    const query = relayOperation("web/src/features/admin/memberships/__generated__/MembershipsPanelPaginationQuery.graphql.ts");
+    const counts: Record<string, number> = {};
+    for (const status of ["ANY", "ACTIVE", "PAUSED", "ENDING"]) {
+      const a = await count(() => t.gqlOk(query, { status, businessId: businessIds.small }, { token: adminToken }));
+      const b = await count(() => t.gqlOk(query, { status, businessId: businessIds.large }, { token: adminToken }));
+      const nodes = b.result.memberships.edges.map((e: any) => e.node);
+      expect(a.result.memberships.edges.length, status).toBeGreaterThan(0);
+      expect(nodes.length, status).toBeGreaterThan(a.result.memberships.edges.length);
+      if (status === "PAUSED") expect(nodes.every((n: any) => n.pausedThrough === "2026-04" && n.resumeDate)).toBe(true);
+      if (status === "ENDING") expect(nodes.every((n: any) => n.cancelAfterPeriod === "2026-03")).toBe(true);
+      expect(b.statements, status).toBe(a.statements);
+      counts[status] = a.statements;
+    }
+    // The filter is in the keyset statement: the session and the keyset statement (2); what the rows' "Paused until"
+    // reads beyond it, their business's calendar and their skips, in the one Prisma read by id (subscriptions,
+    // businesses, pages, skips: 4); the next charges (api/subscriptions/next-charge.ts: the memberships, businesses,
+    // skips, scheduled changes, tax settings, and the changes' plans, variations and add-ons: 8). Ending after March,
+    // the Ending rows have no next charge, so no scheduled change to price (5).
+    expect(counts).toEqual({ ANY: 14, ACTIVE: 14, PAUSED: 14, ENDING: 11 });
   });
 
   it("member portal (GraphQL MembershipRoute viewer query): 5 and 50 memberships with scheduled changes and orders", async () => {

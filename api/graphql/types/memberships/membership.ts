@@ -18,6 +18,7 @@ import { PriceBreakdownRef } from "../price-breakdown.ts";
 import { preloadedChange } from "../../../subscriptions/member-reads.ts";
 import { covers } from "../../../selection-sql/index.ts";
 import { soldOutForChange, type SoldOut } from "../../../catalog/capacity.ts";
+import type { ListStatusFilter } from "../../../subscriptions/memberships-list.ts";
 
 // ---------------------------------------------------------------------------------------------------------
 // Enums
@@ -42,7 +43,9 @@ export const MembershipStatusFilterEnum = builder.enumType("MembershipStatusFilt
     ACTIVE: { description: "Current members: ACTIVE and PAST_DUE." },
     PAST_DUE: { description: "Current members whose last renewal failed and is being retried." },
     CANCELED: {},
-  } as const,
+    PAUSED: { description: "ACTIVE memberships whose next box's month is skipped (pausedThrough is set: 'Paused until …')." },
+    ENDING: { description: "Current members (ACTIVE and PAST_DUE) with a cancel scheduled (cancelAfterPeriod is set: 'Ends after …')." },
+  } as const satisfies Record<ListStatusFilter, object>,
 });
 
 // ---------------------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import { Link as RouterLink } from "react-router";
 import { graphql, useFragment } from "react-relay";
 import { formatCents } from "@shared/money.ts";
 import { MODE_NAMES } from "@shared/fulfillment.ts";
+import { monthDayOrdinal, monthYear } from "../../../lib/dates.ts";
 import { formatDate, statusLabel } from "../format.ts";
 import { formatDay } from "../packing/format.ts";
 import { memberDisplayName, memberPath } from "../members/memberPath.ts";
@@ -23,7 +24,8 @@ export function MembershipStatusBadge({ status }: { status: string }) {
 
 /**
  * One membership of the admin list: number, member (full name, username beneath) linking to the member page,
- * business, plan and mode, monthly amount, status, next charge, start, and Cancel while it runs.
+ * business, plan and mode, monthly amount, status (with "Paused until …" and "Ends after …" beneath), next charge,
+ * start, and Cancel while it runs.
  */
 export function MembershipRow({ membership: key, layout, onCancel }: { membership: MembershipRowFragment_membership$key; layout: "table" | "card"; onCancel: (membership: MembershipToCancel) => void }) {
   const m = useFragment(
@@ -44,6 +46,9 @@ export function MembershipRow({ membership: key, layout, onCancel }: { membershi
         nextCharge {
           date
         }
+        pausedThrough
+        resumeDate
+        cancelAfterPeriod
         business {
           databaseId
           name
@@ -53,6 +58,15 @@ export function MembershipRow({ membership: key, layout, onCancel }: { membershi
     key,
   );
   const status = <MembershipStatusBadge status={m.status} />;
+  // From the server's dates: the pause's first box after it, as the member's card says, and a cancel the member scheduled.
+  const notes = [
+    ...(m.pausedThrough && m.resumeDate ? [`Paused until ${monthDayOrdinal(m.resumeDate)}`] : []),
+    ...(m.cancelAfterPeriod ? [`Ends after the ${monthYear(m.cancelAfterPeriod)} box`] : []),
+  ].map((note) => (
+    <Text key={note} fontSize="xs" color="orange.700" data-testid="membership-note">
+      {note}
+    </Text>
+  ));
   const cancel = () => onCancel({ id: m.id, databaseId: m.databaseId, username: m.username, businessName: m.business.name });
   const name = memberDisplayName(m.memberName, m.username);
   const member = (
@@ -89,6 +103,7 @@ export function MembershipRow({ membership: key, layout, onCancel }: { membershi
               Started {formatDate(m.startedAt)}
               {m.canceledAt ? ` · canceled ${formatDate(m.canceledAt)}` : ` · next charge ${nextCharge}`}
             </Text>
+            {notes}
           </Box>
           {status}
         </HStack>
@@ -121,7 +136,10 @@ export function MembershipRow({ membership: key, layout, onCancel }: { membershi
       <Table.Cell textAlign="end" whiteSpace="nowrap" fontVariantNumeric="tabular-nums">
         {formatCents(m.totalCents)}
       </Table.Cell>
-      <Table.Cell>{status}</Table.Cell>
+      <Table.Cell minW="7rem" whiteSpace="normal">
+        {status}
+        {notes}
+      </Table.Cell>
       <Table.Cell whiteSpace="nowrap">{nextCharge}</Table.Cell>
       <Table.Cell whiteSpace="normal">
         <Box whiteSpace="nowrap">{formatDate(m.startedAt)}</Box>

@@ -10,12 +10,22 @@ import { useDebouncedValue } from "../../../lib/useDebouncedValue.ts";
 import { BusinessFilter } from "../BusinessFilter.tsx";
 import { ADMIN_PAGE_SIZE, LoadMore } from "../LoadMore.tsx";
 import { MembershipRow, type MembershipToCancel } from "./MembershipRow.tsx";
-import { membershipsCsvUrl, type MembershipFilterVariables } from "./exportMemberships.ts";
+import { exportsActive, membershipsCsvUrl, type MembershipFilterVariables } from "./exportMemberships.ts";
 import type { BusinessFilterQuery$data } from "../__generated__/BusinessFilterQuery.graphql.ts";
 import type { MembershipsPanelFragment_query$key } from "./__generated__/MembershipsPanelFragment_query.graphql.ts";
 import type { MembershipsPanelPaginationQuery, MembershipSort, MembershipStatusFilter } from "./__generated__/MembershipsPanelPaginationQuery.graphql.ts";
 import type { MembershipsPanelCancelMutation } from "./__generated__/MembershipsPanelCancelMutation.graphql.ts";
 import { MembershipsTableHead, SORT_OPTIONS } from "./MembershipsTableHead.tsx";
+
+/** The status filter's choices: the statuses, and the current members paused ("Paused until …") or ending ("Ends after …"). */
+const STATUS_OPTIONS: { value: MembershipStatusFilter; label: string }[] = [
+  { value: "ANY", label: "Any status" },
+  { value: "ACTIVE", label: "Active" },
+  { value: "PAST_DUE", label: "Past due" },
+  { value: "PAUSED", label: "Paused" },
+  { value: "ENDING", label: "Ending" },
+  { value: "CANCELED", label: "Canceled" },
+];
 
 /**
  * Memberships with search and status filter; admins also filter by business. The server sorts them (newest first,
@@ -36,10 +46,11 @@ export function MembershipsPanel({ query, businessId, businesses }: { query: Mem
         <Input flex={{ md: "1" }} placeholder="Search username, email or business" aria-label="Search memberships" value={search} onChange={(e) => setSearch(e.target.value)} />
         <NativeSelect.Root width={{ md: "44" }}>
           <NativeSelect.Field aria-label="Status" value={status} onChange={(e) => setStatus(e.currentTarget.value as MembershipStatusFilter)}>
-            <option value="ANY">Any status</option>
-            <option value="ACTIVE">Active</option>
-            <option value="PAST_DUE">Past due</option>
-            <option value="CANCELED">Canceled</option>
+            {STATUS_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
           </NativeSelect.Field>
           <NativeSelect.Indicator />
         </NativeSelect.Root>
@@ -122,6 +133,11 @@ function MembershipsTable({ query, variables, onSort }: { query: MembershipsPane
   return (
     <Stack gap="3">
       <HStack justify="flex-end" gap="3" wrap="wrap">
+        {exportsActive(variables.status) && (
+          <Text color="fg.muted" fontSize="sm">
+            The CSV holds every active membership: its paused_through and cancel_after columns mark these.
+          </Text>
+        )}
         {exportError && (
           <Text color="red.600" fontSize="sm" role="alert">
             {exportError}
@@ -156,8 +172,8 @@ function MembershipsTable({ query, variables, onSort }: { query: MembershipsPane
       {cancelling && (
         <CancelDialog
           membership={cancelling}
-          // A canceled membership leaves a list filtered to active ones; elsewhere its row shows the new status.
-          connections={variables.status === "ACTIVE" ? [data.memberships.__id] : []}
+          // A canceled membership leaves a list filtered to current ones; with any status or canceled its row shows the new status.
+          connections={variables.status === "ANY" || variables.status === "CANCELED" ? [] : [data.memberships.__id]}
           onClose={() => setCancelling(null)}
         />
       )}
