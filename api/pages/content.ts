@@ -8,6 +8,7 @@ import { richTextDocSchema, richTextOf, type RichTextDoc } from "./richtext-doc.
 import { singleLine } from "../shared/validation.ts";
 import { DEFAULT_WINDOW, PAUSE_MAX_MONTHS_LIMIT } from "../rules/dates.ts";
 import { DEFAULT_THEME, THEME_KEYS, type Theme, type ThemeKey } from "../shared/theme.ts";
+import { RETENTION_DISCOUNT_PERCENT } from "../shared/cancellation.ts";
 
 // ── Spec §9 limits and §3 defaults ───────────────────────────────────────────────────────────────────
 const BILLING_DAY_MAX = 28;
@@ -19,7 +20,6 @@ const DEFAULT_TAX_RATE_BPS = 575;
 const DEFAULT_ADDON_SECTION_TITLE = "Available Add-ons";
 const DEFAULT_SHIPPING_TEXT = "Nationwide Shipping";
 /** The retention step's DISCOUNT offer: percent off the next charge (docs/payments.md, "Pause and cancel"). */
-const RETENTION_DISCOUNT_PERCENT = { min: 5, max: 50 } as const;
 const RETENTION_DISCOUNT_MESSAGE = `Retention discount must be a whole percent from ${RETENTION_DISCOUNT_PERCENT.min} to ${RETENTION_DISCOUNT_PERCENT.max}`;
 
 const SOCIAL_KEYS = ["facebook", "instagram", "twitter", "youtube", "tiktok"] as const;

@@ -23,9 +23,7 @@ import { resumeDate, windowState } from "../rules/dates.ts";
 import { changeEffectivePeriod, lockActiveMembership, membershipEvent, ownSubscription, requireActive, SubscriptionIdInput, type SubscriptionForRules } from "./service.ts";
 import { pauseMembership, skipMonth, skipTargetOf } from "./skips.ts";
 import { timingOf, todayIn } from "./timing.ts";
-
-/** A member's note on their reason. */
-export const CANCELLATION_NOTE_MAX = 500;
+import { CANCELLATION_NOTE_MAX } from "../shared/cancellation.ts";
 
 /** One offer as the cancel flow shows it. */
 export interface RetentionOfferView {

@@ -5,11 +5,14 @@ import { PageContent } from "../ui/PageShell.tsx";
 
 type Kind = "terms" | "privacy" | "refund";
 
+/** Beside §9's "cancellation by phone only": a business may also take cancellations from the membership page (its SELF_SERVICE policy). */
+const SELF_SERVICE_CANCEL = "Where a business offers it, you can also cancel from your membership page.";
+
 const PAGES: Record<Kind, { title: string; sections: { heading: string; items: string[] }[] }> = {
   terms: {
     title: "Terms of Use",
     sections: [
-      { heading: "Memberships", items: ["Memberships are monthly and renew automatically on the business's billing day until canceled.", "You can skip a month, change your product, or pause from your membership page while the windows are open.", "Cancellation is by phone only: call the business's support line."] },
+      { heading: "Memberships", items: ["Memberships are monthly and renew automatically on the business's billing day until canceled.", "You can skip a month, change your product, or pause from your membership page while the windows are open.", "Cancellation is by phone only: call the business's support line.", SELF_SERVICE_CANCEL] },
       { heading: "Eligibility", items: ["You must be 18 or older to buy a membership. The service is not directed at children under 18."] },
       { heading: "Liability", items: ["Our liability for any claim is capped at the fees you paid in the 12 months before the claim."] },
       { heading: "Governing law", items: ["These terms are governed by the laws of the State of Ohio."] },
@@ -29,7 +32,7 @@ const PAGES: Record<Kind, { title: string; sections: { heading: string; items: s
     sections: [
       { heading: "Damaged or missing items", items: ["Report damage within 30 days of receiving your box.", "Returns are accepted within 30 days."] },
       { heading: "How refunds work", items: ["We review refund requests within 3 to 5 business days.", "Approved refunds are processed to your original card within 5 to 10 business days."] },
-      { heading: "Cancellations", items: ["Cancellation is by phone only. Instead of canceling you can skip a month, change your product, or pause."] },
+      { heading: "Cancellations", items: ["Cancellation is by phone only. Instead of canceling you can skip a month, change your product, or pause.", SELF_SERVICE_CANCEL] },
     ],
   },
 };

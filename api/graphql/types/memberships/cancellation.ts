@@ -11,6 +11,7 @@ import { globalId } from "../../../shared/global-id.ts";
 import * as cancellation from "../../../subscriptions/cancellation.ts";
 import { RetentionOfferEnum } from "../pages.ts";
 import { MembershipNode } from "./membership.ts";
+import { CANCELLATION_NOTE_MAX } from "../../../shared/cancellation.ts";
 
 const REQUEST = "CancellationRequest";
 const SUBSCRIPTION_ID = "Membership global id or numeric databaseId.";
@@ -33,7 +34,7 @@ const RequestCancellationInput = builder.inputType("RequestCancellationInput", {
   fields: (t) => ({
     subscriptionId: t.id({ required: true, description: SUBSCRIPTION_ID }),
     reason: t.field({ type: CancellationReasonEnum, required: true }),
-    note: t.string({ description: `The member's words, at most ${cancellation.CANCELLATION_NOTE_MAX} characters.` }),
+    note: t.string({ description: `The member's words, at most ${CANCELLATION_NOTE_MAX} characters.` }),
   }),
 });
 const AcceptRetentionOfferInput = builder.inputType("AcceptRetentionOfferInput", {

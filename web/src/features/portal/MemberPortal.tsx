@@ -10,6 +10,7 @@ import { ProfileTab } from "./ProfileTab.tsx";
 import { SubscriptionCard } from "./SubscriptionCard.tsx";
 import { SupportPhone } from "./SupportPhone.tsx";
 import { portalOrder } from "./portalOrder.ts";
+import { cancellationNote, selfService } from "./cancellation.ts";
 import { changeBoxPath, parsePortalLink, withoutPortalAction, type PortalTabParam } from "./portalLinks.ts";
 import { longDate } from "../../lib/dates.ts";
 import { clearSession } from "../../lib/session.ts";
@@ -38,6 +39,8 @@ const ViewerFragment = graphql`
         slug
         page {
           supportPhone
+          # The footer's line on cancelling: by phone only unless a card offers Cancel membership.
+          cancellationPolicy
         }
         nextBox {
           contentHtml
@@ -103,6 +106,8 @@ export function MemberPortal({ viewer: viewerRef, paymentConfig: paymentConfigRe
   const subs = portalOrder(viewer.subscriptions.filter((s) => s.status !== "INCOMPLETE"), businessSlug);
   const first = subs.find((s) => s.status === "ACTIVE" || s.status === "PAST_DUE") ?? subs[0] ?? null;
   const orderId = Number(params.get("orderId")) || null;
+  // Whether each current membership may be canceled from its card (an active one at a SELF_SERVICE business).
+  const cancelFromCard = subs.filter((s) => s.status === "ACTIVE" || s.status === "PAST_DUE").map((s) => s.status === "ACTIVE" && selfService(s.business.page?.cancellationPolicy));
   const linked = linkRequest ? (subs.find((s) => s.databaseId === linkRequest.membershipId) ?? null) : null;
   // "Change box" of the linked membership when its card offers it (a current membership inside the change window).
   const linkedChangePath = linkRequest?.open === "change" && linked && (linked.status === "ACTIVE" || linked.status === "PAST_DUE") && linked.changeWindow.open ? changeBoxPath(linked.business.slug) : null;
@@ -252,7 +257,7 @@ export function MemberPortal({ viewer: viewerRef, paymentConfig: paymentConfigRe
               <SupportPhone phone={first.business.page?.supportPhone} /> to make changes.{" "}
             </>
           )}
-          Cancellation is by phone only.
+          {cancellationNote(cancelFromCard)}
         </Text>
       )}
     </Container>

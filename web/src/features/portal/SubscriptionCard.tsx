@@ -5,7 +5,7 @@ import { Link as RouterLink, useLocation } from "react-router";
 import type { SubscriptionCardFragment_membership$key } from "./__generated__/SubscriptionCardFragment_membership.graphql.ts";
 import type { SubscriptionCardFragment_paymentConfig$key } from "./__generated__/SubscriptionCardFragment_paymentConfig.graphql.ts";
 import { CARD_UPDATE_ANCHOR } from "./CardUpdateSection.tsx";
-import { longDate } from "../../lib/dates.ts";
+import { longDate, monthOnly } from "../../lib/dates.ts";
 import { ChangeScheduledLine } from "./ChangeScheduledLine.tsx";
 import { DeliveryAddressSection } from "./DeliveryAddressSection.tsx";
 import { showsDeliveryAddress } from "./deliveryAddress.ts";
@@ -13,6 +13,9 @@ import { RestartDialog } from "./RestartDialog.tsx";
 import { SkipMonthDialog } from "./SkipMonthDialog.tsx";
 import { PauseDialog } from "./PauseDialog.tsx";
 import { ResumeDialog } from "./ResumeDialog.tsx";
+import { CancelFlowDialog } from "./CancelFlowDialog.tsx";
+import { KeepMembershipButton } from "./KeepMembershipButton.tsx";
+import { selfService } from "./cancellation.ts";
 import { SkippedMonths } from "./SkippedMonths.tsx";
 import { changeBoxPath, type PortalAction } from "./portalLinks.ts";
 import { formatCents } from "@shared/money.ts";
@@ -47,6 +50,8 @@ const SubscriptionCardFragment = graphql`
         supportPhone
         # 0: the business offers no pause (no Pause button).
         pauseMaxMonths
+        # SELF_SERVICE: "Cancel membership" on an active membership's card.
+        cancellationPolicy
         theme {
           primary
           primaryText
@@ -68,6 +73,8 @@ const SubscriptionCardFragment = graphql`
     }
     # Paused: the next box's month is skipped ("Paused until …", "Resume now").
     pausedThrough
+    # Ending at the member's request: "Ends after your {Month} box", "Keep my membership".
+    cancelAfterPeriod
     changeWindow {
       open
       opensOn
@@ -80,6 +87,8 @@ const SubscriptionCardFragment = graphql`
     ...ResumeDialogFragment_membership
     ...SkippedMonthsFragment_membership
     ...RestartDialogFragment_membership
+    ...CancelFlowDialogFragment_membership
+    ...KeepMembershipButtonFragment_membership
   }
 `;
 
@@ -97,10 +106,11 @@ const STATUS_LABEL: Record<string, { label: string; palette: string }> = {
   INCOMPLETE: { label: "Incomplete", palette: "gray" },
 };
 
-type CardDialog = "skip" | "pause" | "resume" | "restart";
+type CardDialog = "skip" | "pause" | "resume" | "restart" | "cancel";
 
 /**
- * One membership: details, skip, pause, resume and unskip (inside the skip window), change box link, restart of a
+ * One membership: details, skip, pause, resume and unskip (inside the skip window), change box link, the member's own
+ * cancel where the business takes it from the membership page (and "Keep my membership" while it ends), restart of a
  * canceled one. `linked`: what a portal link (an email's Skip or Change link) asks of this membership: "skip" opens
  * its Skip dialog when a skip is allowed; either brings the card into view (the portal itself follows "change"). Each
  * request (`seq`) is taken once.
@@ -129,6 +139,11 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
   const withAddress = showsDeliveryAddress(m.status, m.mode);
 
   const pauseOffered = (m.business.page?.pauseMaxMonths ?? 0) > 0;
+  const cancelFromCard = selfService(m.business.page?.cancellationPolicy);
+  // Ending at the member's request after this month's box: the card's one action is keeping it, and a box after
+  // the last one is not coming.
+  const endsAfter = current ? (m.cancelAfterPeriod ?? null) : null;
+  const nextBoxComing = !endsAfter || m.nextBoxDate.slice(0, 7) <= endsAfter;
 
   function openDialog(which: CardDialog) {
     setNotice(null);
@@ -183,7 +198,12 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
               Gift message: {m.giftMessage}
             </Text>
           )}
-          {current && <Text>Next box: {longDate(m.nextBoxDate)}</Text>}
+          {current && nextBoxComing && <Text>Next box: {longDate(m.nextBoxDate)}</Text>}
+          {endsAfter && (
+            <Text fontWeight="semibold" color="red.700" data-testid="ends-after">
+              Ends after your {monthOnly(endsAfter)} box
+            </Text>
+          )}
           <Text color="fg.muted">Member since {longDate(m.startedAt)}</Text>
           {m.canceledAt && <Text color="fg.muted">Canceled on {longDate(m.canceledAt)}</Text>}
           {current && <SkippedMonths membership={m} onOutcome={setNotice} />}
@@ -204,7 +224,8 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
         )}
         {!dialog && <FormResult result={notice} mt="3" />}
         <HStack gap="2" mt="4" wrap="wrap">
-          {current && (
+          {endsAfter && <KeepMembershipButton membership={m} onOutcome={setNotice} />}
+          {current && !endsAfter && (
             <>
               <Button size="sm" variant="outline" disabled={!m.skipTarget.allowed} onClick={() => openDialog("skip")}>
                 Skip a month
@@ -228,6 +249,12 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
               ) : (
                 <Button size="sm" variant="outline" disabled>
                   Change box
+                </Button>
+              )}
+              {/* Quiet, apart from the actions that keep the boxes coming; the server takes an active membership only. */}
+              {cancelFromCard && m.status === "ACTIVE" && (
+                <Button size="sm" variant="ghost" color="fg.muted" ms={{ sm: "auto" }} onClick={() => openDialog("cancel")}>
+                  Cancel membership
                 </Button>
               )}
             </>
@@ -254,6 +281,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
         <SkipMonthDialog membership={m} open={dialog === "skip"} onClose={closeDialog} />
         {pauseOffered && <PauseDialog membership={m} open={dialog === "pause"} onClose={closeDialog} />}
         <ResumeDialog membership={m} open={dialog === "resume"} onClose={closeDialog} />
+        {cancelFromCard && <CancelFlowDialog membership={m} open={dialog === "cancel"} onClose={closeDialog} />}
         <RestartDialog membership={m} paymentConfig={config} offered={offered} open={dialog === "restart"} onClose={closeDialog} onRestarted={onChanged} />
       </Box>
     </BusinessPrimary>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterCutoffPolicy, contentInput, dollarsToCents, makePrimary, pageDraftFrom } from "./draft.ts";
+import { afterCutoffPolicy, contentInput, dollarsToCents, makePrimary, pageDraftFrom, withOffer } from "./draft.ts";
 
 describe("page editor draft rules", () => {
   it("stores prices as rounded cents; negative or non-numeric is empty", () => {
@@ -59,5 +59,24 @@ describe("page editor draft rules", () => {
     expect(contentInput({ ...draft, pauseMaxMonths: 2.4 }).pauseMaxMonths).toBe(2);
     // Out of range goes as typed: the server refuses it, under the field.
     expect(contentInput({ ...draft, pauseMaxMonths: 20 }).pauseMaxMonths).toBe(20);
+  });
+  it("sends a business page's cancellation settings, the discount only with its offer, and none for the home page", () => {
+    const home = pageDraftFrom(null);
+    expect(home.cancellation).toBeNull();
+    expect(contentInput(home)).not.toHaveProperty("cancellationPolicy");
+    expect(contentInput(home)).not.toHaveProperty("retentionOffers");
+    const business = { ...home, cancellation: { policy: "SELF_SERVICE" as const, offers: withOffer(["SKIP"], "DISCOUNT", true), discountPercent: 14.6 } };
+    expect(business.cancellation.offers).toEqual(["SKIP", "DISCOUNT"]);
+    expect(contentInput(business)).toMatchObject({ cancellationPolicy: "SELF_SERVICE", retentionOffers: ["SKIP", "DISCOUNT"], retentionDiscountPercent: 15 });
+    // Without the discount offer (or with its field empty) the stored percent stays as it is.
+    const noDiscount = { ...business, cancellation: { ...business.cancellation, offers: withOffer(business.cancellation.offers, "DISCOUNT", false) } };
+    expect(contentInput(noDiscount)).toMatchObject({ cancellationPolicy: "SELF_SERVICE", retentionOffers: ["SKIP"] });
+    expect(contentInput(noDiscount)).not.toHaveProperty("retentionDiscountPercent");
+    expect(contentInput({ ...business, cancellation: { ...business.cancellation, discountPercent: null } })).not.toHaveProperty("retentionDiscountPercent");
+    // Out of range goes as typed: the server refuses it, under the field.
+    expect(contentInput({ ...business, cancellation: { ...business.cancellation, discountPercent: 80 } }).retentionDiscountPercent).toBe(80);
+    // The server's order whatever order the boxes were ticked in; none at all is a list too (no offers).
+    expect(withOffer(["DISCOUNT", "SKIP"], "PAUSE", true)).toEqual(["SKIP", "PAUSE", "DISCOUNT"]);
+    expect(contentInput({ ...business, cancellation: { policy: "PHONE", offers: [], discountPercent: 10 } })).toMatchObject({ cancellationPolicy: "PHONE", retentionOffers: [] });
   });
 });

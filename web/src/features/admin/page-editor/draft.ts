@@ -73,6 +73,22 @@ export interface PageDraft {
   faqs: FaqDraft[];
   /** A business's email settings (sender name, reply-to, optional messages); null for the home page. */
   mail: MailDraft | null;
+  /** How a business's members cancel and what it offers them first; null for the home page. */
+  cancellation: CancellationDraft | null;
+}
+
+/** GraphQL CancellationPolicy: by phone (spec §1, the default) or from the membership page. */
+export type CancellationPolicy = "PHONE" | "SELF_SERVICE";
+/** GraphQL RetentionOffer: what the cancel flow may offer instead of cancelling. */
+export type RetentionOffer = "SKIP" | "PAUSE" | "SWITCH_PLAN" | "DISCOUNT";
+const RETENTION_OFFERS: readonly RetentionOffer[] = ["SKIP", "PAUSE", "SWITCH_PLAN", "DISCOUNT"];
+
+export interface CancellationDraft {
+  policy: CancellationPolicy;
+  /** The offers in the order the server lists them. */
+  offers: RetentionOffer[];
+  /** The DISCOUNT offer's percent (5 to 50); null while the field is empty. */
+  discountPercent: number | null;
 }
 
 export interface MailDraft {
@@ -151,6 +167,10 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
             }
             supportPhone
             pauseMaxMonths
+            cancellationPolicy
+            # Null for the home page (and for anyone but the business's editors).
+            retentionOffers
+            retentionDiscountPercent
             mail {
               senderName
               replyTo
@@ -248,7 +268,28 @@ export function pageDraftFrom(pageKey: draft_page$key | null, planKeys: readonly
     pauseMaxMonths: page ? page.pauseMaxMonths : null,
     faqs: page?.faqs.map((f, i) => ({ key: `faq_${i}`, q: f.q, a: f.a, aDoc: (f.answerDoc as RichTextDoc | null | undefined) ?? null })) ?? [],
     mail: page?.mail ? { senderName: page.mail.senderName, replyTo: page.mail.replyTo, windowReminder: page.mail.windowReminder, prechargeNotice: page.mail.prechargeNotice } : null,
+    cancellation: page?.retentionOffers
+      ? {
+          policy: page.cancellationPolicy === "SELF_SERVICE" ? "SELF_SERVICE" : "PHONE",
+          offers: RETENTION_OFFERS.filter((o) => page.retentionOffers?.includes(o)),
+          discountPercent: page.retentionDiscountPercent ?? null,
+        }
+      : null,
   };
+}
+
+/** The offers with `offer` turned on or off, in the server's order. */
+export function withOffer(offers: readonly RetentionOffer[], offer: RetentionOffer, on: boolean): RetentionOffer[] {
+  return RETENTION_OFFERS.filter((o) => (o === offer ? on : offers.includes(o)));
+}
+
+/**
+ * The cancellation settings as the page save takes them. The discount goes only with the DISCOUNT offer and only when
+ * typed (whole; the server refuses one outside 5 to 50, under the field): left out, the server keeps the stored one.
+ */
+function cancellationInput(c: CancellationDraft) {
+  const percent = c.offers.includes("DISCOUNT") && c.discountPercent !== null && Number.isFinite(c.discountPercent) ? Math.round(c.discountPercent) : null;
+  return { cancellationPolicy: c.policy, retentionOffers: c.offers, ...(percent !== null ? { retentionDiscountPercent: percent } : {}) };
 }
 
 /**
@@ -279,6 +320,7 @@ export function contentInput(draft: PageDraft) {
     faqs: draft.faqs.filter((f) => f.q.trim()).map((f) => ({ q: f.q.trim(), ...(f.aDoc ? { answerDoc: f.aDoc } : { a: f.a }) })),
     // Only a business page has them (left out, the server keeps the stored ones).
     ...(draft.mail ? { mail: { senderName: draft.mail.senderName.trim(), replyTo: draft.mail.replyTo.trim(), windowReminder: draft.mail.windowReminder, prechargeNotice: draft.mail.prechargeNotice } } : {}),
+    ...(draft.cancellation ? cancellationInput(draft.cancellation) : {}),
   };
 }
 

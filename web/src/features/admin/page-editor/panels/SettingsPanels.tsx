@@ -2,7 +2,8 @@ import { Button, GridItem, HStack, IconButton, Input, SimpleGrid, Stack, Text } 
 import { MODE_LABELS } from "@shared/fulfillment.ts";
 import { Panel } from "../../../../ui/admin/AdminPage.tsx";
 import { RichTextEditor } from "../../richtext/RichTextEditor.tsx";
-import { newKey, type AfterCutoffPolicy, type MailDraft, type PageDraft } from "../draft.ts";
+import { RETENTION_DISCOUNT_PERCENT } from "@shared/cancellation.ts";
+import { newKey, withOffer, type AfterCutoffPolicy, type CancellationDraft, type CancellationPolicy, type MailDraft, type PageDraft, type RetentionOffer } from "../draft.ts";
 import type { SaveIssue } from "../saveFailure.ts";
 import { CheckField, NumberField, SelectField, TextField, type UpdateDraft } from "../fields.tsx";
 
@@ -69,6 +70,62 @@ const AFTER_CUTOFF_OPTIONS: readonly { value: AfterCutoffPolicy; label: string }
   { value: "NEXT_MONTH", label: "Take sign-ups for next month's box" },
 ];
 
+const CANCELLATION_POLICY_OPTIONS: readonly { value: CancellationPolicy; label: string }[] = [
+  { value: "PHONE", label: "By phone (support phone)" },
+  { value: "SELF_SERVICE", label: "From their membership page" },
+];
+
+const RETENTION_OFFER_LABELS: Record<RetentionOffer, string> = { SKIP: "Skip a month", PAUSE: "Pause", SWITCH_PLAN: "Switch plan", DISCOUNT: "Discount" };
+
+/**
+ * How a business's members cancel (spec §1: by phone, the default) and, from their membership page, what the cancel
+ * flow offers first (the server offers each only when the membership can take it).
+ */
+function CancellationFields({ cancellation, update, issues }: { cancellation: CancellationDraft; update: UpdateDraft; issues: readonly SaveIssue[] }) {
+  const set = (patch: Partial<CancellationDraft>) => update((d) => (d.cancellation ? { ...d, cancellation: { ...d.cancellation, ...patch } } : d));
+  const discountIssue = issues.find((i) => i.path.endsWith("retentionDiscountPercent"))?.message ?? null;
+  const selfService = cancellation.policy === "SELF_SERVICE";
+  return (
+    <>
+      <SelectField
+        label="How members cancel"
+        value={cancellation.policy}
+        options={CANCELLATION_POLICY_OPTIONS}
+        onChange={(policy) => set({ policy })}
+        helper={selfService ? "Members give a reason and see your offers first; the membership ends after its paid month." : "Members call the support phone to cancel."}
+      />
+      {selfService && (
+        <GridItem colSpan={{ base: 1, sm: 2 }}>
+          <Stack gap="2" role="group" aria-label="Offers before cancelling">
+            <Text fontWeight="medium" fontSize="sm">
+              Offers before cancelling
+            </Text>
+            <HStack gap="5" wrap="wrap">
+              {(Object.keys(RETENTION_OFFER_LABELS) as RetentionOffer[]).map((offer) => (
+                <CheckField key={offer} label={RETENTION_OFFER_LABELS[offer]} checked={cancellation.offers.includes(offer)} onChange={(on) => set({ offers: withOffer(cancellation.offers, offer, on) })} />
+              ))}
+            </HStack>
+            <Text fontSize="sm" color="fg.muted">
+              Each is offered only when the membership can take it (skip and pause in the skip window, a smaller box in the change window).
+            </Text>
+          </Stack>
+        </GridItem>
+      )}
+      {selfService && cancellation.offers.includes("DISCOUNT") && (
+        <NumberField
+          label="Discount (%)"
+          min={RETENTION_DISCOUNT_PERCENT.min}
+          max={RETENTION_DISCOUNT_PERCENT.max}
+          value={cancellation.discountPercent}
+          onChange={(discountPercent) => set({ discountPercent })}
+          helper={`${RETENTION_DISCOUNT_PERCENT.min}–${RETENTION_DISCOUNT_PERCENT.max}: off the member's next box, once`}
+          error={discountIssue}
+        />
+      )}
+    </>
+  );
+}
+
 export function SubscriptionPanel({ draft, update, issues }: { draft: PageDraft; update: UpdateDraft; issues: readonly SaveIssue[] }) {
   const pauseIssue = issues.find((i) => i.path.endsWith("pauseMaxMonths"))?.message ?? null;
   return (
@@ -92,6 +149,7 @@ export function SubscriptionPanel({ draft, update, issues }: { draft: PageDraft;
         <NumberField label="Change window start day" min={1} max={28} value={draft.changeWindow.startDay} onChange={(v) => update((d) => ({ ...d, changeWindow: { ...d.changeWindow, startDay: v } }))} />
         <NumberField label="Change window end day" min={1} max={28} value={draft.changeWindow.endDay} onChange={(v) => update((d) => ({ ...d, changeWindow: { ...d.changeWindow, endDay: v } }))} />
         <NumberField label="Longest pause (months)" min={0} max={12} value={draft.pauseMaxMonths} onChange={(v) => update((d) => ({ ...d, pauseMaxMonths: v }))} helper="0: members cannot pause" error={pauseIssue} />
+        {draft.cancellation && <CancellationFields cancellation={draft.cancellation} update={update} issues={issues} />}
       </SimpleGrid>
     </Panel>
   );
