@@ -18,7 +18,7 @@ const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const inCI = /^(1|true|yes)$/i.test(process.env.CI ?? "");
 const DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-/** Browser flows of members (and an owner's coupon over three renewals) that also run with the server on PostgreSQL. */
+/** Browser flows of members (pause and cancel included, and an owner's coupon over three renewals) that also run with the server on PostgreSQL. */
 const MEMBER_JOURNEYS = [
   "tests/e2e/member-multi-business.spec.ts",
   "tests/e2e/member-portal.spec.ts",
@@ -29,6 +29,8 @@ const MEMBER_JOURNEYS = [
   "tests/e2e/member-restart-change.spec.ts",
   "tests/e2e/member-address.spec.ts",
   "tests/e2e/business-coupon-durations.spec.ts",
+  "tests/e2e/member-pause.spec.ts",
+  "tests/e2e/member-cancel.spec.ts",
 ];
 /** Server test files that also run through a transaction pooler (PgBouncer), after the PostgreSQL run. */
 const POOLER_TESTS = [
