@@ -144,6 +144,8 @@ test("a member takes the discount instead of cancelling", async ({ page }) => {
   await expect(done.getByTestId("retained-message")).toHaveText("You'll get 20 % off your April box. Thanks for staying with us!");
   await shot(page, "cancel-retained");
   await done.getByRole("button", { name: "Done" }).click();
+  // The card's price says the discount is for one box: the server's terms of the coupon.
+  await expect(card).toContainText("$25.60 / month (20 % off · 1 month left)");
   await expect(card.getByTestId("ends-after")).toHaveCount(0);
   await expect(card.getByText("Next box: April 1, 2026")).toBeVisible();
   // The offer is once a year: asked again, the discount is no longer among the offers.

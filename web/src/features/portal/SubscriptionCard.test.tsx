@@ -36,6 +36,7 @@ function membership(o: Record<string, unknown> = {}, pauseMaxMonths = 3) {
     isGift: false,
     giftMessage: "",
     totalCents: 2400,
+    couponTerms: null,
     nextBoxDate: "2026-03-06",
     startedAt: "2026-01-05T15:00:00.000Z",
     canceledAt: null,
@@ -118,6 +119,16 @@ const refusal = (field: string, message: string) => ({ [field]: { __typename: "R
 const success = (field: string, data: Record<string, unknown>) => ({ [field]: { __typename: field.replace(/^./, (c) => c.toUpperCase()) + "Success", data } });
 
 afterEach(cleanup);
+
+describe("SubscriptionCard: the price", () => {
+  it("says when a coupon discounts it for some months only, as the server words its terms", async () => {
+    const plain = await renderCard(server(membership()).environment);
+    expect(within(plain).getByText(/\/ month/).textContent).toBe("Harvest Box · Pickup · $24.00 / month");
+    cleanup();
+    const discounted = await renderCard(server(membership({ totalCents: 1920, couponTerms: "20 % off · 1 month left" })).environment);
+    expect(within(discounted).getByText(/\/ month/).textContent).toBe("Harvest Box · Pickup · $19.20 / month (20 % off · 1 month left)");
+  });
+});
 
 describe("SubscriptionCard: pause, resume and unskip", () => {
   it("offers Pause beside Skip a month only where the business offers a pause", async () => {

@@ -35,6 +35,8 @@ const SubscriptionCardFragment = graphql`
     isGift
     giftMessage
     totalCents
+    # A coupon's terms beside the price: "20 % off · 1 month left" tells the member the price is not for good.
+    couponTerms
     nextBoxDate
     startedAt
     canceledAt
@@ -176,6 +178,7 @@ export function SubscriptionCard({ membership, paymentConfig, onChanged, onOpenP
             </Heading>
             <Text color="fg.muted">
               {m.planName} · {MODE_LABELS[fromModeCode(m.mode)]} · {formatCents(m.totalCents)} / month
+              {m.couponTerms && ` (${m.couponTerms})`}
             </Text>
           </Stack>
           <Badge colorPalette={status.palette} size="lg" rounded="full">
