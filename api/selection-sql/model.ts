@@ -27,6 +27,8 @@ const TABLES: Partial<Record<Model, string>> = {
   SubscriptionChange: "subscription_changes",
   Skip: "skips",
   Order: "orders",
+  Coupon: "coupons",
+  CouponRedemption: "coupon_redemptions",
 };
 
 export function table(model: Model): string {

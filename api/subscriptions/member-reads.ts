@@ -42,6 +42,9 @@ const MEMBERSHIP_SHAPE: Shape = {
     user: {},
     addons: { relations: { addon: {} }, orderBy: (c) => `${c}.addon_id` },
     skips: { orderBy: (c) => `${c}.year_month, ${c}.id`, accepts: { yearMonth: "asc" } },
+    // The coupon and its redemptions: the card's coupon terms ("20 % off · 1 month left").
+    coupon: {},
+    couponRedemptions: { orderBy: (c) => `${c}.id` },
     pendingChange: {
       // The scheduled plan and add-ons, read by PendingMembershipChange.plan / .addons without a load of their own.
       extras: {
