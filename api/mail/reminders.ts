@@ -16,7 +16,7 @@ import type { StoreContext } from "./store.ts";
 import type { DispatchContext } from "./dispatch.ts";
 import { changeTakesEffect, priceScheduledChanges, renewalAmountCents, type PricedChange } from "../billing/renewals/pricing.ts";
 import { addDays, dayNumber, dayOfMonth, daysBetween, isoDate, localDate, parseYearMonth, yearMonthOf, type LocalDate } from "../shared/calendar.ts";
-import { firstChargedPeriod, nextBillingPeriod, skipTargetMonth, windowState } from "../rules/dates.ts";
+import { endedBefore, firstChargedPeriod, nextBillingPeriod, skipTargetMonth, windowState } from "../rules/dates.ts";
 import { timingOf } from "../subscriptions/timing.ts";
 import { adminUrl, businessMailSelect, businessSender, membershipDialogLinks, type MailBusiness } from "./brand.ts";
 import { boxLabel, type PlannedMessage } from "./planner.ts";
@@ -105,7 +105,7 @@ async function planBusiness(tx: Tx, ctx: StoreContext, b: MailBusiness, report: 
       const base = { sender, recipientUserId: m.userId, toAddress: memberAddress(m), eventSequence: null, orderId: null };
       const skipTarget = skipTargetMonth({ today, paidThroughPeriod: m.paidThroughPeriod, cutoffDay: timing.cutoffDay, boxReadyDay: timing.boxReadyDay });
       // A member's own cancel: nothing is announced for a month after its last one (no box, no charge).
-      const ended = (month: string) => m.cancelAfterPeriod !== null && month > m.cancelAfterPeriod;
+      const ended = (month: string) => endedBefore(month, m.cancelAfterPeriod);
       if (windows && m.user.mailReminders) {
         const month = skipTarget;
         if (!skipped.has(month) && !ended(month)) {

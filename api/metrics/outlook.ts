@@ -13,7 +13,7 @@ import type { FulfillmentMode } from "../generated/prisma/client.ts";
 import { nextRetryAt, unpaidAttempts } from "../billing/renewals/attempts.ts";
 import { changeTakesEffect, priceScheduledChanges, renewalAmountCents, type ChangingMembership } from "../billing/renewals/pricing.ts";
 import { cycleDifferences, cycleTotals, fulfilmentCycle } from "../packing/service.ts";
-import { nextChargeDate, owedPeriod } from "../rules/dates.ts";
+import { endedBefore, nextChargeDate, owedPeriod } from "../rules/dates.ts";
 import { dayNumber, isoDate, localDate, yearMonthOf, type LocalDate, type YearMonth } from "../shared/calendar.ts";
 import { dashboardBusiness, type MetricsScope } from "./service.ts";
 
@@ -73,7 +73,7 @@ export async function nextBillingRun(ctx: ServiceContext, scope: MetricsScope): 
     return dayNumber(date) < dayNumber(today) ? today : date;
   };
   // A membership whose member's cancel ends it before that charge is canceled then, not charged.
-  const days = rows.map((r) => ({ r, day: chargedOn(r) })).filter((d) => d.r.cancel_after_period === null || yearMonthOf(d.day) <= d.r.cancel_after_period);
+  const days = rows.map((r) => ({ r, day: chargedOn(r) })).filter((d) => !endedBefore(yearMonthOf(d.day), d.r.cancel_after_period));
   if (days.length === 0) return null;
   const first = days.reduce((min, d) => (dayNumber(d.day) < dayNumber(min) ? d.day : min), days[0].day);
   const due = days.filter((d) => dayNumber(d.day) === dayNumber(first)).map((d) => d.r);

@@ -227,6 +227,14 @@ export function nextChargeDate(input: { today: LocalDate; paidThroughPeriod?: Ye
  * them nor applies a scheduled change in them). A change "from December" while December is skipped takes effect,
  * and is named, from January.
  */
+/**
+ * A member's own cancel ended the membership before `period` (its last month, `cancelAfterPeriod`, is earlier): no
+ * box, no charge and nothing announced for it; the renewal run cancels it instead. Null: not ending.
+ */
+export function endedBefore(period: YearMonth, cancelAfterPeriod: YearMonth | null | undefined): boolean {
+  return cancelAfterPeriod != null && period > cancelAfterPeriod;
+}
+
 export function firstChargedPeriod(from: YearMonth, skippedMonths: ReadonlySet<YearMonth> | readonly YearMonth[]): YearMonth {
   const skipped = skippedMonths instanceof Set ? skippedMonths : new Set(skippedMonths as readonly YearMonth[]);
   let period = from;

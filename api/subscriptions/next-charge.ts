@@ -12,7 +12,7 @@ import { nextRetryAt, unpaidAttempts } from "../billing/renewals/attempts.ts";
 import { changeTakesEffect, priceScheduledChanges, renewalAmountCents, type ChangingMembership } from "../billing/renewals/pricing.ts";
 import type { TaxSettings } from "../billing/renewals/types.ts";
 import { isoDate, localDate } from "../shared/calendar.ts";
-import { firstChargedPeriod, nextBillingPeriod, nextChargeDate, owedPeriod } from "../rules/dates.ts";
+import { endedBefore, firstChargedPeriod, nextBillingPeriod, nextChargeDate, owedPeriod } from "../rules/dates.ts";
 import { isActiveStatus, todayIn } from "./timing.ts";
 
 /** What the date needs of a membership. */
@@ -36,7 +36,7 @@ export function nextChargeDateOf(ctx: Pick<ServiceContext, "clock">, m: ChargeDa
   if (!isActiveStatus(m.status)) return null;
   const today = todayIn(ctx, m.business.timeZone);
   const skipped = m.skips.map((s) => s.yearMonth);
-  if (m.cancelAfterPeriod && firstChargedPeriod(nextBillingPeriod(today, m.paidThroughPeriod), skipped) > m.cancelAfterPeriod) return null;
+  if (endedBefore(firstChargedPeriod(nextBillingPeriod(today, m.paidThroughPeriod), skipped), m.cancelAfterPeriod)) return null;
   if (m.status === "PAST_DUE" && retryOn) return retryOn;
   return isoDate(nextChargeDate({ today, paidThroughPeriod: m.paidThroughPeriod, billingDay: m.billingDay, skippedMonths: new Set(skipped) }));
 }

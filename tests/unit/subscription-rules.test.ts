@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   cutoffMessage,
+  endedBefore,
   isPastCutoff,
   nextBillingPeriod,
   nextBoxDate,
@@ -159,6 +160,16 @@ describe("skip target and resume date", () => {
     expect(isoDate(resumeDate("2026-12", 15))).toBe("2027-01-15");
     expect(isoDate(resumeDate("2026-01", 28))).toBe("2026-02-28");
     expect(isoDate(resumeDate("2026-01", null))).toBe("2026-02-01");
+  });
+});
+
+describe("endedBefore", () => {
+  it("ends a membership after its last month, and never one that is not ending", () => {
+    expect(endedBefore("2026-04", "2026-03")).toBe(true);
+    expect(endedBefore("2026-03", "2026-03")).toBe(false);
+    expect(endedBefore("2027-01", "2026-12")).toBe(true);
+    expect(endedBefore("2026-04", null)).toBe(false);
+    expect(endedBefore("2026-04", undefined)).toBe(false);
   });
 });
 

@@ -4,6 +4,7 @@ import { changeTakesEffect } from "./pricing.ts";
 import { chargeRenewals } from "./charges.ts";
 import { recordRenewals } from "./records.ts";
 import { renewalInclude, type BillingContext, type DueList, type Renewal, type RenewalReport } from "./types.ts";
+import { endedBefore } from "../../rules/dates.ts";
 
 /**
  * Renewing one claimed batch of memberships (see clock.ts): which of them are tried now (the retry schedule),
@@ -29,7 +30,7 @@ export async function renewClaimed(ctx: BillingContext, list: DueList, claimed: 
   const attemptsOf = await unpaidAttempts(ctx.db, claimed.map((id) => ({ id, period })));
   const renewals: Renewal[] = [];
   // A member's own cancel ends the membership with an earlier month: canceled in the batch's write, never charged.
-  const ending = subs.filter((s) => s.cancelAfterPeriod !== null && s.cancelAfterPeriod < period);
+  const ending = subs.filter((s) => endedBefore(period, s.cancelAfterPeriod));
   for (const sub of subs) {
     if (ending.includes(sub)) continue;
     const attempts = attemptsOf.get(sub.id) ?? [];
